@@ -1,0 +1,142 @@
+"""The contract between the server and a game.
+
+The server knows a game only through :class:`GamePlugin` (one object per game type, found in
+:mod:`games.registry`) and the :class:`Game` objects it creates (one per room).  Everything a game
+needs from XML goes through :class:`protocol.element.Element`, so a game never sees bytes and the
+server never sees a board.
+
+Seat numbers: 0 is the first slot (red, ONE), 1 the second (blue, TWO).
+
+Fault handling is split on purpose, because the official server scores the cases differently:
+
+* :class:`InvalidMove` -- the move decoded fine but a rule check failed: ``RULE_VIOLATION`` with
+  the reason text, the offender is told ``Ungueltiger Zug von 'NAME'.\\nREASON``.
+* :class:`MalformedMove` -- the data could not even be turned into a move object (bad enum value,
+  missing attribute, or an internal crash of the official rule code that we reproduce): the
+  offender is dropped without a message and scored ``LEFT``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from protocol.element import Element
+
+CLASSIC = "classic"
+"""The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""
+
+MODERN = "modern"
+"""The 2022+ dialect: ``<join/>``, ``moveRequest``, teams ONE/TWO, ``<scores><entry>``."""
+
+
+class InvalidMove(Exception):
+    """A rule check failed. ``reason`` is the official, verbatim reason text."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class MalformedMove(Exception):
+    """The move could not be decoded (or the official code crashed on it): scored LEFT."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreFragment:
+    """One column of the result's ``<definition>``."""
+
+    name: str
+    aggregation: str  # "SUM" or "AVERAGE"
+    relevant_for_ranking: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A win condition that holds: ``winner`` is a seat, or None for a draw."""
+
+    winner: int | None
+    reason: str
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One running game: a pure, mutable rules engine plus its XML mapping."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def current_seat(self) -> int:
+        """The seat whose move is expected next."""
+        ...
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        """Called once when the game starts; names appear in states and results."""
+        ...
+
+    def decode_move(self, data: Element) -> object:
+        """Turn a ``<data class="move" ...>`` element into a move, or raise MalformedMove."""
+        ...
+
+    def apply(self, seat: int, move: object) -> None:
+        """Validate and perform ``move`` for ``seat``; raise InvalidMove with the reason text.
+
+        A failed move may leave the state partly changed when the official rules did so
+        (Hase und Igel applies actions one at a time without rollback).
+        """
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """The game-over check the server runs after every valid move."""
+        ...
+
+    def state_element(self) -> Element:
+        """The ``<state>`` element of a memento for the current state."""
+        ...
+
+    def score_parts(self, seat: int) -> list[str]:
+        """The result ``<part>`` values after the first ("Gewinner") one."""
+        ...
+
+    def winner_element(self, seat: int) -> Element:
+        """The result's ``<winner .../>`` element for ``seat``."""
+        ...
+
+
+class GamePlugin(Protocol):
+    """A game type the server can host."""
+
+    game_type: str  # e.g. "swc_2019_piranhas"
+    display_name: str
+    dialect: str  # CLASSIC or MODERN
+    soft_timeout_ms: int
+    hard_timeout_ms: int
+    score_fragments: tuple[ScoreFragment, ...]
+    move_classes: frozenset[str]  # <data class=...> values decoded as a move
+    data_classes: frozenset[str]  # other class aliases the game's XML knows (not moves)
+
+    def new_game(self, rng: random.Random) -> Game:
+        """A fresh game; the board is generated now, from ``rng`` only."""
+        ...
+
+    def game_from_state(self, state: Element) -> Game:
+        """Rebuild a game from a memento's ``<state>`` (bots, replays, loading a position)."""
+        ...
+
+    def legal_moves(self, game: Game) -> list[object]:
+        """Every legal move for the side to move (may be empty)."""
+        ...
+
+    def move_element(self, move: object) -> Element:
+        """The ``<data class="move" ...>`` element a client sends for ``move``."""
+        ...
+
+    def random_move(self, game: Game, rng: random.Random) -> object | None:
+        """A uniformly random legal move, or None when there is none (the reference bot)."""
+        ...
+
+    def describe(self, game: Game) -> str:
+        """A small text board for people (replays, logs)."""
+        ...

@@ -1,0 +1,42 @@
+"""Which games this server can host.
+
+Adding a game means adding a package under ``games/`` and one line here; the server looks games
+up only through :func:`get` and :func:`all_plugins`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from games.plugin import GamePlugin
+
+_PLUGINS: dict[str, str] = {
+    "swc_2019_piranhas": "games.piranhas.plugin",
+    "swc_2018_hase_und_igel": "games.hase_und_igel.plugin",
+}
+
+_SHORT_NAMES: dict[str, str] = {
+    "piranhas": "swc_2019_piranhas",
+    "hase_und_igel": "swc_2018_hase_und_igel",
+}
+
+
+def game_types() -> list[str]:
+    return list(_PLUGINS)
+
+
+def resolve(name: str) -> str:
+    """Accept a full game type or a short name (``piranhas``) and return the game type."""
+    return _SHORT_NAMES.get(name, name)
+
+
+def get(game_type: str) -> GamePlugin | None:
+    """The plugin for ``game_type``, or None when no such game is known."""
+    module_name = _PLUGINS.get(game_type)
+    if module_name is None:
+        return None
+    return importlib.import_module(module_name).PLUGIN
+
+
+def all_plugins() -> list[GamePlugin]:
+    return [plugin for name in _PLUGINS if (plugin := get(name)) is not None]
