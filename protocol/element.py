@@ -116,6 +116,8 @@ class ElementBuilder:
 
     def end(self, tag: str) -> None:
         element = self.stack.pop()
+        if element.text and element.text.isspace():
+            element.text = ""  # indentation between children is not content
         if not self.stack:
             self.completed = element
 
@@ -127,7 +129,7 @@ class ElementBuilder:
 def parse(document: str | bytes) -> Element:
     """Parse one complete XML document into an Element (no DTDs, no entities).
 
-    Whitespace-only text is kept as is; callers that care strip it.
+    Whitespace-only text (indentation) is dropped.
     """
     from xml.parsers import expat
 
