@@ -1,0 +1,118 @@
+"""The trio side of the server: listen, run one task per connection, feed the lobby.
+
+Every connection runs in its own cancel scope with a reader loop and a writer task; whatever a
+client sends, the worst that can happen is that *its* connection is dropped (and logged).  An
+unexpected exception in the lobby or a room is logged with its traceback, the offending
+connection is dropped, and its room ends with a result through the normal LEFT path.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import trio
+
+from protocol.messages import decode_request
+from protocol.reader import ProtocolError, StreamEnded, StreamReader
+from server.config import Settings
+from server.connection import Connection
+from server.lobby import Lobby
+
+log = logging.getLogger("swc.server")
+
+RECEIVE_SIZE = 65536
+
+
+class Server:
+    """One listening server; ``await server.run(task_status=...)`` inside a nursery."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.lobby: Lobby | None = None
+        self.connections: set[Connection] = set()
+        self.port: int | None = None
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
+        self.port = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            self.lobby = Lobby(self.settings, spawn=nursery.start_soon)
+            log.info("listening on %s:%d", self.settings.host, self.port)
+            task_status.started(self)
+            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+
+    def stop(self) -> None:
+        if self._nursery is not None:
+            self._nursery.cancel_scope.cancel()
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        try:
+            peer = "%s:%s" % stream.socket.getpeername()[:2]
+        except OSError:
+            peer = "?"
+        if len(self.connections) >= self.settings.max_connections:
+            log.warning("connection from %s refused: %d connections open (maxConnections)", peer, len(self.connections))
+            with trio.move_on_after(1):
+                await stream.send_all(b"<protocol/>")
+                await stream.aclose()
+            return
+        connection = Connection(stream, peer)
+        self.connections.add(connection)
+        log.info("%r opened", connection)
+        try:
+            with connection.cancel_scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(connection.write_loop)
+                    if self.settings.idle_timeout > 0:
+                        nursery.start_soon(self._idle_watch, connection)
+                    await self._read_loop(connection, stream)
+                    await trio.sleep(math.inf)  # the writer ends the scope after flushing
+        finally:
+            self.connections.discard(connection)
+            try:
+                assert self.lobby is not None
+                self.lobby.disconnected(connection)
+            except Exception:
+                log.exception("%r: error while cleaning up after the connection", connection)
+            log.info("%r closed", connection)
+
+    async def _read_loop(self, connection: Connection, stream: trio.SocketStream) -> None:
+        assert self.lobby is not None
+        reader = StreamReader(self.settings.max_message_bytes, self.settings.max_depth)
+        while not connection.closing:
+            try:
+                data = await stream.receive_some(RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                connection.drop("connection lost (end of stream)")
+                return
+            try:
+                events = reader.feed(data)
+            except ProtocolError as error:
+                connection.drop(f"protocol error: {error}")
+                return
+            for event in events:
+                if isinstance(event, StreamEnded):
+                    connection.drop("the client ended its stream")
+                    return
+                try:
+                    self.lobby.handle(connection, decode_request(event.element))
+                except Exception:
+                    log.exception("%r: unexpected error handling <%s>", connection, event.element.tag)
+                    connection.drop("internal error")
+                if connection.closing:
+                    return
+
+    async def _idle_watch(self, connection: Connection) -> None:
+        await trio.sleep(self.settings.idle_timeout)
+        if not connection.has_role and not connection.closing:
+            connection.drop(f"idle for {self.settings.idle_timeout:g} s without joining or authenticating")
+
+
+async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Run a server until cancelled."""
+    await Server(settings).run(task_status=task_status)

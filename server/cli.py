@@ -1,0 +1,104 @@
+"""The ``swc`` command: ``swc serve`` runs the server, ``swc bot GAME`` runs a reference bot.
+
+argparse (standard library) parses the arguments and the standard ``logging`` module writes the
+log, one line per connection, room start and room end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import trio
+
+from games import registry
+from server.config import ConfigError, load_settings
+
+log = logging.getLogger("swc")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from server.app import serve
+
+    try:
+        settings = load_settings(
+            Path(args.properties) if args.properties else None,
+            host=args.host,
+            port=args.port,
+            password=args.password,
+            paused=True if args.paused else None,
+            seed=args.seed,
+        )
+    except ConfigError as error:
+        log.error("%s", error)
+        return 2
+    try:
+        trio.run(serve, settings)
+    except KeyboardInterrupt:
+        log.info("stopped")
+    except OSError as error:
+        log.error("cannot listen on %s:%d: %s", settings.host, settings.port, error)
+        return 1
+    return 0
+
+
+def _bot(args: argparse.Namespace) -> int:
+    from client.bot import play_game
+
+    plugin = registry.get(registry.resolve(args.game))
+    if plugin is None:
+        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
+        return 2
+    try:
+        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
+    except OSError as error:
+        log.error("cannot connect to %s:%d: %s", args.host, args.port, error)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    if report.result is None:
+        log.error("game ended without a result: %s", report.error)
+        return 1
+    scores = [(score.get("cause"), [p.text for p in score.findall("part")]) for score in report.result.findall("score")]
+    log.info("room %s, playing %s, %d moves: %s", report.room_id, report.color, report.moves, scores)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="swc", description="A local Software-Challenge game server and tools.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
+    serve.add_argument("--port", type=int, help="TCP port (default 13050)")
+    serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
+    serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
+    serve.add_argument("--paused", action="store_true", help="start rooms created by join paused")
+    serve.add_argument("--seed", type=int, help="seed for reproducible boards")
+    serve.set_defaults(run=_serve)
+
+    bot = commands.add_parser("bot", help="play one game with the reference random bot")
+    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
+    bot.add_argument("--host", default="localhost")
+    bot.add_argument("--port", type=int, default=13050)
+    bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
+    bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
+    bot.set_defaults(run=_bot)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

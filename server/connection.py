@@ -1,0 +1,120 @@
+"""One client connection: a reader task, a writer task, and the two ways the server hangs up.
+
+Room and lobby logic is synchronous and never awaits a socket: it calls :meth:`Connection.send`,
+which only queues bytes.  A writer task drains the queue, so a slow or dead reader can never stall
+a room or another connection, and everything queued in one step (a memento and the move request
+that follows it) leaves in a single ``send`` -- one TCP segment instead of several, which is what
+keeps a move round trip far below the delayed-ACK time the official server paid.
+
+The official server ends a connection in one of two ways (spec §2), and both are reproduced:
+
+* :meth:`close_politely` ("close"): ``<sc.protocol.responses.CloseConnection/>`` then
+  ``</protocol>``, for lobby errors the handler recognised;
+* :meth:`drop`: just ``</protocol>`` (or ``<protocol/>`` when nothing was ever sent), for malformed
+  XML, unknown elements and anything else.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from typing import TYPE_CHECKING
+
+import trio
+
+from protocol.element import Element
+from protocol.messages import close_connection
+from protocol.writer import StreamWriter
+
+if TYPE_CHECKING:
+    from server.room import PlayerSlot
+
+log = logging.getLogger("swc.connection")
+
+MAX_QUEUED_BYTES = 64 << 20
+"""A client that reads nothing while this much is queued for it is dropped."""
+
+_ids = itertools.count(1)
+
+
+class Connection:
+    """Server-side state of one TCP client."""
+
+    def __init__(self, stream: trio.abc.Stream | None, peer: str = "?") -> None:
+        self.id = next(_ids)
+        self.peer = peer
+        self.stream = stream
+        self.writer = StreamWriter()
+        self.is_admin = False
+        self.failed_logins = 0
+        self.slots: list[PlayerSlot] = []
+        self.closing = False  # no more input is processed; the writer closes after flushing
+        self.lost = False  # the peer went away; nothing can be written
+        self._queue: list[bytes] = []
+        self._queued = 0
+        self._wakeup = trio.Event()
+        self.cancel_scope = trio.CancelScope()
+
+    def __repr__(self) -> str:
+        return f"<connection {self.id} {self.peer}>"
+
+    @property
+    def has_role(self) -> bool:
+        return self.is_admin or bool(self.slots)
+
+    # -- output -------------------------------------------------------------------------------
+
+    def send(self, message: Element | bytes | str) -> None:
+        """Queue one message (an Element, or text already rendered at depth 1)."""
+        if self.closing or self.lost:
+            return
+        self._push(self.writer.message(message))
+
+    def close_politely(self, reason: str) -> None:
+        """CloseConnection, ``</protocol>``, hang up (the official "close")."""
+        if self.closing or self.lost:
+            return
+        log.info("%r closed: %s", self, reason)
+        self._push(self.writer.message(close_connection()))
+        self._finish()
+
+    def drop(self, reason: str) -> None:
+        """``</protocol>`` (or ``<protocol/>``), hang up (the official "drop")."""
+        if self.closing or self.lost:
+            return
+        log.info("%r dropped: %s", self, reason)
+        self._finish()
+
+    def _finish(self) -> None:
+        self._push(self.writer.close())
+        self.closing = True
+
+    def _push(self, data: bytes) -> None:
+        if data:
+            self._queue.append(data)
+            self._queued += len(data)
+        if self._queued > MAX_QUEUED_BYTES and not self.closing:
+            log.warning("%r dropped: it does not read (%d bytes queued)", self, self._queued)
+            self.closing = self.lost = True
+            self.cancel_scope.cancel()
+        self._wakeup.set()
+
+    async def write_loop(self) -> None:
+        """Drain the queue into the socket; hang up once a close was queued and sent."""
+        assert self.stream is not None
+        while True:
+            await self._wakeup.wait()
+            self._wakeup = trio.Event()
+            if self._queue:
+                data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
+                self._queue.clear()
+                self._queued = 0
+                try:
+                    await self.stream.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self.lost = True
+            if self.closing or self.lost:
+                with trio.move_on_after(1):
+                    await self.stream.aclose()
+                self.cancel_scope.cancel()
+                return

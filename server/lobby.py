@@ -1,0 +1,306 @@
+"""The lobby: who is admin, which rooms exist, and what each request does (spec §2, §5).
+
+Spec-conformance notes:
+
+* Admin requests from a connection that has not authenticated are silently ignored.
+* Lobby errors close the connection as the official server does: "close" (CloseConnection then
+  ``</protocol>``) for a wrong passphrase, an unknown game type, an unknown reservation code, an
+  unknown room in ``observe``/``step``/``<room>``; "drop" for unknown elements, zero slots, an
+  unknown ``freeReservation`` code and an unknown ``scoreForPlayer`` name.
+* Differences, all listed in the README: ``join`` pairs only clients of the same game type (the
+  official server ignored the type when any room was open); rooms are searched in creation order
+  (the official order was a hash map's); a rejected ``prepare`` (three or more or zero slots)
+  leaves no orphan room behind; a listed slot without ``displayName`` plays as ``Unknown``
+  instead of making the game impossible to start; ``timeout`` on a room that has not started sets
+  the slot's flag instead of crashing the admin's connection; ``cancel`` keeps the admin
+  connected; ``cancel`` of an unknown room closes the admin's connection.
+* A wrong passphrase is logged without the passphrase itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from games import registry
+from games.plugin import GamePlugin
+from protocol import messages as msg
+from protocol.element import Element
+from server.config import Settings
+from server.connection import Connection
+from server.room import GameRoom, Status
+
+log = logging.getLogger("swc.lobby")
+
+
+def new_id() -> str:
+    """Room ids and reservation codes: random UUIDs, unguessable (uuid4 reads os.urandom)."""
+    return str(uuid.uuid4())
+
+
+@dataclass
+class TestScores:
+    """Per-display-name score sums for ``testMode``/``scoreForPlayer``."""
+
+    games: int = 0
+    sums: list[float] = field(default_factory=list)
+
+
+class Lobby:
+    """All rooms and reservations of one server."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        spawn: Callable[..., object],
+        room_factory: Callable[[GamePlugin, random.Random], object | None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.spawn = spawn
+        self.rooms: dict[str, GameRoom] = {}
+        self.reservations: dict[str, tuple[GameRoom, int]] = {}
+        self.admins: list[Connection] = []
+        self.rng = random.Random(settings.seed)
+        self.test_mode = settings.test_mode
+        self.test_scores: dict[str, TestScores] = {}
+        self.rooms_finished = 0
+        self.room_listeners: list[Callable[[GameRoom], None]] = []
+        self.initial_game = room_factory
+
+    # -- rooms --------------------------------------------------------------------------------
+
+    def create_room(
+        self,
+        plugin: GamePlugin,
+        descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor],
+        prepared: bool,
+        paused: bool,
+    ) -> GameRoom:
+        seed = self.rng.getrandbits(63)
+        initial = self.initial_game(plugin, random.Random(seed)) if self.initial_game else None
+        room = GameRoom(
+            id=new_id(),
+            plugin=plugin,
+            rng_seed=seed,
+            descriptors=descriptors,
+            prepared=prepared,
+            paused=paused,
+            spawn=self.spawn,
+            on_over=self._room_over,
+            soft_timeout_ms=self.settings.soft_timeout_ms or plugin.soft_timeout_ms,
+            hard_timeout_ms=self.settings.hard_timeout_ms or plugin.hard_timeout_ms,
+            initial_game=initial,
+            recording=self.settings.save_replay,
+        )
+        self.rooms[room.id] = room
+        for listener in self.room_listeners:
+            listener(room)
+        log.info("room %s created: %s%s", room.id, plugin.game_type, " (prepared)" if prepared else "")
+        return room
+
+    def _room_over(self, room: GameRoom) -> None:
+        self.rooms.pop(room.id, None)
+        for code, (reserved_room, _) in list(self.reservations.items()):
+            if reserved_room is room:
+                del self.reservations[code]
+        self.rooms_finished += 1
+        result = getattr(room, "last_result", None)
+        if self.test_mode and result is not None:
+            for slot, score in zip(room.slots, result.scores):
+                entry = self.test_scores.setdefault(slot.display_name, TestScores())
+                entry.games += 1
+                values = [float(part) for part in score.parts]
+                entry.sums = [a + b for a, b in zip(entry.sums, values)] if entry.sums else values
+
+    # -- requests -----------------------------------------------------------------------------
+
+    def handle(self, connection: Connection, request: msg.Request) -> None:
+        """Process one request from ``connection``; never raises for anything a client sends."""
+        if isinstance(request, msg.ADMIN_REQUESTS) and not connection.is_admin:
+            log.info("%r: %s without authentication, ignored", connection, type(request).__name__)
+            return
+        handler = getattr(self, "_on_" + type(request).__name__)
+        handler(connection, request)
+
+    def _on_Authenticate(self, connection: Connection, request: msg.Authenticate) -> None:
+        password = self.settings.password
+        if password is not None and request.passphrase == password:
+            if connection.is_admin:
+                log.warning("%r authenticated twice", connection)
+            else:
+                log.info("%r authenticated as admin", connection)
+            connection.is_admin = True
+            if connection not in self.admins:
+                self.admins.append(connection)
+            return
+        connection.failed_logins += 1
+        log.warning("%r: wrong admin passphrase", connection)
+        connection.close_politely("authentication failed")
+
+    def _on_Prepare(self, connection: Connection, request: msg.Prepare) -> None:
+        plugin = registry.get(request.game_type or "")
+        if plugin is None:
+            connection.close_politely(f"prepare: unknown game type {request.game_type!r}")
+            return
+        if not request.slots:
+            connection.drop("prepare without slots")
+            return
+        if len(request.slots) > 2:
+            connection.close_politely(f"prepare with {len(request.slots)} slots")
+            return
+        listed = list(request.slots)
+        paused = any(slot.should_be_paused for slot in listed)
+        descriptors = [s if s.display_name is not None else s.model_copy(update={"display_name": "Unknown"}) for s in listed]
+        while len(descriptors) < 2:
+            descriptors.append(msg.DEFAULT_SLOT)
+        room = self.create_room(plugin, (descriptors[0], descriptors[1]), prepared=True, paused=paused)
+        codes = []
+        for slot in room.slots:
+            slot.reservation = new_id()
+            self.reservations[slot.reservation] = (room, slot.seat)
+            codes.append(slot.reservation)
+        connection.send(msg.prepared(room.id, codes))
+
+    def _on_JoinPrepared(self, connection: Connection, request: msg.JoinPrepared) -> None:
+        entry = self.reservations.pop(request.reservation_code or "", None)
+        if entry is None:
+            connection.close_politely("joinPrepared: unknown reservation code")
+            return
+        room, seat = entry
+        log.info("%r joined room %s as %s", connection, room.id, room.slots[seat].color)
+        room.occupy(room.slots[seat], connection)
+        if room.full and room.status is Status.CREATED:
+            room.start()
+
+    def _on_Join(self, connection: Connection, request: msg.Join) -> None:
+        game_type = request.game_type or ""
+        for room in self.rooms.values():
+            if room.plugin.game_type != game_type or room.status is not Status.CREATED:
+                continue
+            open_slots = [slot for slot in room.slots if slot.is_open]
+            if open_slots:
+                self._seat(connection, room, open_slots[0], existing=True)
+                return
+        plugin = registry.get(game_type)
+        if plugin is None:
+            connection.close_politely(f"join: unknown game type {game_type!r}")
+            return
+        descriptor = msg.SlotDescriptor(display_name="Unknown", can_timeout=True)
+        room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+        self._seat(connection, room, room.slots[0], existing=False)
+
+    def _seat(self, connection: Connection, room: GameRoom, slot, existing: bool) -> None:
+        log.info("%r joined room %s as %s", connection, room.id, slot.color)
+        room.occupy(slot, connection)
+        connection.send(msg.joined(room.id))
+        notice = msg.joined_game_room(room.id, existing)
+        for admin in self.admins:
+            admin.send(notice)
+        if room.full:
+            room.start()
+
+    def _room_or_close(self, connection: Connection, room_id: str | None, what: str) -> GameRoom | None:
+        room = self.rooms.get(room_id or "")
+        if room is None:
+            connection.close_politely(f"{what}: unknown room {room_id!r}")
+        return room
+
+    def _on_Observe(self, connection: Connection, request: msg.Observe) -> None:
+        room = self._room_or_close(connection, request.room_id, "observe")
+        if room is not None:
+            room.add_observer(connection)
+            connection.send(msg.observed(room.id))
+
+    def _on_Pause(self, connection: Connection, request: msg.Pause) -> None:
+        room = self.rooms.get(request.room_id or "")
+        if room is None:
+            log.info("%r: pause of unknown room %r ignored", connection, request.room_id)
+            return
+        room.set_paused(request.pause)
+
+    def _on_Step(self, connection: Connection, request: msg.Step) -> None:
+        room = self._room_or_close(connection, request.room_id, "step")
+        if room is not None:
+            room.step(request.forced)
+
+    def _on_Cancel(self, connection: Connection, request: msg.Cancel) -> None:
+        room = self._room_or_close(connection, request.room_id, "cancel")
+        if room is not None:
+            room.cancel()
+
+    def _on_FreeReservation(self, connection: Connection, request: msg.FreeReservation) -> None:
+        entry = self.reservations.pop(request.reservation or "", None)
+        if entry is None:
+            connection.drop("freeReservation: unknown reservation code")
+            return
+        room, seat = entry
+        room.slots[seat].reservation = None
+        log.info("room %s: reservation of %s freed", room.id, room.slots[seat].color)
+
+    def _on_Timeout(self, connection: Connection, request: msg.Timeout) -> None:
+        room = self._room_or_close(connection, request.room_id, "timeout")
+        if room is not None and request.slot in (0, 1):
+            room.slots[request.slot].can_timeout = request.activate
+
+    def _on_TestMode(self, connection: Connection, request: msg.TestMode) -> None:
+        self.test_mode = request.test_mode
+        connection.send(msg.testing(request.test_mode))
+
+    def _on_ScoreForPlayer(self, connection: Connection, request: msg.ScoreForPlayer) -> None:
+        scores = self.test_scores.get(request.display_name or "")
+        if scores is None:
+            connection.drop(f"scoreForPlayer: unknown name {request.display_name!r}")
+            return
+        connection.send(self._player_score(request.display_name or "", scores))
+
+    def _player_score(self, name: str, scores: TestScores) -> Element:
+        fragments = None
+        for room in self.rooms.values():
+            fragments = room.plugin.score_fragments
+            break
+        if fragments is None:
+            fragments = registry.all_plugins()[0].score_fragments
+        values = []
+        for fragment, total in zip(fragments, scores.sums):
+            if fragment.aggregation == "AVERAGE":
+                text = f"{total / max(scores.games, 1):.6f}"
+            else:
+                text = str(int(total)) if total == int(total) else str(total)
+            fragment_element = msg.ScoreFragmentModel(
+                name=fragment.name,
+                aggregation=fragment.aggregation,
+                relevant_for_ranking=fragment.relevant_for_ranking,
+            ).to_element()
+            values.append(Element("values", children=[fragment_element, Element("value", text=text)]))
+        score = Element("score", {"displayName": name, "numberOfTests": str(scores.games)}, values)
+        return Element("playerScore", children=[score])
+
+    def _on_CloseConnection(self, connection: Connection, request: msg.CloseConnection) -> None:
+        connection.drop("the client closed the connection")
+
+    def _on_RoomPacket(self, connection: Connection, request: msg.RoomPacket) -> None:
+        room = self.rooms.get(request.room_id or "")
+        slots = [slot for slot in connection.slots if room is not None and slot.room is room]
+        if room is None or not slots:
+            connection.close_politely(f"data for room {request.room_id!r}, which is not the client's")
+            return
+        slot = next((s for s in slots if s.seat == room.game.current_seat), slots[0])
+        room.on_data(slot, request.data)
+
+    def _on_UnknownMessage(self, connection: Connection, request: msg.UnknownMessage) -> None:
+        connection.drop(f"unknown element <{request.tag}>")
+
+    # -- connections --------------------------------------------------------------------------
+
+    def disconnected(self, connection: Connection) -> None:
+        """``connection`` is gone: its seats count as LEFT, it stops being admin or observer."""
+        for slot in list(connection.slots):
+            slot.room.on_disconnect(slot)
+        if connection in self.admins:
+            self.admins.remove(connection)
+        for room in list(self.rooms.values()):
+            if connection in room.observers:
+                room.observers.remove(connection)

@@ -1,0 +1,422 @@
+"""A game room: two player slots, observers, the game, the referee's message order and timeouts.
+
+All methods are synchronous and called from the trio thread (connection tasks and timer tasks),
+so a room never needs a lock: one event is processed to the end before the next one starts.
+
+Spec-conformance notes (classic lobby spec §4-§8):
+
+* Message order: states go to observers, then red, then blue; results and ``left`` go to red,
+  blue, then observers.  A paused room sends nothing after a move until ``step``/unpause.
+* Turn checks come first ("It's not your turn yet." / "We didn't request a data from you yet.",
+  both with ``originalRequest``, scored LEFT), then the soft timeout (strictly more than the limit
+  since the move request; the move is discarded), then "NAME hat kein Zug-Objekt gesendet." for a
+  known non-move payload, then the rules.  As on the official server, once a first move request
+  was sent the "requested" flag is never cleared, so in a paused room the side to move may move
+  unrequested.
+* Score computation follows §8: a win condition that holds at the end counts for both players;
+  the innocent player of a fault gets 2 points and no reason; the offender's own fault wins
+  (soft timeout, hard timeout, rule violation, left).
+* Differences (operator-only bugs not copied): a second ``step`` or an unpause while a request is
+  pending restarts that request's timer instead of leaving a stale timer that fires a spurious
+  HARD_TIMEOUT; ``cancel`` does not drop the admin that sent it.
+* A player that disconnected before its game started keeps its slot (official behaviour) and is
+  scored HARD_TIMEOUT when its first move request times out; if its slot cannot time out, it is
+  scored LEFT at that point instead of hanging the room for ever (a difference).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import trio
+
+from games.plugin import GamePlugin, InvalidMove, MalformedMove, Outcome
+from protocol import messages as msg
+from protocol.element import Element
+
+if TYPE_CHECKING:
+    from server.connection import Connection
+
+log = logging.getLogger("swc.room")
+
+COLORS = ("RED", "BLUE")
+LEFT_REASON = "Der Spieler hat das Spiel verlassen"
+NOT_YOUR_TURN = "It's not your turn yet."
+NOT_REQUESTED = "We didn't request a data from you yet."
+
+
+def timeout_reason(milliseconds: int) -> str:
+    return (
+        f"Der Spieler hat innerhalb von {milliseconds // 1000} Sekunden nach Aufforderung "
+        "keinen Zug gesendet"
+    )
+
+
+class Status(enum.Enum):
+    CREATED = "created"
+    RUNNING = "running"
+    OVER = "over"
+
+
+@dataclass(eq=False)
+class PlayerSlot:
+    """One seat of a room, and everything the referee remembers about its player."""
+
+    room: GameRoom
+    seat: int
+    descriptor: msg.SlotDescriptor
+    reservation: str | None = None
+    connection: Connection | None = None
+    occupied: bool = False
+    disconnected: bool = False
+    can_timeout: bool = True
+    soft_timeout: bool = False
+    hard_timeout: bool = False
+    violation: str | None = None
+    left: bool = False
+
+    @property
+    def display_name(self) -> str:
+        return self.descriptor.display_name or "Unknown"
+
+    @property
+    def color(self) -> str:
+        return COLORS[self.seat]
+
+    @property
+    def at_fault(self) -> bool:
+        return self.soft_timeout or self.hard_timeout or self.violation is not None or self.left
+
+    @property
+    def is_open(self) -> bool:
+        """Free for a ``join``: not taken and not reserved."""
+        return not self.occupied and self.reservation is None
+
+    def send(self, message: Element | bytes | str) -> None:
+        if self.connection is not None:
+            self.connection.send(message)
+
+
+@dataclass(eq=False)
+class PendingRequest:
+    slot: PlayerSlot
+    sent_at: float
+    timer: trio.CancelScope | None = None
+
+
+@dataclass(eq=False)
+class GameRoom:
+    """One game between two slots, watched by any number of observers."""
+
+    id: str
+    plugin: GamePlugin
+    rng_seed: int
+    descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor]
+    prepared: bool
+    paused: bool
+    spawn: Callable[..., object]
+    on_over: Callable[[GameRoom], None]
+    soft_timeout_ms: int = 2000
+    hard_timeout_ms: int = 10000
+    initial_game: object | None = None
+    slots: list[PlayerSlot] = field(default_factory=list)
+    observers: list[Connection] = field(default_factory=list)
+    status: Status = Status.CREATED
+    requested_once: bool = False
+    pending: PendingRequest | None = None
+    history: list[bytes] = field(default_factory=list)
+    recording: bool = False
+
+    def __post_init__(self) -> None:
+        self.game = self.initial_game or self.plugin.new_game(random.Random(self.rng_seed))
+        self.slots = [PlayerSlot(self, seat, d, can_timeout=d.can_timeout) for seat, d in enumerate(self.descriptors)]
+
+    def __repr__(self) -> str:
+        return f"<room {self.id} {self.plugin.game_type} {self.status.value}>"
+
+    # -- joining ------------------------------------------------------------------------------
+
+    @property
+    def full(self) -> bool:
+        return all(slot.occupied for slot in self.slots)
+
+    def occupy(self, slot: PlayerSlot, connection: Connection | None) -> None:
+        slot.occupied = True
+        slot.reservation = None
+        slot.connection = connection
+        if connection is not None:
+            connection.slots.append(slot)
+
+    def start(self) -> None:
+        """Both seats are taken (or a forced step filled them): the game begins (spec §4)."""
+        self.status = Status.RUNNING
+        self.game.set_display_names(tuple(slot.display_name for slot in self.slots))
+        log.info(
+            "room %s started: %s, %s vs %s, seed %s%s",
+            self.id,
+            self.plugin.game_type,
+            self.slots[0].display_name,
+            self.slots[1].display_name,
+            self.rng_seed,
+            ", paused" if self.paused else "",
+        )
+        if self.prepared:
+            for slot in self.slots:
+                slot.send(msg.joined(self.id))
+        for slot in self.slots:
+            slot.send(msg.welcome(self.id, slot.color.lower()))
+        if not self.paused:
+            self.broadcast_state()
+            self.request_move()
+
+    # -- sending ------------------------------------------------------------------------------
+
+    def to_observers(self, rendered: bytes) -> None:
+        for observer in self.observers:
+            observer.send(rendered)
+        if self.recording:
+            self.history.append(rendered)
+
+    def broadcast_state(self) -> None:
+        rendered = msg.memento(self.id, self.game.state_element()).render(1).encode()
+        self.to_observers(rendered)
+        for slot in self.slots:
+            slot.send(rendered)
+
+    def request_move(self) -> None:
+        slot = self.slots[self.game.current_seat]
+        if self.pending is not None and self.pending.timer is not None:
+            self.pending.timer.cancel()
+        self.pending = PendingRequest(slot, trio.current_time())
+        self.requested_once = True
+        if slot.disconnected and not slot.can_timeout:
+            slot.left = True
+            self.finish()
+            return
+        if slot.can_timeout:
+            timer = trio.CancelScope()
+            self.pending.timer = timer
+            self.spawn(self._hard_timeout, self.pending, timer)
+        slot.send(msg.move_request(self.id))
+
+    async def _hard_timeout(self, request: PendingRequest, timer: trio.CancelScope) -> None:
+        with timer:
+            await trio.sleep(self.hard_timeout_ms / 1000)
+            if self.pending is request and self.status is Status.RUNNING:
+                log.info("room %s: %s did not move within %d ms", self.id, request.slot.color, self.hard_timeout_ms)
+                request.slot.hard_timeout = True
+                self.finish()
+
+    # -- admin controls -----------------------------------------------------------------------
+
+    def add_observer(self, connection: Connection) -> None:
+        if connection not in self.observers:
+            self.observers.append(connection)
+
+    def set_paused(self, pause: bool) -> None:
+        if pause == self.paused:
+            log.info("room %s: pause=%s is already the case, ignored", self.id, pause)
+            return
+        self.paused = pause
+        if not pause and self.status is Status.RUNNING:
+            self.broadcast_state()
+            self.request_move()
+
+    def step(self, forced: bool) -> None:
+        if self.status is Status.CREATED:
+            if not forced:
+                log.info("room %s: step on a room that has not started, ignored", self.id)
+                return
+            for slot in self.slots:
+                if not slot.occupied:
+                    self.occupy(slot, None)  # a dummy that swallows everything
+            self.start()
+            return
+        if not self.paused:
+            log.info("room %s: step on a room that is not paused, ignored", self.id)
+            return
+        self.broadcast_state()
+        self.request_move()
+
+    def cancel(self) -> None:
+        """Destroy the game: ``left`` to everyone, no result."""
+        log.info("room %s cancelled", self.id)
+        rendered = msg.left(self.id).render(1).encode()
+        for slot in self.slots:
+            slot.send(rendered)
+        self.to_observers(rendered)
+        self._close_room()
+
+    # -- player input -------------------------------------------------------------------------
+
+    def on_data(self, slot: PlayerSlot, data: Element | None) -> None:
+        """A ``<room><data>`` from ``slot``'s connection."""
+        connection = slot.connection
+        assert connection is not None
+        if self.status is not Status.RUNNING:
+            connection.drop(f"room {self.id}: data before the game started")
+            return
+        data_class = data.get("class") if data is not None else None
+        move: object | None = None
+        if data is None or data_class is None:
+            return self._player_left(slot, "a <room> without a <data class=...>")
+        if data_class in self.plugin.move_classes:
+            try:
+                move = self.game.decode_move(data)
+            except MalformedMove as error:
+                return self._player_left(slot, f"undecodable move: {error}")
+        elif data_class not in msg.PROTOCOL_DATA_CLASSES and data_class not in self.plugin.data_classes:
+            return self._player_left(slot, f"unknown data class {data_class!r}")
+
+        original = self._original_request(move, data)
+        if slot.seat != self.game.current_seat:
+            return self._refuse(slot, NOT_YOUR_TURN, original)
+        if not self.requested_once:
+            return self._refuse(slot, NOT_REQUESTED, original)
+        pending = self.pending
+        if pending is not None and pending.slot is slot:
+            if pending.timer is not None:
+                pending.timer.cancel()
+            elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
+            if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
+                log.info("room %s: %s moved after %.0f ms", self.id, slot.color, elapsed_ms)
+                slot.soft_timeout = True
+                return self.finish()
+        self.pending = None
+        if move is None:
+            return self._violation(slot, f"{slot.display_name} hat kein Zug-Objekt gesendet.", original)
+        try:
+            self.game.apply(slot.seat, move)
+        except InvalidMove as error:
+            return self._violation(slot, error.reason, original)
+        if not self.paused:
+            self.broadcast_state()
+        if self.game.outcome() is not None:
+            return self.finish()
+        if not self.paused:
+            self.request_move()
+
+    def _original_request(self, move: object | None, data: Element) -> Element:
+        if move is not None:
+            element = self.plugin.move_element(move)
+            return Element("originalRequest", element.attrs, element.children)
+        return Element("originalRequest", data.attrs, data.children, data.text)
+
+    def _refuse(self, slot: PlayerSlot, message: str, original: Element) -> None:
+        """A turn error: the message with the request, a polite close, and LEFT."""
+        slot.send(msg.error(self.id, message, original))
+        self._player_left(slot, message, polite=True)
+
+    def _violation(self, slot: PlayerSlot, reason: str, original: Element) -> None:
+        log.info("room %s: %s broke a rule: %s", self.id, slot.color, reason)
+        echo = original if getattr(self.plugin, "error_echoes_move", False) else None
+        message = f"Ungueltiger Zug von '{slot.display_name}'.\n{reason}"
+        slot.send(msg.error(self.id, message, echo))
+        self.to_observers(msg.error(self.id, reason, echo).render(1).encode())
+        slot.violation = reason
+        if slot.connection is not None:
+            slot.connection.close_politely(f"room {self.id}: rule violation")
+        self._detach(slot)
+        self.finish()
+
+    def _player_left(self, slot: PlayerSlot, why: str, polite: bool = False) -> None:
+        connection = slot.connection
+        if connection is not None:
+            if polite:
+                connection.close_politely(f"room {self.id}: {why}")
+            else:
+                connection.drop(f"room {self.id}: {why}")
+        self.on_disconnect(slot)
+
+    def on_disconnect(self, slot: PlayerSlot) -> None:
+        """The slot's connection is gone (or is being closed for a fault)."""
+        self._detach(slot)
+        if self.status is Status.RUNNING:
+            slot.left = True
+            self.finish()
+        elif self.status is Status.CREATED:
+            slot.disconnected = True  # keeps its seat (spec §6, last row)
+
+    def _detach(self, slot: PlayerSlot) -> None:
+        if slot.connection is not None:
+            if slot in slot.connection.slots:
+                slot.connection.slots.remove(slot)
+            slot.connection = None
+            slot.disconnected = True
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Send the result and ``left`` (spec §4, §8) and close the room."""
+        if self.status is Status.OVER:
+            return
+        outcome = self.game.outcome()
+        result = self.result(outcome)
+        log.info(
+            "room %s ended: %s",
+            self.id,
+            ", ".join(f"{s.color} {score.cause} {score.parts[0]}" for s, score in zip(self.slots, result.scores)),
+        )
+        rendered_result = msg.room(self.id, result.to_element()).render(1).encode()
+        rendered_left = msg.left(self.id).render(1).encode()
+        for rendered in (rendered_result, rendered_left):
+            for slot in self.slots:
+                slot.send(rendered)
+            self.to_observers(rendered)
+        self.last_result = result
+        self._close_room()
+
+    def result(self, outcome: Outcome | None) -> msg.GameResult:
+        scores = [self._score(slot, outcome) for slot in self.slots]
+        if outcome is not None:
+            winners = [] if outcome.winner is None else [outcome.winner]
+        else:
+            winners = [slot.seat for slot, score in zip(self.slots, scores) if score.parts[0] == "2"][:1]
+        definition = tuple(
+            msg.ScoreFragmentModel(
+                name=fragment.name,
+                aggregation=fragment.aggregation,
+                relevant_for_ranking=fragment.relevant_for_ranking,
+            )
+            for fragment in self.plugin.score_fragments
+        )
+        return msg.GameResult(
+            definition=definition,
+            scores=tuple(scores),
+            winners=tuple(self.game.winner_element(seat) for seat in winners),
+        )
+
+    def _score(self, slot: PlayerSlot, outcome: Outcome | None) -> msg.PlayerScore:
+        opponent = self.slots[1 - slot.seat]
+        points, reason, cause = 1, None, "REGULAR"
+        if outcome is not None:
+            points = 1 if outcome.winner is None else (2 if outcome.winner == slot.seat else 0)
+            reason = outcome.reason
+        if opponent.soft_timeout or opponent.hard_timeout or opponent.violation is not None:
+            points = 2
+        elif opponent.left and not slot.left:
+            points = 2
+        if slot.soft_timeout:
+            cause, points, reason = "SOFT_TIMEOUT", 0, timeout_reason(self.soft_timeout_ms)
+        elif slot.hard_timeout:
+            cause, points, reason = "HARD_TIMEOUT", 0, timeout_reason(self.hard_timeout_ms)
+        elif slot.violation is not None:
+            cause, points, reason = "RULE_VIOLATION", 0, slot.violation
+        elif slot.left:
+            cause, points, reason = "LEFT", 0, LEFT_REASON
+        return msg.PlayerScore(cause=cause, reason=reason, parts=(str(points), *self.game.score_parts(slot.seat)))
+
+    def _close_room(self) -> None:
+        self.status = Status.OVER
+        if self.pending is not None and self.pending.timer is not None:
+            self.pending.timer.cancel()
+        self.pending = None
+        for slot in self.slots:
+            if slot.connection is not None and slot in slot.connection.slots:
+                slot.connection.slots.remove(slot)
+        self.on_over(self)
