@@ -1,0 +1,34 @@
+"""Shared fixtures: an in-process server on a free port."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import trio
+
+from server.app import Server
+from server.config import Settings
+
+PASSWORD = "testpassword"
+
+
+@pytest.fixture
+def start_server(nursery):
+    """``await start_server(**settings)`` -> a running Server on a free port (per test)."""
+
+    async def start(game_factory=None, **overrides) -> Server:
+        fields = {"port": 0, "password": PASSWORD, "seed": 1} | overrides
+        return await nursery.start(Server(Settings(**fields), game_factory=game_factory).run)
+
+    return start
+
+
+@pytest.fixture
+async def server(start_server):
+    return await start_server()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_logs(caplog):
+    caplog.set_level(logging.INFO, logger="swc")

@@ -1,0 +1,187 @@
+"""Replay a captured official-server scenario against our server and compare bytes.
+
+A scenario is a ``transcript_NAME.txt`` (both directions, with timestamps) plus ``NAME/*.raw``
+(the exact bytes each connection received, with ``>>>>>>>>>> SENT:`` marks where it sent).  The
+driver connects the same clients, sends what they sent in the same global order (waiting before
+each send until that client has received what it had received at that point in the capture),
+performs the same socket closes, and finally compares each connection's received bytes with the
+capture, with our room ids and reservation codes mapped to the captured ones.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+RECEIVE_LINE = re.compile(r"^\[\+\s*([\d.]+)s\] (\w+) << (?:\[(open|close|junk)\] )?(.*)$")
+SEND_LINE = re.compile(r"^\[\+\s*([\d.]+)s\] (\w+) >> (.*)$")
+NOTE_LINE = re.compile(r"^\[\+\s*([\d.]+)s\] ## (\w+):? (.*)$")
+SENT = re.compile(rb"\n>>>>>>>>>> SENT: [^\n]*\n")
+
+
+@dataclass
+class Action:
+    time: float
+    client: str
+    kind: str  # "send" | "close" | "expect_closed" | "expect_open"
+    text: str = ""
+
+
+@dataclass
+class Client:
+    name: str
+    golden: bytes
+    prefixes: list[int]  # bytes received before each send
+    stream: trio.SocketStream | None = None
+    received: bytearray = field(default_factory=bytearray)
+    closed_by_server: bool = False
+    sends: int = 0
+
+
+def load(folder: Path, name: str) -> tuple[list[Action], dict[str, Client]]:
+    actions: list[Action] = []
+    for line in (folder / f"transcript_{name}.txt").read_text(encoding="utf-8").splitlines():
+        match = SEND_LINE.match(line)
+        if match:
+            actions.append(Action(float(match[1]), match[2], "send", match[3]))
+            continue
+        match = NOTE_LINE.match(line)
+        if not match:
+            continue
+        time, client, rest = float(match[1]), match[2], match[3]
+        if rest.startswith("closes socket"):
+            actions.append(Action(time, client, "close"))
+        elif rest.startswith("server closed the TCP connection"):
+            actions.append(Action(time, client, "expect_closed"))
+        elif rest.startswith("connection still open"):
+            actions.append(Action(time, client, "expect_open"))
+    if not (folder / name).is_dir():
+        return actions, _clients_from_transcript(folder / f"transcript_{name}.txt")
+    clients = {}
+    for raw in sorted((folder / name).glob("*.raw")):
+        data = raw.read_bytes()
+        parts = SENT.split(data)
+        prefixes, total = [], 0
+        for part in parts[:-1]:
+            total += len(part)
+            prefixes.append(total)
+        clients[raw.stem] = Client(raw.stem, b"".join(parts), prefixes)
+    return actions, clients
+
+
+def _clients_from_transcript(path: Path) -> dict[str, Client]:
+    """Rebuild each client's received bytes from a transcript (for captures without .raw files).
+
+    The transcript logs each received message without the ``\\n  `` that precedes it on the
+    wire, continuation lines as they were, and marks the root's ``[open]``/``[close]``.
+    """
+    received: dict[str, list[bytes]] = {}
+    prefixes: dict[str, list[int]] = {}
+    current: list[bytes] | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = RECEIVE_LINE.match(line)
+        if match:
+            chunks = received.setdefault(match[2], [])
+            mark, text = match[3], match[4]
+            if mark == "open" or mark == "junk":
+                chunks.append(text.encode())
+            elif mark == "close":
+                chunks.append(b"\n" + text.encode())
+            else:
+                chunks.append(b"\n  " + text.encode())
+            current = chunks
+            continue
+        send = SEND_LINE.match(line)
+        if send:
+            chunks = received.setdefault(send[2], [])
+            prefixes.setdefault(send[2], []).append(sum(map(len, chunks)))
+        if line.startswith("["):
+            current = None
+        elif current is not None:
+            current.append(b"\n" + line.encode())
+    return {
+        name: Client(name, b"".join(chunks), prefixes.get(name, [])) for name, chunks in received.items()
+    }
+
+
+class Replay:
+    def __init__(self, port: int, actions: list[Action], clients: dict[str, Client], timed: bool) -> None:
+        self.port = port
+        self.actions = actions
+        self.clients = clients
+        self.timed = timed
+        self.ours_to_golden: dict[bytes, bytes] = {}
+
+    def _learn_ids(self, client: Client) -> None:
+        ours = list(dict.fromkeys(UUID.findall(bytes(client.received))))
+        theirs = list(dict.fromkeys(UUID.findall(client.golden[: len(client.received)])))
+        for mine, golden in zip(ours, theirs):
+            self.ours_to_golden.setdefault(mine, golden)
+
+    def normalised(self, client: Client) -> bytes:
+        self._learn_ids(client)
+        return UUID.sub(lambda m: self.ours_to_golden.get(m[0], m[0]), bytes(client.received))
+
+    def to_ours(self, text: str) -> bytes:
+        golden_to_ours = {golden: mine for mine, golden in self.ours_to_golden.items()}
+        return UUID.sub(lambda m: golden_to_ours.get(m[0], m[0]), text.encode())
+
+    async def _pump(self, client: Client) -> None:
+        assert client.stream is not None
+        while True:
+            try:
+                data = await client.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                client.closed_by_server = True
+                return
+            client.received += data
+
+    async def _wait_for(self, client: Client, length: int) -> None:
+        with trio.fail_after(30):
+            while len(client.received) < length and not client.closed_by_server:
+                await trio.sleep(0.001)
+
+    async def run(self) -> None:
+        start = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            for action in self.actions:
+                client = self.clients[action.client]
+                if self.timed:
+                    await trio.sleep_until(start + action.time)
+                if action.kind == "send":
+                    if client.stream is None:
+                        client.stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+                        nursery.start_soon(self._pump, client)
+                    # a raw file without SENT marks (nothing was ever received) has no prefixes
+                    prefix = client.prefixes[client.sends] if client.sends < len(client.prefixes) else 0
+                    await self._wait_for(client, prefix)
+                    self._learn_ids(client)
+                    for other in self.clients.values():
+                        self._learn_ids(other)
+                    client.sends += 1
+                    await client.stream.send_all(self.to_ours(action.text))
+                elif action.kind == "close":
+                    # a client receives nothing after it closed: all of its capture came before
+                    await self._wait_for(client, len(client.golden))
+                    if client.stream is not None and not client.closed_by_server:
+                        await client.stream.aclose()
+                        client.closed_by_server = True
+                elif action.kind == "expect_closed":
+                    with trio.fail_after(30):
+                        while not client.closed_by_server:
+                            await trio.sleep(0.001)
+                elif action.kind == "expect_open":
+                    await trio.sleep(0.2 if not self.timed else 0)
+                    assert not client.closed_by_server, f"{client.name} was closed"
+            for client in self.clients.values():
+                await self._wait_for(client, len(client.golden))
+            nursery.cancel_scope.cancel()
+        for client in self.clients.values():
+            if client.stream is not None:
+                await client.stream.aclose()
