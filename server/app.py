@@ -27,8 +27,9 @@ RECEIVE_SIZE = 65536
 class Server:
     """One listening server; ``await server.run(task_status=...)`` inside a nursery."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
+        self.game_factory = game_factory
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
         self.port: int | None = None
@@ -39,7 +40,7 @@ class Server:
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            self.lobby = Lobby(self.settings, spawn=nursery.start_soon)
+            self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
             log.info("listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)

@@ -56,7 +56,7 @@ class Lobby:
         self,
         settings: Settings,
         spawn: Callable[..., object],
-        room_factory: Callable[[GamePlugin, random.Random], object | None] | None = None,
+        game_factory: Callable[[GamePlugin, random.Random], object | None] | None = None,
     ) -> None:
         self.settings = settings
         self.spawn = spawn
@@ -68,7 +68,7 @@ class Lobby:
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
         self.room_listeners: list[Callable[[GameRoom], None]] = []
-        self.initial_game = room_factory
+        self.game_factory = game_factory  # starts every room from a loaded position
 
     # -- rooms --------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ class Lobby:
         paused: bool,
     ) -> GameRoom:
         seed = self.rng.getrandbits(63)
-        initial = self.initial_game(plugin, random.Random(seed)) if self.initial_game else None
+        initial = self.game_factory(plugin, random.Random(seed)) if self.game_factory else None
         room = GameRoom(
             id=new_id(),
             plugin=plugin,

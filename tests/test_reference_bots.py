@@ -1,0 +1,40 @@
+"""Reference bots against each other through real sockets, many games at once."""
+
+from __future__ import annotations
+
+import trio
+
+from client.bot import play_game
+from games import registry
+
+
+async def play_many(port: int, game_type: str, games: int, parallel: int) -> list:
+    plugin = registry.get(game_type)
+    reports = []
+    limiter = trio.CapacityLimiter(parallel)
+
+    async def one_game(index: int) -> None:
+        async with limiter:
+            async with trio.open_nursery() as nursery:
+                for seat in range(2):
+                    async def seat_task(seat=seat):
+                        reports.append(await play_game(plugin, "127.0.0.1", port, seed=index * 2 + seat))
+                    nursery.start_soon(seat_task)
+
+    with trio.fail_after(240):
+        async with trio.open_nursery() as nursery:
+            for index in range(games):
+                nursery.start_soon(one_game, index)
+    return reports
+
+
+async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(server):
+    reports = await play_many(server.port, "swc_2019_piranhas", games=100, parallel=8)
+    assert len(reports) == 200
+    rooms = {report.room_id for report in reports}
+    assert len(rooms) == 100
+    for report in reports:
+        assert report.result is not None, report.error
+        causes = [score.get("cause") for score in report.result.findall("score")]
+        assert causes == ["REGULAR", "REGULAR"], (report.room_id, causes)
+    assert server.lobby.rooms == {}
