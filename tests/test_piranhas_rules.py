@@ -114,7 +114,7 @@ def test_move_jumps_own_fish_and_kraken_and_eats_opponent():
     p = g.position
     assert [p.at(x, 0) for x in range(4)] == [EMPTY, RED, OBSTRUCTED, RED]
     assert p.fish_count(BLUE) == 1 and p.fish_count(RED) == 2
-    assert p.last_move == Move(0, 0, D.RIGHT, ("a hint", None))
+    assert p.last_move == Move(0, 0, D.RIGHT) and p.last_move.hints == ("a hint", None)
     assert (p.turn, p.current, g.current_seat) == (1, BLUE, 1)
 
 

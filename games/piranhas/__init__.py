@@ -1,0 +1,2 @@
+"""Piranhas (Software-Challenge 2019): rules in :mod:`.rules`, XML in :mod:`.xmlmap`, and the
+server-facing plugin object in :mod:`.plugin` (``PLUGIN``)."""

@@ -1,0 +1,121 @@
+"""The Piranhas 2019 game plugin: glues the pure rules (:mod:`.rules`) to the server contract
+(:mod:`games.plugin`) and the XML mapping (:mod:`.xmlmap`).
+
+Spec-conformance notes:
+
+* ``apply(seat, move)`` expects ``seat`` to be the side to move: the server answers a move out of
+  turn itself (LEFT, spec §6) before a game ever sees it, so a mismatch is a caller bug and raises
+  ValueError rather than a scored fault.
+* ``data_classes`` lists only the state class: it is the one other plugin class the 19.2.1 wire
+  format names.
+* ``random_move`` picks uniformly with ``rng.choice`` over :meth:`Position.legal_moves`, so a
+  seeded rng gives a reproducible game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from games.piranhas import xmlmap
+from games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
+from protocol.element import Element
+
+_SEAT_COLORS = (RED, BLUE)
+
+
+class PiranhasGame:
+    """One room's game: a :class:`Position` plus display names and a state renderer."""
+
+    __slots__ = ("position", "names", "_renderer")
+
+    def __init__(self, position: Position, names: tuple[str, str] = ("Unknown", "Unknown")):
+        self.position = position
+        self.names = names
+        self._renderer = xmlmap.StateRenderer()
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def current_seat(self) -> int:
+        return 0 if self.position.current == RED else 1
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0], names[1])
+
+    def decode_move(self, data: Element) -> Move:
+        return xmlmap.decode_move(data)
+
+    def apply(self, seat: int, move: object) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} is not on turn")
+        if not isinstance(move, Move):
+            raise TypeError(f"not a Piranhas move: {move!r}")
+        try:
+            self.position.push(move)
+        except RuleViolation as violation:
+            raise InvalidMove(violation.reason) from None
+        except ScanCrash as crash:
+            raise MalformedMove(str(crash)) from None
+
+    def legal_moves(self) -> list[Move]:
+        return self.position.legal_moves()
+
+    def outcome(self) -> Outcome | None:
+        decision = self.position.decision()
+        if decision is None:
+            return None
+        winner = None if decision.winner is None else _SEAT_COLORS.index(decision.winner)
+        return Outcome(winner, decision.reason)
+
+    def state_element(self) -> Element:
+        return self._renderer.state(self.position, self.names)
+
+    def score_parts(self, seat: int) -> list[str]:
+        return [str(self.position.largest_swarm(_SEAT_COLORS[seat]))]
+
+    def winner_element(self, seat: int) -> Element:
+        return xmlmap.player_element("winner", self.names[seat], _SEAT_COLORS[seat])
+
+
+class PiranhasPlugin:
+    """The ``swc_2019_piranhas`` game type."""
+
+    game_type = "swc_2019_piranhas"
+    display_name = "Piranhas"
+    dialect = CLASSIC
+    soft_timeout_ms = 2000
+    hard_timeout_ms = 10000
+    score_fragments = (
+        ScoreFragment("Gewinner", "SUM"),
+        ScoreFragment("\u2205 Schwarm", "AVERAGE"),
+    )
+    move_classes = frozenset({"move", "sc.plugin2019.Move"})
+    data_classes = frozenset({xmlmap.STATE_CLASS})
+
+    def new_game(self, rng: random.Random) -> PiranhasGame:
+        return PiranhasGame(Position.start(rng))
+
+    def game_from_state(self, state: Element) -> PiranhasGame:
+        position, names = xmlmap.position_from_state(state)
+        return PiranhasGame(position, names)
+
+    def legal_moves(self, game: PiranhasGame) -> list[Move]:
+        return game.position.legal_moves()
+
+    def move_element(self, move: Move) -> Element:
+        return xmlmap.move_element(move)
+
+    def random_move(self, game: PiranhasGame, rng: random.Random) -> Move | None:
+        moves = game.position.legal_moves()
+        return rng.choice(moves) if moves else None
+
+    def describe(self, game: PiranhasGame) -> str:
+        position = game.position
+        side = "RED" if position.current == RED else "BLUE"
+        return f"turn {position.turn}, {side} to move\n{position.text()}"
+
+
+PLUGIN = PiranhasPlugin()

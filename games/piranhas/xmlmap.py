@@ -1,0 +1,165 @@
+"""Piranhas 2019 XML mapping: moves in, mementos out, exactly as the 19.2.1 server (spec §10).
+
+Named ``xmlmap`` rather than ``xml`` so it never shadows the standard library package.
+
+The server renders one state per move for every room, so :class:`StateRenderer` keeps the
+expensive part cheap: the 400 possible ``<field>`` Elements are built once per process, and each
+game keeps its ten ``<fields>`` column Elements, rebuilding only the columns whose cells changed.
+Elements handed out are shared and must be treated as immutable.
+
+Spec-conformance notes (where §10/§6 are silent):
+
+* Integers are read the way XStream's int converter reads them (``Long.decode``): optional
+  sign, ``0x``/``0X``/``#`` hex, a leading ``0`` means octal, values from -2**31 to 2**32-1
+  accepted and wrapped to a Java int.  Anything else (spaces, ``1.0``, empty) is MalformedMove.
+  Only ASCII digits are accepted (Java would also take other Unicode digits).
+* A missing ``x`` or ``y`` attribute leaves the Java int at its default, 0 (XStream creates the
+  object without a constructor); a missing or unknown ``direction`` is MalformedMove (null enum
+  -> crash in the rule code -> LEFT).
+* Child elements other than ``<hint>`` are MalformedMove.  A ``<hint>`` without ``content``
+  keeps ``None`` and is echoed as ``<hint/>``.  Text content and unknown attributes are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.plugin import MalformedMove
+from games.piranhas.rules import (
+    BLUE, COLOR_NAMES, DIRECTIONS, RED, SIZE, STATE_NAMES, Move, Position,
+)
+from protocol.element import Element
+
+STATE_CLASS = "sc.plugin2019.GameState"
+_DIRECTIONS_BY_NAME = {d.name: d for d in DIRECTIONS}
+_STATES_BY_NAME = {name: i for i, name in enumerate(STATE_NAMES)}
+_COLORS_BY_NAME = {"RED": RED, "BLUE": BLUE}
+_JAVA_INT = re.compile(r"([+-]?)(?:(0[xX]|#)([0-9a-fA-F]+)|(0)([0-7]+)|([0-9]+))\Z")
+
+FIELD_ELEMENTS = [
+    [Element("field", {"x": str(c // SIZE), "y": str(c % SIZE), "state": name}) for name in STATE_NAMES]
+    for c in range(100)
+]
+LINE_ELEMENT = Element("line", text="------------")
+
+
+def java_int(text: str) -> int:
+    """Parse like XStream's int converter; raise MalformedMove otherwise."""
+    match = _JAVA_INT.match(text)
+    if match is None:
+        raise MalformedMove(f"not an integer: {text!r}")
+    sign, _, hex_digits, _, oct_digits, dec_digits = match.groups()
+    if hex_digits is not None:
+        value = int(hex_digits, 16)
+    elif oct_digits is not None:
+        value = int(oct_digits, 8)
+    else:
+        value = int(dec_digits)
+    if sign == "-":
+        value = -value
+    if not -(2**31) <= value <= 0xFFFFFFFF:
+        raise MalformedMove(f"integer out of range: {text!r}")
+    return value - 2**32 if value >= 2**31 else value
+
+
+def decode_move(data: Element) -> Move:
+    """``<data class="move" x y direction>[<hint content/>...]`` -> Move, or MalformedMove."""
+    direction = _DIRECTIONS_BY_NAME.get(data.attrs.get("direction", ""))
+    if direction is None:
+        raise MalformedMove(f"bad or missing direction: {data.attrs.get('direction')!r}")
+    x = java_int(data.attrs["x"]) if "x" in data.attrs else 0
+    y = java_int(data.attrs["y"]) if "y" in data.attrs else 0
+    hints = []
+    for child in data.children:
+        if child.tag != "hint" or child.children:
+            raise MalformedMove(f"unexpected element <{child.tag}> in a move")
+        hints.append(child.attrs.get("content"))
+    return Move(x, y, direction, tuple(hints))
+
+
+def move_element(move: Move, tag: str = "data") -> Element:
+    """The move as a client sends it (``<data class="move">``) or as ``<lastMove>``."""
+    element = Element(
+        tag, {"class": "move", "x": str(move.x), "y": str(move.y), "direction": move.direction.name}
+    )
+    for content in move.hints:
+        element.children.append(Element("hint", {} if content is None else {"content": content}))
+    return element
+
+
+def player_element(tag: str, name: str, color: int) -> Element:
+    return Element(tag, {"displayName": name, "color": COLOR_NAMES[color]})
+
+
+class StateRenderer:
+    """Builds ``<state>`` Elements for one game, reusing unchanged ``<fields>`` columns."""
+
+    __slots__ = ("_keys", "_columns")
+
+    def __init__(self) -> None:
+        self._keys: list[bytes | None] = [None] * SIZE
+        self._columns: list[Element | None] = [None] * SIZE
+
+    def board(self, cells: bytearray) -> Element:
+        keys, columns = self._keys, self._columns
+        for x in range(SIZE):
+            key = bytes(cells[x * SIZE : x * SIZE + SIZE])
+            if keys[x] != key:
+                base = x * SIZE
+                columns[x] = Element(
+                    "fields", children=[FIELD_ELEMENTS[base + y][key[y]] for y in range(SIZE)]
+                )
+                keys[x] = key
+        return Element("board", children=[*columns, LINE_ELEMENT])
+
+    def state(self, position: Position, names: tuple[str, str]) -> Element:
+        children = []
+        if position.last_move is not None:
+            children.append(move_element(position.last_move, "lastMove"))
+        children.append(player_element("red", names[0], RED))
+        children.append(player_element("blue", names[1], BLUE))
+        children.append(self.board(position.cells))
+        return Element(
+            "state",
+            {
+                "class": STATE_CLASS,
+                "startPlayerColor": "RED",
+                "currentPlayerColor": COLOR_NAMES[position.current],
+                "turn": str(position.turn),
+            },
+            children,
+        )
+
+
+def position_from_state(state: Element) -> tuple[Position, tuple[str, str]]:
+    """Rebuild a position and the display names from a memento's ``<state>``.
+
+    Raises ValueError when the state is not a complete Piranhas 2019 state.
+    """
+    try:
+        turn = int(state.attrs.get("turn", "0"))
+        current = _COLORS_BY_NAME[state.attrs.get("currentPlayerColor", "RED")]
+        board = state.find("board")
+        if board is None:
+            raise ValueError("state without <board>")
+        cells = bytearray(100)
+        seen = set()
+        for column in board.findall("fields"):
+            for field in column.findall("field"):
+                x, y = int(field.attrs["x"]), int(field.attrs["y"])
+                if not (0 <= x < SIZE and 0 <= y < SIZE):
+                    raise ValueError(f"field ({x},{y}) off the board")
+                cells[x * SIZE + y] = _STATES_BY_NAME[field.attrs["state"]]
+                seen.add((x, y))
+        if len(seen) != 100:
+            raise ValueError(f"board has {len(seen)} distinct fields, not 100")
+        last = state.find("lastMove")
+        last_move = decode_move(last) if last is not None else None
+    except (KeyError, MalformedMove) as error:
+        raise ValueError(f"not a Piranhas 2019 state: {error}") from error
+    names = tuple(
+        (player.attrs.get("displayName", "Unknown") if player is not None else "Unknown")
+        for player in (state.find("red"), state.find("blue"))
+    )
+    return Position(cells, turn, current, last_move), names  # type: ignore[return-value]
+
