@@ -104,7 +104,8 @@ class StreamReader:
             )
         try:
             self._parser.Parse(data, False)
-        except expat.ExpatError as error:
+        except (expat.ExpatError, LookupError, UnicodeError, ValueError) as error:
+            # LookupError: an XML declaration naming an unknown encoding
             if not self.ended:  # junk after the root's end is ignored, as after EOF
                 raise ProtocolError(f"malformed XML: {error}") from None
         events, self._events = self._events, []
