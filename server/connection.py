@@ -100,12 +100,14 @@ class Connection:
         self._wakeup.set()
 
     async def write_loop(self) -> None:
-        """Drain the queue into the socket; hang up once a close was queued and sent."""
+        """Drain the queue into the socket; hang up once a close was queued and everything sent.
+
+        The queue is checked again after every send: a close queued while a send was in
+        progress must still go out before the socket is closed.
+        """
         assert self.stream is not None
         while True:
-            await self._wakeup.wait()
-            self._wakeup = trio.Event()
-            if self._queue:
+            if self._queue and not self.lost:
                 data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
                 self._queue.clear()
                 self._queued = 0
@@ -113,8 +115,11 @@ class Connection:
                     await self.stream.send_all(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     self.lost = True
+                continue
             if self.closing or self.lost:
                 with trio.move_on_after(1):
                     await self.stream.aclose()
                 self.cancel_scope.cancel()
                 return
+            await self._wakeup.wait()
+            self._wakeup = trio.Event()

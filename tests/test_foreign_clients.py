@@ -1,0 +1,39 @@
+"""Clients written like third-party 2019 clients play hundreds of games without one error.
+
+``tests/foreign_clients`` holds two stand-alone clients that use only the standard library and
+their own reading of the rules, in the styles real clients were written in (a pull parser with
+the Java client's polite close; SAX callbacks with split writes and a bare ``</protocol>``).
+Each runs as its own process and fails on any error message, unexpected element, framing
+surprise or a result that is not REGULAR for both players.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import trio
+
+CLIENTS = Path(__file__).parent / "foreign_clients"
+
+
+async def test_foreign_clients_play_two_hundred_games(server):
+    games_each, pairs = 25, 8
+    failures: list[str] = []
+
+    async def run(script: str, seed: int) -> None:
+        result = await trio.run_process(
+            [sys.executable, str(CLIENTS / script), "--port", str(server.port), "--games", str(games_each), "--seed", str(seed)],
+            capture_stderr=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            failures.append(f"{script} seed {seed}: {result.stderr.decode()}")
+
+    with trio.fail_after(300):
+        async with trio.open_nursery() as nursery:
+            for pair in range(pairs):
+                nursery.start_soon(run, "pull_client.py", pair)
+                nursery.start_soon(run, "sax_client.py", 100 + pair)
+    assert failures == []
+    assert server.lobby.rooms_finished == games_each * pairs
