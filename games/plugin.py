@@ -116,6 +116,7 @@ class GamePlugin(Protocol):
     score_fragments: tuple[ScoreFragment, ...]
     move_classes: frozenset[str]  # <data class=...> values decoded as a move
     data_classes: frozenset[str]  # other class aliases the game's XML knows (not moves)
+    error_echoes_move: bool  # the invalid-move error carries <originalRequest> (2018: yes, 2019: no)
 
     def new_game(self, rng: random.Random) -> Game:
         """A fresh game; the board is generated now, from ``rng`` only."""

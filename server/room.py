@@ -314,7 +314,7 @@ class GameRoom:
 
     def _violation(self, slot: PlayerSlot, reason: str, original: Element) -> None:
         log.info("room %s: %s broke a rule: %s", self.id, slot.color, reason)
-        echo = original if getattr(self.plugin, "error_echoes_move", False) else None
+        echo = original if self.plugin.error_echoes_move else None
         message = f"Ungueltiger Zug von '{slot.display_name}'.\n{reason}"
         slot.send(msg.error(self.id, message, echo))
         self.to_observers(msg.error(self.id, reason, echo).render(1).encode())

@@ -36,6 +36,7 @@ class HaseUndIgelPlugin:
         ScoreFragment("\u2205 Karotten", "AVERAGE"),
     )
     move_classes = frozenset({"move", "sc.plugin2018.Move"})
+    error_echoes_move = True  # 18.2.6's invalid-move error echoes the move (capture invalid18)
     data_classes = frozenset({
         "state", "sc.plugin2018.GameState", "player", "sc.plugin2018.Player",
         "board", "sc.plugin2018.Board", "sc.plugin2018.Field",

@@ -94,6 +94,7 @@ class PiranhasPlugin:
     )
     move_classes = frozenset({"move", "sc.plugin2019.Move"})
     data_classes = frozenset({xmlmap.STATE_CLASS})
+    error_echoes_move = False  # 19.2.1's invalid-move error has no <originalRequest> (spec §6)
 
     def new_game(self, rng: random.Random) -> PiranhasGame:
         return PiranhasGame(Position.start(rng))

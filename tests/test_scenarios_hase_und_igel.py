@@ -1,0 +1,29 @@
+"""Captured scenarios of the official 2018 (Hase und Igel) server, replayed byte for byte.
+
+The lobby is the same as 2019's; these captures check it again with the 2018 game: a full game
+between two ``join`` clients, an invalid move (the error echoes the move), a disconnect, an admin
+that prepares, observes, steps and pauses, and the lobby abuse cases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.scenario import Replay, load
+from tests.test_scenarios_piranhas import first_state
+
+FOLDER = Path(__file__).parent / "data" / "hase_und_igel_2018"
+
+
+@pytest.mark.parametrize("name", ["game18", "invalid18", "disconnect18", "admin", "malformed"])
+async def test_captured_scenario(start_server, name):
+    actions, clients = load(FOLDER, name)
+    state = first_state(clients)
+    factory = (lambda plugin, rng: plugin.game_from_state(state)) if state is not None else None
+    server = await start_server(game_factory=factory, password="examplepassword")
+    replay = Replay(server.port, actions, clients, timed=False)
+    await replay.run()
+    for client in clients.values():
+        assert replay.normalised(client) == client.golden, client.name
