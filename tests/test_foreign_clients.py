@@ -2,7 +2,8 @@
 
 ``tests/foreign_clients`` holds two stand-alone clients that use only the standard library and
 their own reading of the rules, in the styles real clients were written in (a pull parser with
-the Java client's polite close; SAX callbacks with split writes and a bare ``</protocol>``).
+the Java client's polite close; SAX callbacks with split writes and a bare ``</protocol>``) for
+Piranhas, and one for Hase und Igel that sends its actions out of XML order.
 Each runs as its own process and fails on any error message, unexpected element, framing
 surprise or a result that is not REGULAR for both players.
 """
@@ -17,13 +18,13 @@ import trio
 CLIENTS = Path(__file__).parent / "foreign_clients"
 
 
-async def test_foreign_clients_play_two_hundred_games(server):
-    games_each, pairs = 25, 8
+async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs: int) -> list[str]:
+    """``pairs`` pairs of client processes, each process playing ``games_each`` games."""
     failures: list[str] = []
 
     async def run(script: str, seed: int) -> None:
         result = await trio.run_process(
-            [sys.executable, str(CLIENTS / script), "--port", str(server.port), "--games", str(games_each), "--seed", str(seed)],
+            [sys.executable, str(CLIENTS / script), "--port", str(port), "--games", str(games_each), "--seed", str(seed)],
             capture_stderr=True,
             check=False,
         )
@@ -33,7 +34,16 @@ async def test_foreign_clients_play_two_hundred_games(server):
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
             for pair in range(pairs):
-                nursery.start_soon(run, "pull_client.py", pair)
-                nursery.start_soon(run, "sax_client.py", 100 + pair)
-    assert failures == []
-    assert server.lobby.rooms_finished == games_each * pairs
+                nursery.start_soon(run, scripts[0], pair)
+                nursery.start_soon(run, scripts[1], 100 + pair)
+    return failures
+
+
+async def test_foreign_piranhas_clients_play_two_hundred_games(server):
+    assert await run_pairs(server.port, ("pull_client.py", "sax_client.py"), games_each=25, pairs=8) == []
+    assert server.lobby.rooms_finished == 200
+
+
+async def test_foreign_hase_und_igel_clients_play_two_hundred_games(server):
+    assert await run_pairs(server.port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8) == []
+    assert server.lobby.rooms_finished == 200
