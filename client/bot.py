@@ -1,7 +1,8 @@
-"""The reference random bot: speaks only the wire protocol, asks the game plugin for a move.
+"""The reference random bot, written on the client library (:mod:`client.client`).
 
-It works for every classic game: it keeps the last memento's ``<state>``, rebuilds the game from
-it when a move is requested, and answers with a uniformly random legal move.
+It works for every classic game: on each move request it rebuilds the game from the last
+memento (``plugin.game_from_state``) and answers with a uniformly random legal move drawn from
+its own ``random.Random(seed)``, so a seeded bot on a seeded board plays the same game again.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import random
 from dataclasses import dataclass
 
 from games.plugin import GamePlugin
-from protocol import messages as msg
 from protocol.element import Element
-from client.connection import ClientConnection, ConnectionClosed
+from client.client import Client
+from client.messages import Error, Joined, MoveRequest, Result, Welcome
 
 log = logging.getLogger("swc.bot")
 
@@ -25,7 +26,8 @@ class BotReport:
     room_id: str | None = None
     color: str | None = None
     moves: int = 0
-    result: Element | None = None
+    result: Element | None = None  # the <data class="result"> element
+    outcome: Result | None = None  # the same, typed
     error: str | None = None
 
 
@@ -39,40 +41,27 @@ async def play_game(
     """Join (or joinPrepared) one game, play it with random moves, and return what happened."""
     rng = random.Random(seed)
     report = BotReport()
-    connection = await ClientConnection.connect(host, port)
-    async with connection:
+    async with await Client.connect(host, port, plugin) as client:
         if reservation:
-            await connection.send(Element("joinPrepared", {"reservationCode": reservation}))
+            await client.join_prepared(reservation)
         else:
-            await connection.send(Element("join", {"gameType": plugin.game_type}))
-        state: Element | None = None
-        while True:
-            try:
-                message = await connection.receive()
-            except ConnectionClosed:
-                report.error = report.error or "the server closed the connection"
-                return report
-            if message.tag == "joined":
-                report.room_id = message.get("roomId")
-            elif message.tag == "left":
-                return report
-            elif message.tag == "room":
-                data = message.find("data")
-                kind = data.get("class") if data is not None else None
-                if kind == "welcomeMessage":
-                    report.color = data.get("color")
-                elif kind == "memento":
-                    state = data.find("state")
-                elif kind == msg.MOVE_REQUEST_CLASS and state is not None:
-                    game = plugin.game_from_state(state)
-                    move = plugin.random_move(game, rng)
-                    if move is None:
-                        report.error = "no legal move"
-                        log.info("no legal move in room %s; leaving", report.room_id)
-                        return report
-                    report.moves += 1
-                    await connection.send(msg.room(message.get("roomId"), plugin.move_element(move)))
-                elif kind == "result":
-                    report.result = data
-                elif kind == "error":
-                    report.error = data.get("message")
+            await client.join()
+        async for message in client:
+            if isinstance(message, (Joined, Welcome)):
+                report.room_id = message.room_id
+                report.color = client.color
+            elif isinstance(message, MoveRequest) and client.memento is not None:
+                move = plugin.random_move(client.memento.game, rng)
+                if move is None:
+                    report.error = "no legal move"
+                    log.info("no legal move in room %s; leaving", report.room_id)
+                    return report
+                report.moves += 1
+                await client.send_move(move, message.room_id)
+            elif isinstance(message, Result):
+                report.outcome, report.result = message, message.element.find("data")
+            elif isinstance(message, Error):
+                report.error = message.message
+        if report.outcome is None and report.error is None:
+            report.error = "the server closed the connection"
+    return report

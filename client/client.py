@@ -1,0 +1,148 @@
+"""A player's connection: join a game, receive typed messages, send moves.
+
+Built on :class:`client.connection.ClientConnection` (the same sans-I/O reader the server uses)
+and :mod:`client.messages`.  A minimal bot::
+
+    async with await Client.connect("localhost", 13050, game="piranhas") as client:
+        await client.join()
+        async for message in client:
+            if isinstance(message, MoveRequest):
+                game = client.memento.game
+                await client.send_move(my_choice(game))
+
+The client remembers what a bot always needs: the room id, its seat, the last memento and the
+result.  Iteration ends after ``<left>`` (the game is over; the server keeps the connection open,
+spec §4), after ``CloseConnection``, or when the server hangs up.
+"""
+
+from __future__ import annotations
+
+from games import registry
+from games.plugin import GamePlugin
+from protocol.element import Element
+from protocol import messages as msg
+from client.connection import ClientConnection, ConnectionClosed
+from client.messages import (
+    Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse,
+)
+
+__all__ = ["Client", "ConnectionClosed", "resolve_plugin"]
+
+
+def resolve_plugin(game: str | GamePlugin | None) -> GamePlugin | None:
+    """A plugin from a game type, a short name (``piranhas``) or a plugin object."""
+    if game is None or not isinstance(game, str):
+        return game
+    plugin = registry.get(registry.resolve(game))
+    if plugin is None:
+        raise ValueError(f"unknown game {game!r} (known: {', '.join(registry.game_types())})")
+    return plugin
+
+
+class Client:
+    """One player connection (also the base of :class:`client.admin.Admin`)."""
+
+    def __init__(self, connection: ClientConnection, game: str | GamePlugin | None = None) -> None:
+        self.connection = connection
+        self.plugin = resolve_plugin(game)
+        self.room_id: str | None = None
+        self.color: str | None = None  # "red" / "blue" once welcomed
+        self.memento: Memento | None = None
+        self.result: Result | None = None
+        self.over = False  # left, closed or disconnected
+
+    @classmethod
+    async def connect(
+        cls, host: str = "localhost", port: int = 13050, game: str | GamePlugin | None = None
+    ) -> Client:
+        return cls(await ClientConnection.connect(host, port), game)
+
+    # -- requests -----------------------------------------------------------------------------
+
+    async def send(self, element: Element | str) -> None:
+        await self.connection.send(element)
+
+    async def join(self, game: str | GamePlugin | None = None) -> None:
+        """``<join gameType=...>``: take the first open seat of that game, or open a room."""
+        if game is not None:
+            self.plugin = resolve_plugin(game)
+        if self.plugin is None:
+            raise ValueError("join needs a game")
+        await self.send(Element("join", {"gameType": self.plugin.game_type}))
+
+    async def join_prepared(self, reservation: str) -> None:
+        """``<joinPrepared reservationCode=...>``: take the seat an admin prepared."""
+        await self.send(Element("joinPrepared", {"reservationCode": reservation}))
+
+    async def send_move(self, move: object, room_id: str | None = None) -> None:
+        """Send ``move`` (a plugin move object, or a ready ``<data class="move">`` Element)."""
+        room_id = room_id or self.room_id
+        if room_id is None:
+            raise RuntimeError("no room yet: wait for the welcome message")
+        if not isinstance(move, Element):
+            plugin = self.plugin or (self.memento.plugin if self.memento else None)
+            if plugin is None:
+                raise ValueError("send_move needs the game plugin to encode a move object")
+            move = plugin.move_element(move)
+        await self.send(msg.room(room_id, move))
+
+    # -- messages -----------------------------------------------------------------------------
+
+    async def receive(self) -> ServerMessage:
+        """The next typed message; raises ConnectionClosed when the server hung up."""
+        try:
+            element = await self.connection.receive()
+        except ConnectionClosed:
+            self.over = True
+            raise
+        message = parse(element, self.plugin)
+        self._track(message)
+        return message
+
+    def _track(self, message: ServerMessage) -> None:
+        if isinstance(message, Joined):
+            self.room_id = message.room_id
+        elif isinstance(message, Welcome):
+            self.room_id, self.color = message.room_id, message.color
+        elif isinstance(message, Memento):
+            self.memento = message
+            if self.plugin is None:
+                self.plugin = message.plugin or _guess(message)
+        elif isinstance(message, Result):
+            self.result = message
+        elif isinstance(message, (Left, Closed)):
+            self.over = True
+
+    @property
+    def seat(self) -> int | None:
+        """0 for red, 1 for blue, None before the welcome message."""
+        if self.color is None:
+            return None
+        return 0 if self.color.lower() == "red" else 1
+
+    def __aiter__(self) -> Client:
+        return self
+
+    async def __anext__(self) -> ServerMessage:
+        if self.over:
+            raise StopAsyncIteration
+        try:
+            return await self.receive()
+        except ConnectionClosed:
+            raise StopAsyncIteration from None
+
+    async def close(self) -> None:
+        if not self.connection.closed:
+            await self.connection.close()
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+def _guess(memento: Memento) -> GamePlugin | None:
+    from client.messages import plugin_for_state
+
+    return plugin_for_state(memento.state)

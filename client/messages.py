@@ -1,0 +1,230 @@
+"""Typed server-to-client messages: what a bot or an admin script receives.
+
+:func:`parse` turns one raw message (an :class:`~protocol.element.Element` from the same
+stream reader the server uses) into a small frozen dataclass, so a bot can ``match`` on it
+instead of digging through ``<room><data class=...>``.  The raw element is always kept in
+``.element`` for anything this table does not model.
+
+Spec-conformance notes (classic lobby spec §3, §8):
+
+* A memento's ``state`` stays an Element; :attr:`Memento.game` rebuilds the game through the game
+  plugin (``game_from_state``) only when asked, because a bot that keeps its own board never
+  needs it.
+* The plugin for a memento is the one the client was given, or else the first registered plugin
+  whose ``data_classes`` contains the state's ``class`` attribute (Piranhas names
+  ``sc.plugin2019.GameState``).
+* ``<left>`` is not wrapped in ``<room>``; ``<sc.protocol.responses.CloseConnection/>`` becomes
+  :class:`Closed`.  Anything else is :class:`Unknown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from games.plugin import Game, GamePlugin
+from protocol import messages as msg
+from protocol.element import Element
+
+__all__ = [
+    "Joined", "JoinedGameRoom", "Prepared", "Observed", "Welcome", "Memento", "MoveRequest",
+    "Score", "Result", "Error", "Left", "Closed", "Testing", "Unknown", "ServerMessage", "parse",
+    "plugin_for_state",
+]
+
+
+@dataclass(frozen=True)
+class Joined:
+    room_id: str
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class JoinedGameRoom:
+    """Sent to every admin when someone ``join``-ed a room."""
+
+    room_id: str
+    existing: bool
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    room_id: str
+    reservations: tuple[str, ...]
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Observed:
+    room_id: str
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Welcome:
+    room_id: str
+    color: str  # "red" or "blue", lower case as on the wire
+    element: Element = field(repr=False, compare=False)
+
+    @property
+    def seat(self) -> int:
+        return 0 if self.color.lower() == "red" else 1
+
+
+@dataclass(frozen=True)
+class Memento:
+    room_id: str
+    state: Element = field(repr=False)
+    plugin: GamePlugin | None = field(default=None, repr=False, compare=False)
+    element: Element = field(default=None, repr=False, compare=False)
+
+    @property
+    def turn(self) -> int | None:
+        value = self.state.get("turn")
+        return int(value) if value is not None and value.lstrip("-").isdigit() else None
+
+    @property
+    def game(self) -> Game:
+        """The game rebuilt from this state (a fresh object on every access)."""
+        plugin = self.plugin or plugin_for_state(self.state)
+        if plugin is None:
+            raise LookupError(f"no game plugin knows states of class {self.state.get('class')!r}")
+        return plugin.game_from_state(self.state)
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    room_id: str
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Score:
+    """One ``<score>`` of a result: cause, optional reason, and the parts as text."""
+
+    cause: str
+    reason: str | None
+    parts: tuple[str, ...]
+
+    @property
+    def points(self) -> int:
+        """The first part ("Gewinner"): 2 win, 1 draw, 0 loss."""
+        return int(self.parts[0]) if self.parts else 0
+
+
+@dataclass(frozen=True)
+class Result:
+    room_id: str
+    fragments: tuple[str, ...]  # score fragment names, e.g. ("Gewinner", "∅ Schwarm")
+    scores: tuple[Score, ...]  # red first, then blue
+    winner: tuple[str, str] | None  # (displayName, COLOR) or None for a draw
+    element: Element = field(repr=False, compare=False)
+
+    @property
+    def winner_seat(self) -> int | None:
+        if self.winner is None:
+            return None
+        return 0 if self.winner[1].upper() == "RED" else 1
+
+
+@dataclass(frozen=True)
+class Error:
+    room_id: str
+    message: str
+    original_request: Element | None = field(repr=False, compare=False)
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Left:
+    room_id: str
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The server's ``CloseConnection``: it is about to hang up."""
+
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Testing:
+    test_mode: bool
+    element: Element = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Unknown:
+    element: Element
+
+
+ServerMessage = Union[
+    Joined, JoinedGameRoom, Prepared, Observed, Welcome, Memento, MoveRequest, Result, Error, Left,
+    Closed, Testing, Unknown,
+]
+
+
+def plugin_for_state(state: Element) -> GamePlugin | None:
+    """The registered plugin whose XML names this state's class, if any."""
+    from games import registry
+
+    state_class = state.get("class")
+    for game_type in registry.game_types():
+        try:
+            plugin = registry.get(game_type)
+        except Exception:  # a game that does not import must not break the others
+            continue
+        if plugin is not None and state_class in plugin.data_classes:
+            return plugin
+    return None
+
+
+def _result(room_id: str, data: Element, element: Element) -> Result:
+    definition = data.find("definition")
+    fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
+    scores = tuple(
+        Score(s.get("cause") or "", s.get("reason"), tuple(p.text for p in s.findall("part")))
+        for s in data.findall("score")
+    )
+    winner_element = data.find("winner")
+    winner = None
+    if winner_element is not None:
+        winner = (winner_element.get("displayName") or "", winner_element.get("color") or "")
+    return Result(room_id, fragments, scores, winner, element)
+
+
+def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
+    """The typed form of one server message; ``plugin`` is used for mementos."""
+    tag = element.tag
+    room_id = element.get("roomId") or ""
+    if tag == "room":
+        data = element.find("data")
+        kind = data.get("class") if data is not None else None
+        if kind == "welcomeMessage":
+            return Welcome(room_id, data.get("color") or "", element)
+        if kind == "memento" and data.find("state") is not None:
+            return Memento(room_id, data.find("state"), plugin, element)
+        if kind == msg.MOVE_REQUEST_CLASS:
+            return MoveRequest(room_id, element)
+        if kind == "result":
+            return _result(room_id, data, element)
+        if kind == "error":
+            return Error(room_id, data.get("message") or "", data.find("originalRequest"), element)
+        return Unknown(element)
+    if tag == "joined":
+        return Joined(room_id, element)
+    if tag == "left":
+        return Left(room_id, element)
+    if tag == "joinedGameRoom":
+        return JoinedGameRoom(room_id, msg.java_bool(element.get("existing")), element)
+    if tag == "prepared":
+        return Prepared(room_id, tuple(r.text for r in element.findall("reservation")), element)
+    if tag == "observed":
+        return Observed(room_id, element)
+    if tag == msg.CLOSE_CONNECTION_TAG:
+        return Closed(element)
+    if tag == "testing":
+        return Testing(msg.java_bool(element.get("testMode")), element)
+    return Unknown(element)
