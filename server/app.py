@@ -29,7 +29,12 @@ class Server:
 
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
+        if game_factory is None and settings.load_game_file:
+            from server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
+
+            game_factory = position_factory(settings.load_game_file, settings.turn_to_load)
         self.game_factory = game_factory
+        self.replay_writer = None
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
         self.port: int | None = None
@@ -41,9 +46,18 @@ class Server:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
+            if self.settings.save_replay:
+                from server.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
+
+                self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
+                self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+
+    def _replay_header(self) -> dict[str, str]:
+        loaded = self.settings.load_game_file
+        return {"loadGameFile": loaded, "turnToLoad": str(self.settings.turn_to_load)} if loaded else {}
 
     def stop(self) -> None:
         if self._nursery is not None:

@@ -1,0 +1,166 @@
+"""``swc replay``: print a replay move by move, and re-run its moves against the rules.
+
+Spec-conformance notes (choices where the spec is silent):
+
+* The move that led to a state is read from the state's ``<lastMove>`` (both classic games carry
+  one) and decoded by the game itself; a state without one is matched by trying every legal move
+  of the previous position.  So the check needs nothing game-specific beyond the plugin contract.
+* Re-running starts from the first recorded state (a replay of a loaded position starts at that
+  turn).  The first disagreement is reported and the check stops there: a recorded move the rules
+  refuse, a move whose result differs from the recorded state, a game that goes on although the
+  rules say it is over, or a result that differs from the one the rules give.
+* Results ended by a fault (``LEFT``, timeouts, ``RULE_VIOLATION``) are not decided by the rules;
+  for those only the state-derived score parts (after "Gewinner") are compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from games.plugin import Game, InvalidMove, MalformedMove
+from protocol.element import Element
+from server.replay import Replay
+
+
+@dataclass
+class CheckReport:
+    moves_checked: int = 0
+    disagreement: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.disagreement is None
+
+
+def move_text(state: Element) -> str:
+    """A one-line form of the state's ``<lastMove>``, or '' at the start."""
+    last = state.find("lastMove")
+    if last is None:
+        return ""
+    attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
+    children = ", ".join(
+        child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
+    )
+    return " ".join(part for part in (attrs, children) if part)
+
+
+def _side(game: Game) -> str:
+    return ("RED", "BLUE")[game.current_seat]
+
+
+def print_replay(replay: Replay, out: TextIO) -> None:
+    """Header, then every state with the move that led to it, then the result."""
+    h = replay.header
+    print(f"{replay.game_type}: {replay.names[0]} (red) vs {replay.names[1]} (blue), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    if "loadGameFile" in h:
+        print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
+    previous: Game | None = None
+    for state in replay.states:
+        game = replay.plugin.game_from_state(state)
+        print("", file=out)
+        if previous is not None:
+            print(f"{_side(previous)} moves: {move_text(state) or '?'}", file=out)
+        print(replay.plugin.describe(game), file=out)
+        previous = game
+    print("", file=out)
+    print(result_text(replay.result), file=out)
+
+
+def result_text(result: Element | None) -> str:
+    if result is None:
+        return "no result (cancelled, or the replay is cut short)"
+    lines = ["result:"]
+    for color, score in zip(("red ", "blue"), result.findall("score")):
+        parts = " ".join(p.text for p in score.findall("part"))
+        reason = score.get("reason")
+        lines.append(f"  {color} {score.get('cause')} [{parts}]" + (f" {reason!r}" if reason else ""))
+    winner = result.find("winner")
+    lines.append(f"  winner: {winner.get('displayName')} ({winner.get('color')})" if winner is not None else "  no winner")
+    return "\n".join(lines)
+
+
+def _recorded_move(game: Game, state: Element) -> object | None:
+    last = state.find("lastMove")
+    if last is None:
+        return None
+    attrs = {"class": "move", **{k: v for k, v in last.attrs.items() if k != "class"}}
+    try:
+        return game.decode_move(Element("data", attrs, last.children))
+    except MalformedMove:
+        return None
+
+
+def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str | None]:
+    """The game after the move that leads to ``state``, or a disagreement."""
+    plugin = replay.plugin
+    expected = state.render()
+    move = _recorded_move(game, state)
+    candidates = [move] if move is not None else plugin.legal_moves(game)
+    where = f"turn {game.turn} ({_side(game)} to move)"
+    for candidate in candidates:
+        trial = plugin.game_from_state(game.state_element())
+        try:
+            trial.apply(trial.current_seat, candidate)
+        except (InvalidMove, MalformedMove) as error:
+            if move is not None:
+                return None, f"{where}: the rules refuse the recorded move {move_text(state)}: {getattr(error, 'reason', error)}"
+            continue
+        if trial.state_element().render() == expected:
+            return trial, None
+        if move is not None:
+            return None, f"{where}: the recorded move {move_text(state)} gives a different state than the one recorded"
+    return None, f"{where}: no legal move leads to the recorded state of turn {state.get('turn', '?')}"
+
+
+def _expected_scores(game: Game) -> list[tuple[str, str | None, list[str]]] | None:
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    scores = []
+    for seat in (0, 1):
+        points = 1 if outcome.winner is None else (2 if outcome.winner == seat else 0)
+        scores.append(("REGULAR", outcome.reason, [str(points), *game.score_parts(seat)]))
+    return scores
+
+
+def check_replay(replay: Replay) -> CheckReport:
+    """Re-run the recorded moves from the first recorded state; stop at the first disagreement."""
+    report = CheckReport()
+    states = replay.states
+    if not states:
+        report.disagreement = "the replay holds no state"
+        return report
+    plugin = replay.plugin
+    game = plugin.game_from_state(states[0])
+    for state in states[1:]:
+        if game.outcome() is not None:
+            report.disagreement = f"turn {game.turn}: the rules say the game is over, but the replay goes on"
+            return report
+        game, problem = _step(replay, game, state)
+        if problem:
+            report.disagreement = problem
+            return report
+        report.moves_checked += 1
+    recorded = replay.result
+    if recorded is None:
+        report.notes.append("no result recorded")
+        return report
+    scores = [
+        (s.get("cause"), s.get("reason"), [p.text for p in s.findall("part")]) for s in recorded.findall("score")
+    ]
+    if all(cause == "REGULAR" for cause, _, _ in scores):
+        expected = _expected_scores(game)
+        if expected is None:
+            report.disagreement = f"turn {game.turn}: the replay ends with a result, but by the rules the game goes on"
+        elif expected != scores:
+            report.disagreement = f"result: recorded {scores}, the rules give {expected}"
+        return report
+    for seat, (cause, _, parts) in enumerate(scores):
+        if cause != "REGULAR":
+            report.notes.append(f"{('red', 'blue')[seat]} ended the game by a fault ({cause}); not re-checked")
+        if parts[1:] != game.score_parts(seat):
+            report.disagreement = f"result: recorded parts {parts[1:]} for {('red', 'blue')[seat]}, the final state gives {game.score_parts(seat)}"
+            return report
+    return report
