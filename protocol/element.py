@@ -53,6 +53,18 @@ class Element:
     attrs: dict[str, str] = field(default_factory=dict)
     children: list[Element] = field(default_factory=list)
     text: str = ""
+    _cache: dict[int, str] | None = field(default=None, compare=False, repr=False)
+
+    def freeze(self) -> Element:
+        """Promise that this element (and its subtree) will not change again.
+
+        A frozen element renders once per depth and reuses the text after that, which is what
+        makes a memento cheap: a board is mostly fields and columns that did not change since
+        the last move.
+        """
+        if self._cache is None:
+            self._cache = {}
+        return self
 
     def get(self, name: str, default: str | None = None) -> str | None:
         return self.attrs.get(name, default)
@@ -83,6 +95,19 @@ def render(element: Element, depth: int = 0) -> str:
 
 
 def _render_into(element: Element, depth: int, out: list[str]) -> None:
+    cache = element._cache
+    if cache is not None:
+        text = cache.get(depth)
+        if text is None:
+            parts: list[str] = []
+            _render_uncached(element, depth, parts)
+            text = cache[depth] = "".join(parts)
+        out.append(text)
+        return
+    _render_uncached(element, depth, out)
+
+
+def _render_uncached(element: Element, depth: int, out: list[str]) -> None:
     if depth:
         out.append("\n" + "  " * depth)
     out.append("<" + element.tag)

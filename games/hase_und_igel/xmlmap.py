@@ -19,6 +19,8 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+import functools
+
 import re
 
 from games.hase_und_igel import rules
@@ -144,11 +146,17 @@ def player_element(player: Player, display_name: str | None, tag: str | None = N
     return Element(tag or color.lower(), attrs, children)
 
 
+@functools.lru_cache(maxsize=1024)
+def board_element(board: tuple[str, ...]) -> Element:
+    """The ``<board>`` of a game: it never changes, so it is built and rendered once."""
+    fields = [Element("fields", {"index": str(i), "type": kind}) for i, kind in enumerate(board)]
+    return Element("board", {}, fields).freeze()
+
+
 def state_element(state: State, names: tuple[str | None, str | None]) -> Element:
     attrs = {"class": "state", "turn": str(state.turn), "startPlayer": "RED",
              "currentPlayer": rules.COLORS[state.turn % 2]}
-    board = Element("board", {}, [Element("fields", {"index": str(i), "type": kind})
-                                  for i, kind in enumerate(state.board)])
+    board = board_element(tuple(state.board))
     children = [player_element(state.red, names[0]), player_element(state.blue, names[1]), board]
     if state.last_move is not None:
         children.append(Element("lastMove", {}, move_children(state.last_move)))

@@ -37,10 +37,10 @@ _COLORS_BY_NAME = {"RED": RED, "BLUE": BLUE}
 _JAVA_INT = re.compile(r"([+-]?)(?:(0[xX]|#)([0-9a-fA-F]+)|(0)([0-7]+)|([0-9]+))\Z")
 
 FIELD_ELEMENTS = [
-    [Element("field", {"x": str(c // SIZE), "y": str(c % SIZE), "state": name}) for name in STATE_NAMES]
+    [Element("field", {"x": str(c // SIZE), "y": str(c % SIZE), "state": name}).freeze() for name in STATE_NAMES]
     for c in range(100)
 ]
-LINE_ELEMENT = Element("line", text="------------")
+LINE_ELEMENT = Element("line", text="------------").freeze()
 
 
 def java_int(text: str) -> int:
@@ -108,7 +108,7 @@ class StateRenderer:
                 base = x * SIZE
                 columns[x] = Element(
                     "fields", children=[FIELD_ELEMENTS[base + y][key[y]] for y in range(SIZE)]
-                )
+                ).freeze()  # rendered once, reused while the column is unchanged
                 keys[x] = key
         return Element("board", children=[*columns, LINE_ELEMENT])
 
