@@ -131,3 +131,23 @@ class Server:
 async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     """Run a server until cancelled."""
     await Server(settings).run(task_status=task_status)
+
+
+def run(settings: Settings, game_factory=None) -> None:
+    """``trio.run`` the server until Ctrl-C, with plain exceptions for the command line.
+
+    trio >= 0.25 raises errors from inside nurseries as exception groups; the command line
+    wants a plain KeyboardInterrupt (stop quietly) or the first OSError (cannot listen).
+    """
+    try:
+        trio.run(Server(settings, game_factory=game_factory).run)
+    except BaseExceptionGroup as group:
+        raise _first_leaf(group) from None
+
+
+def _first_leaf(group: BaseExceptionGroup) -> BaseException:
+    interrupts, rest = group.split(KeyboardInterrupt)
+    chosen = interrupts if interrupts is not None else rest
+    while isinstance(chosen, BaseExceptionGroup):
+        chosen = chosen.exceptions[0]
+    return chosen
