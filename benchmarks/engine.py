@@ -1,0 +1,127 @@
+"""In-process speed of the rules engines and of the server's per-move hot path.
+
+Why in-process: these numbers isolate pure Python work (no sockets, no event loop), so a change to
+a rules engine or to the XML code shows up here even when the end-to-end figures are noisy.
+
+* legal-move generations/s: ``plugin.legal_moves(game)`` over positions sampled from seeded random
+  games (every ply of each game), cycled until the time budget is used;
+* random playouts/s: ``new_game`` then ``random_move`` + ``apply`` until ``outcome()`` decides (or
+  the side to move has no move);
+* memento rendering: what the room does per move to build the bytes it sends
+  (``state_element`` -> ``<room><data class="memento">`` -> ``render(1)`` -> ``encode``), timed
+  alone on consecutive positions so the renderer's column cache behaves as in a real game;
+* move parsing: what the server does with a move's bytes before the rules see it (stream reader,
+  ``decode_request``, ``decode_move``).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import time
+from dataclasses import dataclass
+
+from games import registry
+from protocol import messages as msg
+from protocol.reader import StreamReader
+
+
+@dataclass
+class EngineResult:
+    game_type: str
+    generations_per_second: float = 0.0
+    moves_per_generation: float = 0.0
+    playouts_per_second: float = 0.0
+    plies_per_playout: float = 0.0
+    error: str | None = None
+
+
+def _playout(plugin, rng: random.Random, keep: list | None = None) -> int:
+    game = plugin.new_game(rng)
+    plies = 0
+    while game.outcome() is None:
+        if keep is not None:
+            keep.append(copy.deepcopy(game))
+        move = plugin.random_move(game, rng)
+        if move is None:
+            break
+        game.apply(game.current_seat, move)
+        plies += 1
+    return plies
+
+
+def measure_game(game_type: str, budget: float) -> EngineResult:
+    """Generation and playout rates of one game, each given ``budget`` seconds."""
+    result = EngineResult(game_type)
+    try:
+        plugin = registry.get(game_type)
+        positions: list = []
+        for seed in range(8):
+            _playout(plugin, random.Random(seed), positions)
+    except Exception as error:  # a game still in progress must not stop the other benchmarks
+        result.error = f"{type(error).__name__}: {error}"
+        return result
+    legal_moves = plugin.legal_moves
+    count = found = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for game in positions:
+            found += len(legal_moves(game))
+        count += len(positions)
+    result.generations_per_second = count / (time.perf_counter() - start)
+    result.moves_per_generation = found / count
+    rng, playouts, plies = random.Random(1), 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget or not playouts:
+        plies += _playout(plugin, rng)
+        playouts += 1
+    result.playouts_per_second = playouts / (time.perf_counter() - start)
+    result.plies_per_playout = plies / playouts
+    return result
+
+
+def measure_engines(budget: float) -> list[EngineResult]:
+    return [measure_game(game_type, budget) for game_type in registry.game_types()]
+
+
+ROOM_ID = "8a0a8a7e-6a7c-4a8e-9a51-3e1c2a9b7f00"
+
+
+def memento_render_seconds(budget: float, game_type: str = "swc_2019_piranhas") -> tuple[float, int]:
+    """(seconds per memento, bytes per memento) over the positions of random games."""
+    plugin = registry.get(game_type)
+    rng, total, renders, size = random.Random(2), 0.0, 0, 0
+    while total < budget:
+        game = plugin.new_game(rng)
+        game.set_display_names(("red bot", "blue bot"))
+        while True:
+            start = time.perf_counter()
+            data = msg.memento(ROOM_ID, game.state_element()).render(1).encode()
+            total += time.perf_counter() - start
+            renders, size = renders + 1, size + len(data)
+            move = plugin.random_move(game, rng)
+            if move is None or game.outcome() is not None:
+                break
+            game.apply(game.current_seat, move)
+    return total / renders, size // renders
+
+
+def move_parse_seconds(budget: float, game_type: str = "swc_2019_piranhas") -> float:
+    """Seconds to turn one move's bytes into a move object, as the server does."""
+    plugin = registry.get(game_type)
+    rng = random.Random(3)
+    game = plugin.new_game(rng)
+    packets = []
+    for move in plugin.legal_moves(game):
+        packets.append(msg.room(ROOM_ID, plugin.move_element(move)).render(0).encode())
+    reader = StreamReader()
+    reader.feed(b"<protocol>")
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for packet in packets:
+            (event,) = reader.feed(packet)
+            request = msg.decode_request(event.element)
+            game.decode_move(request.data)
+        count += len(packets)
+    return (time.perf_counter() - start) / count
