@@ -85,7 +85,7 @@ def run_load(rooms: int, seconds: float, *, think: tuple[float, float] | None = 
     The benchmark process is pinned to the CPUs the server does not use, for this run only.
     """
     _, mine = server_cpus()
-    before = os.sched_getaffinity(0)
+    before = os.sched_getaffinity(0) if mine else None
     if mine:
         os.sched_setaffinity(0, mine)
     try:
@@ -93,7 +93,8 @@ def run_load(rooms: int, seconds: float, *, think: tuple[float, float] | None = 
             run = functools.partial(drive, server.port, rooms, seconds, server, think=think, warmup=warmup)
             return trio.run(run)
     finally:
-        os.sched_setaffinity(0, before)
+        if before:
+            os.sched_setaffinity(0, before)
 
 
 def summary(result: LoadResult) -> str:

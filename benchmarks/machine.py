@@ -22,7 +22,7 @@ def cpu_model() -> str:
 def describe() -> str:
     """One markdown paragraph: CPU, cores, OS, Python, trio, and how busy the machine was."""
     cores = os.cpu_count() or 1
-    usable = len(os.sched_getaffinity(0))
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cores
     load = os.getloadavg()[0]
     pinning = ("server pinned to one CPU, clients to the other(s)" if usable >= 2
                else "server and clients share the only CPU")

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "benchpassword"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-_CPUS = sorted(os.sched_getaffinity(0))  # before anyone pins this process
+_CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []  # before any pinning
 
 
 def free_port() -> int:
