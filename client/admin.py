@@ -137,6 +137,22 @@ class Admin(Client):
         if settle:
             await trio.sleep(settle)
 
+    async def first_step(self, room_id: str, poll: float = 0.5, settle: float = 0.0) -> Memento:
+        """The first step of a paused room whose players may still be joining.
+
+        A step before the game has started is ignored and the server says nothing about a
+        start in a paused room, so this steps every ``poll`` seconds until the first state
+        arrives and returns it (the room must be observed).  Keep ``poll`` well above a
+        loopback round trip: a step whose state is merely late would be repeated.
+        """
+        while True:
+            await self.step(room_id)
+            with trio.move_on_after(poll):
+                memento = await self.next_memento(room_id)
+                if settle:
+                    await trio.sleep(settle)
+                return memento
+
     async def cancel(self, room_id: str) -> None:
         await self.send(Element("cancel", {"roomId": room_id}))
 

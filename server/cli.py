@@ -20,7 +20,8 @@ log = logging.getLogger("swc")
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from server.app import serve
+    from server.app import run
+    from server.replay import ReplayError
 
     try:
         settings = load_settings(
@@ -30,12 +31,19 @@ def _serve(args: argparse.Namespace) -> int:
             password=args.password,
             paused=True if args.paused else None,
             seed=args.seed,
+            save_replay=True if args.save_replay else None,
+            replay_dir=args.replay_dir,
+            load_game_file=args.load_game,
+            turn_to_load=args.turn,
         )
     except ConfigError as error:
         log.error("%s", error)
         return 2
     try:
-        trio.run(serve, settings)
+        run(settings)
+    except ReplayError as error:  # a --load-game replay that cannot be used
+        log.error("%s", error)
+        return 2
     except KeyboardInterrupt:
         log.info("stopped")
     except OSError as error:
@@ -51,13 +59,15 @@ def _bot(args: argparse.Namespace) -> int:
     if plugin is None:
         log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
         return 2
+    report = None
     try:
         report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
-    except OSError as error:
-        log.error("cannot connect to %s:%d: %s", args.host, args.port, error)
+    except* OSError as errors:
+        log.error("cannot connect to %s:%d: %s", args.host, args.port, errors.exceptions[0])
+    except* KeyboardInterrupt:
+        log.info("interrupted")
+    if report is None:
         return 1
-    except KeyboardInterrupt:
-        return 130
     if report.result is None:
         log.error("game ended without a result: %s", report.error)
         return 1
@@ -78,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--paused", action="store_true", help="start rooms created by join paused")
     serve.add_argument("--seed", type=int, help="seed for reproducible boards")
+    serve.add_argument("--save-replay", action="store_true", help="write a replay file for every game (saveReplay)")
+    serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
+    serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
+    serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")
@@ -87,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
+
+    from server.tools_cli import add_commands  # match, replay, admin
+
+    add_commands(commands)
     return parser
 
 

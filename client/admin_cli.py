@@ -1,0 +1,118 @@
+"""``swc admin``: the admin library from the command line.
+
+::
+
+    swc admin prepare piranhas --name Alice --name Bob --paused   # prints the room and two codes
+    swc admin observe ROOM            # one text board per state, then the result
+    swc admin observe ROOM --xml      # the raw memento stream
+    swc admin step ROOM [--count N]   # N moves of a paused room
+    swc admin pause ROOM | unpause ROOM | cancel ROOM
+
+The passphrase comes from ``--password``, else the ``SWC_PASSWORD`` environment variable, else
+the official default ``examplepassword``.  Each call is its own admin connection; rooms outlive
+it, so ``prepare`` in one call and ``step`` in another works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import trio
+
+from client.admin import Admin, AdminError, Slot
+from client.messages import Error, Memento, Result
+
+
+def add_parser(commands) -> None:
+    admin = commands.add_parser("admin", help="script the server as admin (prepare, observe, pause, step, cancel)")
+    admin.add_argument("--host", default="localhost")
+    admin.add_argument("--port", type=int, default=13050)
+    admin.add_argument("--password", default=os.environ.get("SWC_PASSWORD", "examplepassword"))
+    actions = admin.add_subparsers(dest="action", required=True)
+    prepare = actions.add_parser("prepare", help="create a room; print its id and the two reservation codes")
+    prepare.add_argument("game")
+    prepare.add_argument("--name", action="append", help="display name of a slot (give it twice)")
+    prepare.add_argument("--paused", action="store_true", help="start the room paused (step it)")
+    prepare.add_argument("--no-timeout", action="store_true", help="canTimeout=false for both slots")
+    observe = actions.add_parser("observe", help="print the room's states and result until it ends")
+    observe.add_argument("room")
+    observe.add_argument("--xml", action="store_true", help="print the raw messages instead of boards")
+    step = actions.add_parser("step", help="let a paused room make moves (prints the turn of each step's state)")
+    step.add_argument("room")
+    step.add_argument("--count", type=int, default=1)
+    step.add_argument("--interval", type=float, default=0.5, help="seconds between steps (default 0.5)")
+    step.add_argument("--forced", action="store_true", help="also start a room whose seats are not all taken")
+    for name in ("pause", "unpause", "cancel"):
+        actions.add_parser(name).add_argument("room")
+    admin.set_defaults(run=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        return trio.run(_run, args)
+    except (AdminError, OSError) as error:
+        print(f"swc admin: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _run(args: argparse.Namespace) -> int:
+    async with await Admin.connect(args.host, args.port, args.password) as admin:
+        if args.action == "prepare":
+            names = (args.name or ["Unknown", "Unknown"])[:2]
+            slots = [Slot(n, not args.no_timeout, args.paused) for n in names]
+            prepared = await admin.prepare(args.game, slots)
+            print(prepared.room_id)
+            for code in prepared.reservations:
+                print(code)
+        elif args.action == "observe":
+            await admin.observe(args.room)
+            async for message in admin.room_messages(args.room):
+                _show(message, args.xml)
+        elif args.action == "step":
+            await admin.observe(args.room)
+            if args.forced:
+                await admin.step(args.room, forced=True)
+            memento = await admin.first_step(args.room)  # waits until the room has started
+            print(f"turn {memento.turn}", flush=True)
+            for _ in range(args.count - 1):
+                await trio.sleep(args.interval)  # the player's time to answer the last step
+                await admin.step(args.room)
+                print(f"turn {(await admin.next_memento(args.room)).turn}", flush=True)
+        elif args.action == "pause":
+            await admin.pause(args.room)
+        elif args.action == "unpause":
+            await admin.unpause(args.room)
+        elif args.action == "cancel":
+            await admin.cancel(args.room)
+    return 0
+
+
+def _show(message, raw: bool) -> None:
+    if raw:
+        print(message.element.render(1), flush=True)
+        return
+    if isinstance(message, Memento):
+        try:
+            plugin = message.plugin or _plugin(message)
+            print(plugin.describe(plugin.game_from_state(message.state)) + "\n", flush=True)
+        except LookupError:
+            print(message.state.render(), flush=True)
+    elif isinstance(message, Error):
+        print(f"error: {message.message}", flush=True)
+    elif isinstance(message, Result):
+        for color, score in zip(("red ", "blue"), message.scores):
+            print(f"{color} {score.cause} [{' '.join(score.parts)}]" + (f" {score.reason!r}" if score.reason else ""))
+        print(f"winner: {message.winner[0]} ({message.winner[1]})" if message.winner else "no winner", flush=True)
+
+
+def _plugin(memento: Memento):
+    from client.messages import plugin_for_state
+
+    plugin = plugin_for_state(memento.state)
+    if plugin is None:
+        raise LookupError(memento.state.get("class"))
+    return plugin

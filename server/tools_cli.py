@@ -1,0 +1,95 @@
+"""The bot author's subcommands of ``swc``: ``match``, ``replay`` and ``admin``.
+
+Kept out of :mod:`server.cli` so that module stays about serving; :func:`add_commands` plugs
+them into its parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import trio
+
+from games import registry
+
+log = logging.getLogger("swc")
+
+
+def add_commands(commands) -> None:
+    match = commands.add_parser("match", help="play N games between two bot commands on an in-process server")
+    match.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
+    match.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    match.add_argument("--player1", help="command of player 1 (default: the reference bot); {port} and {reservation} are filled in")
+    match.add_argument("--player2", help="command of player 2 (default: the reference bot)")
+    match.add_argument("--seed", type=int, help="seed for the boards and the {seed} of the bots (default: random, printed)")
+    match.add_argument("--parallel", type=int, default=1, help="games at the same time (default 1)")
+    match.add_argument("--replays", type=Path, help="write every game's replay into this directory")
+    match.add_argument("--load-game", help="start every game from a replay's state (with --turn)")
+    match.add_argument("--turn", type=int, default=0, help="turn of --load-game to start from (default 0)")
+    match.add_argument("--soft-timeout", type=int, metavar="MS", help="soft move time limit (default: the game's, 2000)")
+    match.add_argument("--hard-timeout", type=int, metavar="MS", help="hard move time limit (default: the game's, 10000)")
+    match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
+    match.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
+    match.set_defaults(run=_match)
+
+    replay = commands.add_parser("replay", help="print a replay move by move, or check it against the rules")
+    replay.add_argument("file", type=Path)
+    replay.add_argument("--check", action="store_true", help="re-run the moves against the rules; exit 1 on a disagreement")
+    replay.set_defaults(run=_replay)
+
+    from client.admin_cli import add_parser
+
+    add_parser(commands)
+
+
+def _match(args: argparse.Namespace) -> int:
+    from server.match import MatchConfig, run_match
+    from server.match_report import Progress, results_table
+    from server.replay import ReplayError
+
+    plugin = registry.get(registry.resolve(args.game))
+    if plugin is None:
+        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
+        return 2
+    if not args.verbose:
+        logging.getLogger("swc").setLevel(logging.WARNING)
+    config = MatchConfig(
+        plugin=plugin, games=args.games, player1=args.player1, player2=args.player2, seed=args.seed,
+        parallel=args.parallel, replays=args.replays, load_game=args.load_game, turn=args.turn,
+        soft_timeout_ms=args.soft_timeout, hard_timeout_ms=args.hard_timeout,
+        start_timeout=args.start_timeout, logs=args.logs,
+    )
+    try:
+        report = trio.run(run_match, config, Progress(args.games))
+    except ReplayError as error:
+        log.error("%s", error)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    print(results_table(report))
+    return 0 if report.complete else 1
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from server.replay import ReplayError, read_replay
+    from server.replay_check import check_replay, print_replay
+
+    try:
+        replay = read_replay(args.file)
+    except ReplayError as error:
+        log.error("%s", error)
+        return 2
+    if not args.check:
+        print_replay(replay, sys.stdout)
+        return 0
+    report = check_replay(replay)
+    for note in report.notes:
+        print(f"note: {note}")
+    if report.ok:
+        print(f"ok: {report.moves_checked} moves and the result agree with the rules")
+        return 0
+    print(f"disagreement after {report.moves_checked} agreeing moves: {report.disagreement}")
+    return 1
