@@ -1,0 +1,54 @@
+"""Fixtures for testing a bot against this server: ``swc_server`` and ``swc_play``.
+
+::
+
+    import pytest
+
+    @pytest.mark.swc_server(game="piranhas", seed=7)
+    def test_my_bot_finishes_without_faults(swc_server):
+        game = swc_server.play("python my_bot.py --port {port} --reservation {reservation}")
+        assert game.bot.cause == "REGULAR"
+
+Design notes (why it looks like this):
+
+* The server runs in a background thread with its own trio loop (:class:`client.blocking.Portal`)
+  on a free localhost port, one per test.  So the fixture is a plain synchronous fixture: it
+  works in a plain pytest project and under pytest-trio's ``trio_mode`` alike, and the test's own
+  event loop (if any) is never involved.
+* ``play`` blocks until the game is over and returns a :class:`server.match.PlayedGame`; an async
+  test can ``await swc_server.aplay(...)``, which runs the same call in a worker thread.
+* Options come from ``@pytest.mark.swc_server(game=..., seed=..., paused=..., password=...)``
+  (any other keyword is a :class:`server.config.Settings` field, e.g. ``hard_timeout_ms``).
+  ``paused`` applies to rooms created by ``join`` (spec §5), not to the helper's prepared rooms.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "swc_server(game='piranhas', seed=None, paused=False, password='examplepassword', **settings): "
+        "options of the swc_server fixture",
+    )
+
+
+@pytest.fixture
+def swc_server(request):
+    """A running game server on a free port (stopped after the test)."""
+    from swc_pytest.server import start_server
+
+    marker = request.node.get_closest_marker("swc_server")
+    options = dict(marker.kwargs) if marker else {}
+    if options.get("save_replay") and "replay_dir" not in options:
+        options["replay_dir"] = str(request.getfixturevalue("tmp_path") / "replays")
+    with start_server(**options) as server:
+        yield server
+
+
+@pytest.fixture
+def swc_play(swc_server):
+    """``swc_play(bot_command, color="red", ...)``: one game of the bot against the reference bot."""
+    return swc_server.play

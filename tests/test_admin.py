@@ -1,0 +1,122 @@
+"""Admin scripting over real sockets: the library (prepare, observe, pause, step, result, cancel),
+its blocking form, and ``swc admin``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import trio
+
+from client.admin import Admin, AdminError, Slot
+from client.blocking import connect_admin
+from client.bot import play_game
+from client.messages import JoinedGameRoom, Left, Memento, Result
+from games import registry
+from tests.conftest import PASSWORD
+
+PIRANHAS = registry.get("swc_2019_piranhas")
+
+
+async def test_prepare_observe_step_pause_and_result(server):
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        assert len(room.reservations) == 2
+        await admin.observe(room.room_id)
+        async with trio.open_nursery() as nursery:
+            reports = []
+
+            async def bot(code: str, seed: int) -> None:
+                reports.append(await play_game(PIRANHAS, "127.0.0.1", server.port, code, seed))
+
+            for seat, code in enumerate(room.reservations):
+                nursery.start_soon(bot, code, seat)
+            with trio.fail_after(10):
+                first = await admin.first_step(room.room_id, settle=0.3)  # waits for the start
+                turns = [first.turn]
+                for _ in range(2):  # one move per step; the state shown is the one before it
+                    await admin.step(room.room_id, settle=0.3)
+                    memento = await admin.next_memento(room.room_id)
+                    turns.append(memento.turn)
+                    assert memento.game.turn == memento.turn
+                assert turns == [0, 1, 2]
+                await admin.unpause(room.room_id)
+                result = await admin.wait_result(room.room_id)
+        assert isinstance(result, Result)
+        assert [s.cause for s in result.scores] == ["REGULAR", "REGULAR"]
+        assert sorted(s.points for s in result.scores) in ([0, 2], [1, 1])
+        assert {r.color for r in reports} == {"red", "blue"}
+        if result.winner is not None:
+            assert result.winner[0] in ("Alice", "Bob")
+        assert server.lobby.rooms == {}
+
+
+async def test_pause_a_running_room_then_cancel(server):
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", [Slot("A"), Slot("B")])
+        await admin.observe(room.room_id)
+        async with trio.open_nursery() as nursery:
+            for seat, code in enumerate(room.reservations):
+                nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, seat)
+            with trio.fail_after(10):
+                first = await admin.next_memento(room.room_id)
+                assert first.turn == 0
+                await admin.pause(room.room_id)
+                await trio.sleep(0.3)
+                paused_at = server.lobby.rooms[room.room_id].game.turn
+                await trio.sleep(0.3)
+                assert server.lobby.rooms[room.room_id].game.turn == paused_at  # nothing moves
+                await admin.cancel(room.room_id)
+                assert await admin.wait_result(room.room_id) is None  # cancelled: left, no result
+        assert room.room_id not in server.lobby.rooms
+
+
+async def test_join_notices_reach_the_admin(server):
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        await admin.set_test_mode(False)  # a round trip: the admin is registered
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, None, 1)
+            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, None, 2)
+            with trio.fail_after(10):
+                while len([m for m in admin._lobby if isinstance(m, JoinedGameRoom)]) < 2:
+                    await admin._pump()
+        notices = [m for m in admin.lobby_messages() if isinstance(m, JoinedGameRoom)]
+        assert [n.existing for n in notices] == [False, True]
+
+
+async def test_a_wrong_passphrase_is_an_admin_error(server):
+    async with await Admin.connect("127.0.0.1", server.port, "wrong") as admin:
+        with pytest.raises(AdminError), trio.fail_after(5):
+            await admin.prepare("piranhas", ["A", "B"])
+
+
+def test_blocking_admin_and_swc_admin_command(swc_server):
+    """A synchronous script: the blocking wrapper, then ``swc admin`` in a subprocess."""
+    with connect_admin("127.0.0.1", swc_server.port, swc_server.password) as admin:
+        room = admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        admin.observe(room.room_id)
+        cli = [sys.executable, "-m", "server.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
+        bots = [
+            subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
+            for code in room.reservations
+        ]
+        try:
+            stepped = subprocess.run(cli + ["step", room.room_id, "--count", "2", "--interval", "0.3"], capture_output=True, text=True, timeout=15)
+            assert stepped.stdout.split() == ["turn", "0", "turn", "1"], stepped.stderr
+            turns = [admin.next_memento(room.room_id, timeout=10).turn for _ in range(2)]
+            assert turns == [0, 1]
+            subprocess.run(cli + ["unpause", room.room_id], check=True, timeout=15)
+            messages = []
+            while not messages or not isinstance(messages[-1], Left):
+                messages.append(admin.room_message(room.room_id, timeout=10))
+        finally:
+            for bot in bots:
+                bot.wait(timeout=15)
+        assert isinstance(messages[-1], Left)
+        assert isinstance(messages[-2], Result)
+        assert any(isinstance(m, Memento) for m in messages)
+        prepared = subprocess.run(cli + ["prepare", "piranhas", "--name", "X", "--name", "Y"], capture_output=True, text=True, timeout=15)
+        assert prepared.returncode == 0
+        room_id, *codes = prepared.stdout.split()
+        assert len(codes) == 2 and room_id in swc_server.server.lobby.rooms
