@@ -8,6 +8,7 @@ connection is dropped, and its room ends with a result through the normal LEFT p
 
 from __future__ import annotations
 
+import gc
 import logging
 import math
 
@@ -139,6 +140,11 @@ def run(settings: Settings, game_factory=None) -> None:
     trio >= 0.25 raises errors from inside nurseries as exception groups; the command line
     wants a plain KeyboardInterrupt (stop quietly) or the first OSError (cannot listen).
     """
+    # A long-running server allocates many short-lived objects per move; raising the first
+    # GC threshold and freezing start-up objects cut server CPU per move by about 15% at 500
+    # rooms (benchmarks/README.md). Only here, not for servers run inside a test process.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
     try:
         trio.run(Server(settings, game_factory=game_factory).run)
     except BaseExceptionGroup as group:

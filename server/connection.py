@@ -115,6 +115,7 @@ class Connection:
                     await self.stream.send_all(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     self.lost = True
+                del data  # do not keep the last memento alive while idle
                 continue
             if self.closing or self.lost:
                 with trio.move_on_after(1):

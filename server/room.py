@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -106,7 +107,6 @@ class PlayerSlot:
 class PendingRequest:
     slot: PlayerSlot
     sent_at: float
-    timer: trio.CancelScope | None = None
 
 
 @dataclass(eq=False)
@@ -129,6 +129,7 @@ class GameRoom:
     status: Status = Status.CREATED
     requested_once: bool = False
     pending: PendingRequest | None = None
+    _watch: trio.CancelScope | None = None  # the hard-timeout watcher's scope; its deadline moves
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
 
@@ -190,27 +191,38 @@ class GameRoom:
 
     def request_move(self) -> None:
         slot = self.slots[self.game.current_seat]
-        if self.pending is not None and self.pending.timer is not None:
-            self.pending.timer.cancel()
-        self.pending = PendingRequest(slot, trio.current_time())
+        now = trio.current_time()
+        self.pending = PendingRequest(slot, now)
         self.requested_once = True
         if slot.disconnected and not slot.can_timeout:
             slot.left = True
             self.finish()
             return
-        if slot.can_timeout:
-            timer = trio.CancelScope()
-            self.pending.timer = timer
-            self.spawn(self._hard_timeout, self.pending, timer)
+        self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
         slot.send(msg.move_request(self.id))
 
-    async def _hard_timeout(self, request: PendingRequest, timer: trio.CancelScope) -> None:
-        with timer:
-            await trio.sleep(self.hard_timeout_ms / 1000)
-            if self.pending is request and self.status is Status.RUNNING:
+    def _set_deadline(self, deadline: float) -> None:
+        """Move the hard-timeout deadline; a new request replaces the old one's timer."""
+        if self._watch is None:
+            self._watch = trio.CancelScope(deadline=deadline)
+            self.spawn(self._watch_hard_timeout, self._watch)
+        else:
+            self._watch.deadline = deadline
+
+    async def _watch_hard_timeout(self, scope: trio.CancelScope) -> None:
+        """One task per room for all its move requests: cheaper than a task per request."""
+        while self.status is Status.RUNNING:
+            with scope:
+                await trio.sleep_forever()
+            request = self.pending
+            if self.status is not Status.RUNNING or request is None:
+                return
+            if trio.current_time() >= scope.deadline:
                 log.info("room %s: %s did not move within %d ms", self.id, request.slot.color, self.hard_timeout_ms)
                 request.slot.hard_timeout = True
                 self.finish()
+                return
+            scope = self._watch = trio.CancelScope(deadline=scope.deadline)
 
     # -- admin controls -----------------------------------------------------------------------
 
@@ -273,15 +285,13 @@ class GameRoom:
         elif data_class not in msg.PROTOCOL_DATA_CLASSES and data_class not in self.plugin.data_classes:
             return self._player_left(slot, f"unknown data class {data_class!r}")
 
-        original = self._original_request(move, data)
         if slot.seat != self.game.current_seat:
-            return self._refuse(slot, NOT_YOUR_TURN, original)
+            return self._refuse(slot, NOT_YOUR_TURN, self._original_request(move, data))
         if not self.requested_once:
-            return self._refuse(slot, NOT_REQUESTED, original)
+            return self._refuse(slot, NOT_REQUESTED, self._original_request(move, data))
         pending = self.pending
         if pending is not None and pending.slot is slot:
-            if pending.timer is not None:
-                pending.timer.cancel()
+            self._set_deadline(math.inf)
             elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
             if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
                 log.info("room %s: %s moved after %.0f ms", self.id, slot.color, elapsed_ms)
@@ -289,11 +299,12 @@ class GameRoom:
                 return self.finish()
         self.pending = None
         if move is None:
-            return self._violation(slot, f"{slot.display_name} hat kein Zug-Objekt gesendet.", original)
+            reason = f"{slot.display_name} hat kein Zug-Objekt gesendet."
+            return self._violation(slot, reason, self._original_request(move, data))
         try:
             self.game.apply(slot.seat, move)
         except InvalidMove as error:
-            return self._violation(slot, error.reason, original)
+            return self._violation(slot, error.reason, self._original_request(move, data))
         if not self.paused:
             self.broadcast_state()
         if self.game.outcome() is not None:
@@ -413,8 +424,8 @@ class GameRoom:
 
     def _close_room(self) -> None:
         self.status = Status.OVER
-        if self.pending is not None and self.pending.timer is not None:
-            self.pending.timer.cancel()
+        if self._watch is not None:
+            self._watch.cancel()
         self.pending = None
         for slot in self.slots:
             if slot.connection is not None and slot in slot.connection.slots:
