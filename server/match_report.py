@@ -19,7 +19,8 @@ from server.match import NAMES, GameRecord, MatchReport
 class Progress:
     """``[#####.....] 7/20`` on a terminal (redrawn in place), one line per game otherwise."""
 
-    def __init__(self, total: int, out: TextIO = sys.stderr, width: int = 30) -> None:
+    def __init__(self, total: int, out: TextIO | None = None, width: int = 30) -> None:
+        out = out if out is not None else sys.stderr  # looked up now: sys.stderr may be swapped
         self.total, self.out, self.width = total, out, width
         self.done = 0
         self.tally = [Counter(), Counter()]
