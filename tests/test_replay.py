@@ -131,3 +131,20 @@ async def test_a_turn_that_is_not_in_the_replay_is_refused(start_server, tmp_pat
         Server(Settings(port=0, load_game_file=str(source), turn_to_load=99))
     with pytest.raises(ReplayError, match="already decided"):
         Server(Settings(port=0, load_game_file=str(source), turn_to_load=len(read_replay(source).states) - 1))
+
+
+async def test_server_properties_keys_load_and_save(start_server, tmp_path):
+    from server.config import load_settings
+
+    _, source = await recorded_game(start_server, tmp_path / "first")
+    properties = tmp_path / "server.properties"
+    properties.write_text(
+        f"password = x\nloadGameFile = {source}\nturnToLoad = 5\nsaveReplay = true\nreplayDir = {tmp_path / 'saved'}\n",
+        encoding="latin-1",
+    )
+    settings = load_settings(properties, port=0)
+    server = await start_server(**settings.model_dump())
+    with trio.fail_after(15):
+        await play_pair(server.port, seeds=(3, 4))
+    (path,) = (tmp_path / "saved").glob("*.xml")
+    assert PIRANHAS.game_from_state(read_replay(path).states[0]).turn == 5
