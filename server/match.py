@@ -161,22 +161,23 @@ async def run_match(config: MatchConfig, on_game: Callable[[GameRecord], None] |
     )
     started_at = trio.current_time()
     records: list[GameRecord] = []
+    server = Server(settings)  # outside the nursery: a bad --load-game raises ReplayError plainly
     async with trio.open_nursery() as nursery:
-        server: Server = await nursery.start(Server(settings).run)
+        await nursery.start(server.run)
         async with await Admin.connect("127.0.0.1", server.port, password) as admin:
             rooms = [await _prepare(admin, config, index, index % 2) for index in range(config.games)]
-        limiter = trio.CapacityLimiter(max(1, config.parallel))
+        queue = iter(rooms)  # K workers take the games in order
 
-        async def one(record: GameRecord, codes: tuple[str, ...]) -> None:
-            async with limiter:
+        async def worker() -> None:
+            for record, codes in queue:
                 await _play(config, server, password, seed, record, codes)
                 records.append(record)
                 if on_game is not None:
                     on_game(record)
 
         async with trio.open_nursery() as games:
-            for room in rooms:
-                games.start_soon(one, *room)
+            for _ in range(max(1, config.parallel)):
+                games.start_soon(worker)
         nursery.cancel_scope.cancel()
     records.sort(key=lambda r: r.index)
     return MatchReport(config, seed, records, trio.current_time() - started_at)

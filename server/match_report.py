@@ -8,6 +8,7 @@ other score parts are averaged over the games that have a result, as the fragmen
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections import Counter
@@ -36,7 +37,7 @@ class Progress:
             line = f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total}  {self._score()}"
             self.out.write(line + ("\n" if self.done == self.total else ""))
         else:
-            self.out.write(f"game {record.index + 1}/{self.total}: {game_line(record)}\n")
+            self.out.write(f"[{self.done}/{self.total}] game {record.index + 1}: {game_line(record)}\n")
         self.out.flush()
 
     def _score(self) -> str:
@@ -107,4 +108,9 @@ def results_table(report: MatchReport) -> str:
 
 
 def _command_text(command: str | list[str]) -> str:
-    return command if isinstance(command, str) else " ".join(shlex.quote(a) for a in command)
+    if isinstance(command, str):
+        return command
+    return " ".join(a if _PLAIN.fullmatch(a) else shlex.quote(a) for a in command)
+
+
+_PLAIN = re.compile(r"[\w@%+=:,./{}-]+")  # placeholders like {port} need no quotes

@@ -69,6 +69,10 @@ def _match(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BaseExceptionGroup as group:  # trio >= 0.25 wraps errors from inside nurseries
+        if group.subgroup(KeyboardInterrupt) is not None:
+            return 130
+        raise
     print(results_table(report))
     return 0 if report.complete else 1
 
