@@ -27,6 +27,7 @@ Spec-conformance notes (classic lobby spec §4-§8):
 from __future__ import annotations
 
 import enum
+import functools
 import logging
 import math
 import random
@@ -56,6 +57,26 @@ def timeout_reason(milliseconds: int) -> str:
         f"Der Spieler hat innerhalb von {milliseconds // 1000} Sekunden nach Aufforderung "
         "keinen Zug gesendet"
     )
+
+
+def guarded(method: Callable[..., None]) -> Callable[..., None]:
+    """Run a room entry point so that an unexpected error ends the room, never the server.
+
+    The error is logged with the room id and the room ends with a result (:meth:`abort`); when
+    the entry point was a player's data, that player is blamed (dropped, LEFT), which is what the
+    official server did for any exception in a player's handler.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: GameRoom, *args: object) -> None:
+        try:
+            method(self, *args)
+        except Exception:
+            log.exception("room %s: unexpected error in %s", self.id, method.__name__)
+            blame = args[0] if args and isinstance(args[0], PlayerSlot) else None
+            self.abort(blame)
+
+    return wrapper
 
 
 class Status(enum.Enum):
@@ -153,6 +174,7 @@ class GameRoom:
         if connection is not None:
             connection.slots.append(slot)
 
+    @guarded
     def start(self) -> None:
         """Both seats are taken (or a forced step filled them): the game begins (spec §4)."""
         self.status = Status.RUNNING
@@ -220,7 +242,7 @@ class GameRoom:
             if trio.current_time() >= scope.deadline:
                 log.info("room %s: %s did not move within %d ms", self.id, request.slot.color, self.hard_timeout_ms)
                 request.slot.hard_timeout = True
-                self.finish()
+                self.hard_timeout_reached()
                 return
             scope = self._watch = trio.CancelScope(deadline=scope.deadline)
 
@@ -230,6 +252,7 @@ class GameRoom:
         if connection not in self.observers:
             self.observers.append(connection)
 
+    @guarded
     def set_paused(self, pause: bool) -> None:
         if pause == self.paused:
             log.info("room %s: pause=%s is already the case, ignored", self.id, pause)
@@ -239,6 +262,7 @@ class GameRoom:
             self.broadcast_state()
             self.request_move()
 
+    @guarded
     def step(self, forced: bool) -> None:
         if self.status is Status.CREATED:
             if not forced:
@@ -255,6 +279,7 @@ class GameRoom:
         self.broadcast_state()
         self.request_move()
 
+    @guarded
     def cancel(self) -> None:
         """Destroy the game: ``left`` to everyone, no result."""
         log.info("room %s cancelled", self.id)
@@ -266,6 +291,7 @@ class GameRoom:
 
     # -- player input -------------------------------------------------------------------------
 
+    @guarded
     def on_data(self, slot: PlayerSlot, data: Element | None) -> None:
         """A ``<room><data>`` from ``slot``'s connection."""
         connection = slot.connection
@@ -344,6 +370,7 @@ class GameRoom:
                 connection.drop(f"room {self.id}: {why}")
         self.on_disconnect(slot)
 
+    @guarded
     def on_disconnect(self, slot: PlayerSlot) -> None:
         """The slot's connection is gone (or is being closed for a fault)."""
         self._detach(slot)
@@ -361,6 +388,33 @@ class GameRoom:
             slot.disconnected = True
 
     # -- the end ------------------------------------------------------------------------------
+
+    @guarded
+    def hard_timeout_reached(self) -> None:
+        self.finish()
+
+    def abort(self, blame: PlayerSlot | None = None) -> None:
+        """End the room after an internal error: a result if one can be computed, else ``left``.
+
+        Spec-conformance note: without a player to blame the scores are computed as for any
+        other end (usually 1:1, no win condition); the official server had no such path.
+        """
+        if self.status is Status.OVER:
+            return
+        if blame is not None:
+            if blame.connection is not None:
+                blame.connection.drop(f"room {self.id}: internal error")
+            self._detach(blame)
+            blame.left = True
+        try:
+            self.finish()
+        except Exception:
+            log.exception("room %s: no result could be computed; sending left only", self.id)
+            rendered = msg.left(self.id).render(1).encode()
+            for slot in self.slots:
+                slot.send(rendered)
+            self.to_observers(rendered)
+            self._close_room()
 
     def finish(self) -> None:
         """Send the result and ``left`` (spec §4, §8) and close the room."""

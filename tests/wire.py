@@ -43,6 +43,7 @@ class Raw:
     def __init__(self, stream: trio.SocketStream) -> None:
         self.stream = stream
         self.received = bytearray()
+        self.closed = False
 
     @classmethod
     async def connect(cls, port: int) -> Raw:
@@ -76,7 +77,15 @@ class Raw:
         with trio.move_on_after(seconds):
             data = await self.stream.receive_some(65536)
             self.received += data
+            self.closed = self.closed or not data
             return False
+        return True
+
+    async def still_connected(self, quiet: float = 0.1) -> bool:
+        """Read until ``quiet`` seconds pass without data; True if the server did not close."""
+        while not await self.is_open_after(quiet):
+            if self.closed:
+                return False
         return True
 
     async def aclose(self) -> None:
