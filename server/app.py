@@ -111,6 +111,8 @@ class Server:
             except ProtocolError as error:
                 connection.drop(f"protocol error: {error}")
                 return
+            if connection.muted:
+                continue
             for event in events:
                 if isinstance(event, StreamEnded):
                     connection.drop("the client ended its stream")

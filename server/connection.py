@@ -49,6 +49,7 @@ class Connection:
         self.failed_logins = 0
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
+        self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
         self.lost = False  # the peer went away; nothing can be written
         self._queue: list[bytes] = []
         self._queued = 0

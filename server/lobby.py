@@ -14,7 +14,9 @@ Spec-conformance notes:
   instead of making the game impossible to start; ``timeout`` on a room that has not started sets
   the slot's flag instead of crashing the admin's connection; ``cancel`` keeps the admin
   connected; ``cancel`` of an unknown room closes the admin's connection.
-* A wrong passphrase is logged without the passphrase itself.
+* A wrong passphrase is logged without the passphrase itself.  Each connection gets one attempt
+  (the official server closes it after a wrong one); beyond five wrong attempts a minute from one
+  address, the same close is sent only after two seconds (a difference in timing only).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 import logging
 import random
 import uuid
+
+import trio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -34,6 +38,11 @@ from server.connection import Connection
 from server.room import GameRoom, Status
 
 log = logging.getLogger("swc.lobby")
+
+FAILED_LOGINS_ALLOWED = 5
+"""Wrong passphrases per client address and minute answered at once; later ones wait."""
+FAILED_LOGIN_WINDOW = 60.0
+FAILED_LOGIN_DELAY = 2.0
 
 
 def new_id() -> str:
@@ -67,6 +76,7 @@ class Lobby:
         self.test_mode = settings.test_mode
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
+        self.failed_logins: dict[str, list[float]] = {}
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
 
@@ -137,8 +147,23 @@ class Lobby:
                 self.admins.append(connection)
             return
         connection.failed_logins += 1
-        log.warning("%r: wrong admin passphrase", connection)
-        connection.close_politely("authentication failed")
+        host = connection.peer.rsplit(":", 1)[0]
+        now = trio.current_time()
+        recent = [t for t in self.failed_logins.get(host, []) if now - t < FAILED_LOGIN_WINDOW]
+        recent.append(now)
+        self.failed_logins[host] = recent
+        log.warning("%r: wrong admin passphrase (%d from %s in the last minute)", connection, len(recent), host)
+        if len(recent) <= FAILED_LOGINS_ALLOWED:
+            connection.close_politely("authentication failed")
+            return
+        # Rate limit: the official answer, but only after a pause; the connection reads nothing
+        # more meanwhile. One attempt per connection is the official rule anyway.
+        connection.muted = True
+        self.spawn(self._close_later, connection, FAILED_LOGIN_DELAY)
+
+    async def _close_later(self, connection: Connection, delay: float) -> None:
+        await trio.sleep(delay)
+        connection.close_politely("authentication failed (rate limited)")
 
     def _on_Prepare(self, connection: Connection, request: msg.Prepare) -> None:
         plugin = registry.get(request.game_type or "")

@@ -310,3 +310,15 @@ async def test_chaos_fifty_games_each_end_with_one_right_result(start_server):
         while server.connections or server.lobby.rooms:
             await trio.sleep(0.01)
     assert len(server._nursery.child_tasks) == baseline_tasks
+
+
+async def test_wrong_passwords_beyond_five_a_minute_are_answered_slowly(server):
+    timings = []
+    for attempt in range(7):
+        raw = await Raw.connect(server.port)
+        started = trio.current_time()
+        await raw.send(f'<protocol><authenticate passphrase="nope-{attempt}"/>')
+        assert await raw.read_until_closed() == b"<protocol>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>"
+        timings.append(trio.current_time() - started)
+    assert max(timings[:5]) < 1.0
+    assert min(timings[5:]) >= 1.9
