@@ -185,3 +185,26 @@ class Replay:
         for client in self.clients.values():
             if client.stream is not None:
                 await client.stream.aclose()
+
+
+def first_state(clients: dict[str, Client]):
+    """The first memento's ``<state>`` in any client's capture (the captured board), or None."""
+    from tests.wire import data_class, messages
+
+    for client in clients.values():
+        for message in messages(client.golden):
+            if data_class(message) == "memento":
+                return message.find("data").find("state")
+    return None
+
+
+async def replay_capture(start_server, folder: Path, name: str, timed: bool = False) -> None:
+    """Run capture ``name`` against a fresh server on the captured board; assert every byte."""
+    actions, clients = load(folder, name)
+    state = first_state(clients)
+    factory = (lambda plugin, rng: plugin.game_from_state(state)) if state is not None else None
+    server = await start_server(game_factory=factory, password="examplepassword")
+    replay = Replay(server.port, actions, clients, timed=timed)
+    await replay.run()
+    for client in clients.values():
+        assert replay.normalised(client) == client.golden, client.name

@@ -11,19 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.scenario import Replay, load
-from tests.test_scenarios_piranhas import first_state
+from tests.scenario import replay_capture
 
 FOLDER = Path(__file__).parent / "data" / "hase_und_igel_2018"
 
 
 @pytest.mark.parametrize("name", ["game18", "invalid18", "disconnect18", "admin", "malformed"])
 async def test_captured_scenario(start_server, name):
-    actions, clients = load(FOLDER, name)
-    state = first_state(clients)
-    factory = (lambda plugin, rng: plugin.game_from_state(state)) if state is not None else None
-    server = await start_server(game_factory=factory, password="examplepassword")
-    replay = Replay(server.port, actions, clients, timed=False)
-    await replay.run()
-    for client in clients.values():
-        assert replay.normalised(client) == client.golden, client.name
+    await replay_capture(start_server, FOLDER, name)
