@@ -79,6 +79,16 @@ class Element:
     def findall(self, tag: str) -> list[Element]:
         return [child for child in self.children if child.tag == tag]
 
+    def to_dict(self) -> dict:
+        """This element as an xmltodict dict (``@attr`` keys, repeated children as lists).
+
+        A convenience for bot authors who prefer dicts to walking elements; the server never
+        uses it, because a dict loses the document order of differently named siblings.
+        """
+        import xmltodict
+
+        return xmltodict.parse(self.render(0), disable_entities=True)
+
     def render(self, depth: int = 0) -> str:
         """This element as XStream writes it at nesting ``depth`` (2 spaces per level).
 

@@ -170,3 +170,10 @@ def test_mutated_valid_streams_raise_only_protocol_errors(data):
                 msg.decode_request(event.element)
     except ProtocolError:
         pass
+
+
+def test_to_dict_gives_the_xmltodict_shape():
+    state = parse('<state class="s" turn="3"><red displayName="A"/><board><f i="0"/><f i="1"/></board></state>')
+    assert state.to_dict() == {
+        "state": {"@class": "s", "@turn": "3", "red": {"@displayName": "A"}, "board": {"f": [{"@i": "0"}, {"@i": "1"}]}}
+    }
