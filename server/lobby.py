@@ -195,6 +195,9 @@ class Lobby:
             connection.close_politely("joinPrepared: unknown reservation code")
             return
         room, seat = entry
+        if room.slots[seat].occupied:  # a forced step gave the seat to a dummy meanwhile
+            connection.close_politely("joinPrepared: the reserved seat is already taken")
+            return
         log.info("%r joined room %s as %s", connection, room.id, room.slots[seat].color)
         room.occupy(room.slots[seat], connection)
         if room.full and room.status is Status.CREATED:

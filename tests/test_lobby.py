@@ -266,6 +266,9 @@ async def test_forced_step_starts_with_a_dummy_that_times_out(start_server):
     await owner.send(f'<step roomId="{room_id}" forced="true"/>')
     await red.read_until(MOVE_REQUEST)
     await red.send(legal_move_xml(red, room_id))
+    late = await Raw.connect(server.port)  # the dummy's reservation no longer works
+    await late.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    assert await late.read_until_closed() == CLOSE
     await red.read_until(b"<left")
     assert [cause for cause, _, _ in result_scores(red)] == ["REGULAR", "HARD_TIMEOUT"]
 
