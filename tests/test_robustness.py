@@ -322,3 +322,20 @@ async def test_wrong_passwords_beyond_five_a_minute_are_answered_slowly(server):
         timings.append(trio.current_time() - started)
     assert max(timings[:5]) < 1.0
     assert min(timings[5:]) >= 1.9
+
+
+async def test_connections_beyond_the_maximum_are_refused(start_server):
+    server = await start_server(max_connections=3)
+    open_ones = [await Raw.connect(server.port) for _ in range(3)]
+    await trio.sleep(0.05)
+    extra = await Raw.connect(server.port)
+    assert await extra.read_until_closed() == b"<protocol/>"
+    for raw in open_ones:
+        assert await raw.is_open_after(0.05)
+        await raw.aclose()
+    with trio.fail_after(2):
+        while server.connections:
+            await trio.sleep(0.01)
+    again = await Raw.connect(server.port)
+    await again.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
+    await again.read_until(b"<joined")
