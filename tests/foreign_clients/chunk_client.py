@@ -12,7 +12,6 @@ once with a large buffer, as the Swift client did.)
 
 from __future__ import annotations
 
-import argparse
 import random
 import socket
 import sys
@@ -20,6 +19,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from board import choose
+from runner import main
 
 BUFFER = 1 << 16
 
@@ -77,20 +77,5 @@ def play(port: int, rng: random.Random) -> str | None:
                 return f"unexpected message <{message.tag}>"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    for game in range(args.games):
-        problem = play(args.port, rng)
-        if problem:
-            print(f"game {game}: {problem}", file=sys.stderr)
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(play))

@@ -12,11 +12,12 @@ It reads the stream with ``xml.dom.pulldom``-free SAX-like incremental parsing v
 
 from __future__ import annotations
 
-import argparse
 import random
 import socket
 import sys
 import xml.etree.ElementTree as ET
+
+from runner import main
 
 
 def cost(n: int) -> int:
@@ -133,20 +134,5 @@ def play(port: int, rng: random.Random) -> str | None:
     return None if rest == b"\n</protocol>" else f"end of stream {rest!r}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    for game in range(args.games):
-        problem = play(args.port, rng)
-        if problem:
-            print(f"game {game}: {problem}", file=sys.stderr)
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(play))

@@ -11,13 +11,13 @@ or unexpected element arrived.
 
 from __future__ import annotations
 
-import argparse
 import random
 import socket
 import sys
 import xml.etree.ElementTree as ET
 
 from board import choose
+from runner import main
 
 
 class Protocol:
@@ -49,9 +49,9 @@ class Protocol:
         return self.pending.pop(0)
 
 
-def play(host: str, port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random) -> str | None:
     """One game; returns None when all is well, else what went wrong."""
-    conn = Protocol(host, port)
+    conn = Protocol("127.0.0.1", port)
     conn.send('<protocol><join gameType="swc_2019_piranhas"/>')
     me = room = None
     board: dict = {}
@@ -106,20 +106,5 @@ def play(host: str, port: int, rng: random.Random) -> str | None:
             return f"unexpected message <{message.tag}>"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
-    for game in range(args.games):
-        problem = play("127.0.0.1", args.port, rng)
-        if problem:
-            print(f"game {game}: {problem}", file=sys.stderr)
-            return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(play))
