@@ -111,10 +111,6 @@ class PlayerSlot:
         return COLORS[self.seat]
 
     @property
-    def at_fault(self) -> bool:
-        return self.soft_timeout or self.hard_timeout or self.violation is not None or self.left
-
-    @property
     def is_open(self) -> bool:
         """Free for a ``join``: not taken and not reserved."""
         return not self.occupied and self.reservation is None
