@@ -177,3 +177,24 @@ def test_to_dict_gives_the_xmltodict_shape():
     assert state.to_dict() == {
         "state": {"@class": "s", "@turn": "3", "red": {"@displayName": "A"}, "board": {"f": [{"@i": "0"}, {"@i": "1"}]}}
     }
+
+
+@settings(max_examples=100, deadline=None)
+@given(depth=st.integers(1, 200), attribute=st.integers(0, 20_000), cut=st.integers(0, 100))
+def test_deep_nesting_and_huge_attributes_raise_only_protocol_errors(depth, attribute, cut):
+    stream = (
+        b"<protocol>"
+        + b"<a>" * depth
+        + b'<b x="' + b"y" * attribute + b'"/>'
+        + b"</a>" * depth
+    )
+    stream = stream[: max(len(stream) - cut, 0)]
+    reader = StreamReader(max_message_bytes=8192, max_depth=16)
+    try:
+        for event in reader.feed(stream):
+            if isinstance(event, Message):
+                msg.decode_request(event.element)
+    except ProtocolError:
+        pass
+    else:
+        assert depth < 16 and attribute < 8192

@@ -72,12 +72,12 @@ async def test_abuse_next_to_a_normal_game(start_server, caplog):
         outcomes["huge_sent"] = sent
         outcomes["huge"] = await raw.read_until_closed()
 
-    async def one_byte_per_tick() -> None:
+    async def one_byte_per_second() -> None:
         raw = await Raw.connect(port)
         try:
             for byte in b'<protocol><authenticate passphrase="guess-guess-guess-guess"/>':
                 await raw.send(bytes([byte]))
-                await trio.sleep(0.1)
+                await trio.sleep(1)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         outcomes["slow"] = await raw.read_until_closed()
@@ -89,6 +89,20 @@ async def test_abuse_next_to_a_normal_game(start_server, caplog):
                 await stream.aclose()
         outcomes["many"] = True
 
+    async def moves_out_of_turn_and_for_other_rooms() -> None:
+        red, blue = await Raw.connect(port), await Raw.connect(port)
+        await red.send(b'<protocol><join gameType="swc_2018_hase_und_igel"/>')
+        await red.read_until(b"<joined")
+        await blue.send(b'<protocol><join gameType="swc_2018_hase_und_igel"/>')
+        await blue.read_until(b'class="memento"')
+        room_id = red.received.split(b'roomId="')[1].split(b'"')[0]
+        await blue.send(b'<room roomId="' + room_id + b'"><data class="move"><skip order="0"/></data></room>')
+        outcomes["out_of_turn"] = await blue.read_until_closed()
+        outcomes["out_of_turn_opponent"] = await red.read_until(b"<left")
+        stranger = await Raw.connect(port)
+        await stranger.send(b'<protocol><room roomId="' + room_id + b'"><data class="move"><skip order="0"/></data></room>')
+        outcomes["stranger"] = await stranger.read_until_closed()
+
     async def observe_without_auth() -> None:
         raw = await Raw.connect(port)
         await raw.send('<protocol><observe roomId="x"/><pause roomId="x" pause="true"/>')
@@ -96,7 +110,15 @@ async def test_abuse_next_to_a_normal_game(start_server, caplog):
 
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            for task in (garbage, billion_laughs, huge_message, one_byte_per_tick, many_connections, observe_without_auth):
+            for task in (
+                garbage,
+                billion_laughs,
+                huge_message,
+                one_byte_per_second,
+                many_connections,
+                moves_out_of_turn_and_for_other_rooms,
+                observe_without_auth,
+            ):
                 nursery.start_soon(task)
             reports = await normal_game(port)
     for report in reports:
@@ -106,6 +128,9 @@ async def test_abuse_next_to_a_normal_game(start_server, caplog):
     assert outcomes["huge"] == b"<protocol/>" and outcomes["huge_sent"] < 100 << 20
     assert outcomes["slow"] == b"<protocol/>"  # dropped by the idle timeout
     assert outcomes["observe_open"] is True and outcomes["many"] is True
+    assert b"It&apos;s not your turn yet." in outcomes["out_of_turn"]
+    assert b'<score cause="LEFT" reason="Der Spieler hat das Spiel verlassen">' in outcomes["out_of_turn_opponent"]
+    assert outcomes["stranger"] == b"<protocol>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>"
     assert "DTD declarations are not accepted" in caplog.text
     assert "max message size" in caplog.text
     assert "guess-guess" not in caplog.text
