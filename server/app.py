@@ -127,7 +127,9 @@ class Server:
 
     async def _idle_watch(self, connection: Connection) -> None:
         await trio.sleep(self.settings.idle_timeout)
-        if not connection.has_role and not connection.closing:
+        # Only connections that never joined or authenticated: after a game ends the official
+        # server keeps a player's connection open for as long as the client likes.
+        if not connection.engaged and not connection.closing:
             connection.drop(f"idle for {self.settings.idle_timeout:g} s without joining or authenticating")
 
 

@@ -46,6 +46,7 @@ class Connection:
         self.stream = stream
         self.writer = StreamWriter()
         self.is_admin = False
+        self.engaged = False  # has joined a game or authenticated at some point (idle timeout)
         self.failed_logins = 0
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
@@ -58,10 +59,6 @@ class Connection:
 
     def __repr__(self) -> str:
         return f"<connection {self.id} {self.peer}>"
-
-    @property
-    def has_role(self) -> bool:
-        return self.is_admin or bool(self.slots)
 
     # -- output -------------------------------------------------------------------------------
 

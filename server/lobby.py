@@ -142,7 +142,7 @@ class Lobby:
                 log.warning("%r authenticated twice", connection)
             else:
                 log.info("%r authenticated as admin", connection)
-            connection.is_admin = True
+            connection.is_admin = connection.engaged = True
             if connection not in self.admins:
                 self.admins.append(connection)
             return

@@ -169,6 +169,7 @@ class GameRoom:
         slot.connection = connection
         if connection is not None:
             connection.slots.append(slot)
+            connection.engaged = True
 
     @guarded
     def start(self) -> None:

@@ -364,3 +364,17 @@ async def test_connections_beyond_the_maximum_are_refused(start_server):
     again = await Raw.connect(server.port)
     await again.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await again.read_until(b"<joined")
+
+
+async def test_the_idle_timeout_spares_players_whose_game_has_ended(start_server):
+    server = await start_server(idle_timeout=1.0)
+    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
+    await red.read_until(b"<joined")
+    await blue.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
+    await red.read_until(b"MoveRequest")
+    await red.send(b"</protocol>")  # red leaves: blue's game is over
+    await blue.read_until(b"<left")
+    idle = await Raw.connect(server.port)
+    assert await blue.is_open_after(1.5)  # still open after the idle timeout
+    assert await idle.read_until_closed() == b"<protocol/>"
