@@ -63,6 +63,14 @@ async def joined_pair(port: int) -> tuple[Raw, Raw, str]:
     return red, blue, room_id
 
 
+async def prepared_pair(port: int, codes: list[str]) -> tuple[Raw, Raw]:
+    """Red and blue joining a prepared room with their reservation codes."""
+    red, blue = await Raw.connect(port), await Raw.connect(port)
+    await red.send(f'<protocol><joinPrepared reservationCode="{codes[0]}"/>')
+    await blue.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    return red, blue
+
+
 # -- authentication and admin requests ------------------------------------------------------
 
 
@@ -185,9 +193,7 @@ async def test_close_connection_is_answered_with_the_end_of_the_stream(server):
 async def test_observer_gets_no_snapshot_only_the_next_state(server):
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
-    await red.send(f'<protocol><joinPrepared reservationCode="{codes[0]}"/>')
-    await blue.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    red, blue = await prepared_pair(server.port, codes)
     await red.read_until(MOVE_REQUEST)
     await owner.send(f'<observe roomId="{room_id}"/>')
     await owner.read_until(b"<observed")
@@ -224,9 +230,7 @@ async def test_cancel_sends_left_without_result_and_keeps_the_admin(server):
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)
     await owner.send(f'<observe roomId="{room_id}"/>')
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
-    await red.send(f'<protocol><joinPrepared reservationCode="{codes[0]}"/>')
-    await blue.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    red, blue = await prepared_pair(server.port, codes)
     await red.read_until(MOVE_REQUEST)
     await owner.send(f'<cancel roomId="{room_id}"/>')
     for raw in (red, blue, owner):
@@ -351,9 +355,7 @@ async def test_a_move_for_another_room_closes_and_costs_left_in_the_own_room(ser
 async def test_the_connection_stays_open_after_a_normal_end_until_the_client_closes(server):
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
-    await red.send(f'<protocol><joinPrepared reservationCode="{codes[0]}"/>')
-    await blue.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    red, blue = await prepared_pair(server.port, codes)
     players = {0: red, 1: blue}
     await red.read_until(MOVE_REQUEST)
     with trio.fail_after(20):
@@ -380,9 +382,7 @@ async def test_paused_room_refuses_a_move_before_the_first_request(server):
         '<slot displayName="A" canTimeout="true" shouldBePaused="true"/>'
         '<slot displayName="B" canTimeout="true" shouldBePaused="false"/>',
     )
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
-    await red.send(f'<protocol><joinPrepared reservationCode="{codes[0]}"/>')
-    await blue.send(f'<protocol><joinPrepared reservationCode="{codes[1]}"/>')
+    red, blue = await prepared_pair(server.port, codes)
     await red.read_until(b"welcomeMessage")
     await red.send(f'<room roomId="{room_id}"><data class="move" x="0" y="1" direction="UP"/></room>')
     received = await red.read_until_closed()
