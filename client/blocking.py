@@ -143,24 +143,22 @@ def connect_client(host: str = "localhost", port: int = 13050, game=None, portal
     """A blocking :class:`client.client.Client` (its own portal unless one is given)."""
     from client.client import Client
 
-    own = portal is None
-    portal = portal or Portal()
-    try:
-        return blocking(portal.call(Client.connect, host, port, game), portal, own)
-    except BaseException:
-        if own:
-            portal.close()
-        raise
+    return _connect(Client.connect, (host, port, game), portal)
 
 
 def connect_admin(host: str = "localhost", port: int = 13050, password: str = "examplepassword", portal: Portal | None = None):
     """A blocking :class:`client.admin.Admin`."""
     from client.admin import Admin
 
+    return _connect(Admin.connect, (host, port, password), portal)
+
+
+def _connect(connect, args: tuple, portal: Portal | None):
+    """Run ``connect(*args)`` in a portal; a portal made here is closed again if that fails."""
     own = portal is None
     portal = portal or Portal()
     try:
-        return blocking(portal.call(Admin.connect, host, port, password), portal, own)
+        return blocking(portal.call(connect, *args), portal, own)
     except BaseException:
         if own:
             portal.close()
