@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games import registry
-from games.plugin import GamePlugin
+from games.plugin import GamePlugin, ScoreFragment
 from protocol import messages as msg
 from protocol.element import Element
 from server.config import Settings
@@ -54,6 +54,7 @@ def new_id() -> str:
 class TestScores:
     """Per-display-name score sums for ``testMode``/``scoreForPlayer``."""
 
+    fragments: tuple[ScoreFragment, ...]  # the definition of the game these scores come from
     games: int = 0
     sums: list[float] = field(default_factory=list)
 
@@ -120,7 +121,7 @@ class Lobby:
         result = getattr(room, "last_result", None)
         if self.test_mode and result is not None:
             for slot, score in zip(room.slots, result.scores):
-                entry = self.test_scores.setdefault(slot.display_name, TestScores())
+                entry = self.test_scores.setdefault(slot.display_name, TestScores(room.plugin.score_fragments))
                 entry.games += 1
                 values = [float(part) for part in score.parts]
                 entry.sums = [a + b for a, b in zip(entry.sums, values)] if entry.sums else values
@@ -285,14 +286,8 @@ class Lobby:
         connection.send(self._player_score(request.display_name or "", scores))
 
     def _player_score(self, name: str, scores: TestScores) -> Element:
-        fragments = None
-        for room in self.rooms.values():
-            fragments = room.plugin.score_fragments
-            break
-        if fragments is None:
-            fragments = registry.all_plugins()[0].score_fragments
         values = []
-        for fragment, total in zip(fragments, scores.sums):
+        for fragment, total in zip(scores.fragments, scores.sums):
             if fragment.aggregation == "AVERAGE":
                 text = f"{total / max(scores.games, 1):.6f}"
             else:
