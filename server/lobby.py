@@ -118,7 +118,7 @@ class Lobby:
             if reserved_room is room:
                 del self.reservations[code]
         self.rooms_finished += 1
-        result = getattr(room, "last_result", None)
+        result = room.last_result
         if self.test_mode and result is not None:
             for slot, score in zip(room.slots, result.scores):
                 entry = self.test_scores.setdefault(slot.display_name, TestScores(room.plugin.score_fragments))

@@ -149,6 +149,7 @@ class GameRoom:
     _watch: trio.CancelScope | None = None  # the hard-timeout watcher's scope; its deadline moves
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
+    last_result: msg.GameResult | None = None  # set when the room ends with a result
 
     def __post_init__(self) -> None:
         self.game = self.initial_game or self.plugin.new_game(random.Random(self.rng_seed))
