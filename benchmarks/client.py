@@ -1,6 +1,6 @@
 """Scripted Piranhas players that answer every move request at once with a legal move.
 
-Why not the reference bot (:mod:`client.bot`): it parses every memento into Elements with expat
+Why not the reference bot (:mod:`swc_local.client.bot`): it parses every memento into Elements with expat
 and rebuilds the game from it, which costs more CPU than the server spends on the move, so the
 load generator would be measured instead of the server.  These players instead
 
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 import trio
 
-from games import registry
-from protocol.element import Element, parse
+from swc_local.games import registry
+from swc_local.protocol.element import Element, parse
 
 GAME_TYPE = "swc_2019_piranhas"
 MOVE_REQUEST = b"sc.framework.plugins.protocol.MoveRequest"

@@ -21,9 +21,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from games import registry
-from protocol import messages as msg
-from protocol.reader import StreamReader
+from swc_local.games import registry
+from swc_local.protocol import messages as msg
+from swc_local.protocol.reader import StreamReader
 
 
 @dataclass

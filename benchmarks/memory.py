@@ -23,7 +23,7 @@ import trio
 
 from benchmarks.client import GAME_TYPE, LoadStats, Player, split_messages
 from benchmarks.serverproc import PASSWORD, ServerProcess
-from protocol.element import parse
+from swc_local.protocol.element import parse
 
 ACTIVE_TURN = 10
 

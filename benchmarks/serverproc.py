@@ -1,6 +1,6 @@
 """The server under test as a separate OS process, plus what we read about it from /proc.
 
-Why a subprocess (``python -m server``) rather than a task in the benchmark's own trio loop: the
+Why a subprocess (``python -m swc_local.server``) rather than a task in the benchmark's own trio loop: the
 load generator must not share the server's interpreter and core, and start-up time is only
 meaningful from a real process spawn.  With two or more CPUs the server is pinned to CPU 0 and the
 benchmark process to the others, so the two never steal each other's core.
@@ -46,7 +46,7 @@ def machine_busy_seconds() -> float:
 
 @dataclass
 class ServerProcess:
-    """``python -m server`` on a free port with a throw-away properties file and working dir."""
+    """``python -m swc_local.server`` on a free port with a throw-away properties file and working dir."""
 
     properties: dict[str, str] = field(default_factory=dict)
     profile_to: Path | None = None  # run under cProfile and write the stats here
@@ -65,7 +65,7 @@ class ServerProcess:
         command = [sys.executable]
         if self.profile_to is not None:
             command += ["-m", "cProfile", "-o", str(self.profile_to)]
-        command += ["-m", "server", "--port", str(self.port), "--properties", str(workdir / "server.properties")]
+        command += ["-m", "swc_local.server", "--port", str(self.port), "--properties", str(workdir / "server.properties")]
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         cpus, _ = server_cpus() if self.pin else (None, None)
         self._log = open(workdir / "server.log", "wb")

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 
 import trio
 
-from games.plugin import GamePlugin
-from protocol.element import Element
-from client.client import Client, resolve_plugin
-from client.connection import ClientConnection, ConnectionClosed
-from client.messages import (
+from swc_local.games.plugin import GamePlugin
+from swc_local.protocol.element import Element
+from swc_local.client.client import Client, resolve_plugin
+from swc_local.client.connection import ClientConnection, ConnectionClosed
+from swc_local.client.messages import (
     Closed, JoinedGameRoom, Left, Memento, Observed, Prepared, Result, ServerMessage,
     Testing,
 )

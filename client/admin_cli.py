@@ -21,8 +21,8 @@ import sys
 
 import trio
 
-from client.admin import Admin, AdminError, Slot
-from client.messages import Error, Memento, Result
+from swc_local.client.admin import Admin, AdminError, Slot
+from swc_local.client.messages import Error, Memento, Result
 
 
 def add_parser(commands) -> None:
@@ -110,7 +110,7 @@ def _show(message, raw: bool) -> None:
 
 
 def _plugin(memento: Memento):
-    from client.messages import plugin_for_state
+    from swc_local.client.messages import plugin_for_state
 
     plugin = plugin_for_state(memento.state)
     if plugin is None:

@@ -4,7 +4,7 @@
 object of this package so that its coroutine methods become plain calls and its async
 iterators become plain iterators::
 
-    from client.blocking import connect_admin, connect_client
+    from swc_local.client.blocking import connect_admin, connect_client
 
     with connect_client("localhost", 13050, game="piranhas") as client:
         client.join()
@@ -140,15 +140,15 @@ def blocking(target: object, portal: Portal, owns_portal: bool = False) -> _Bloc
 
 
 def connect_client(host: str = "localhost", port: int = 13050, game=None, portal: Portal | None = None):
-    """A blocking :class:`client.client.Client` (its own portal unless one is given)."""
-    from client.client import Client
+    """A blocking :class:`swc_local.client.client.Client` (its own portal unless one is given)."""
+    from swc_local.client.client import Client
 
     return _connect(Client.connect, (host, port, game), portal)
 
 
 def connect_admin(host: str = "localhost", port: int = 13050, password: str = "examplepassword", portal: Portal | None = None):
-    """A blocking :class:`client.admin.Admin`."""
-    from client.admin import Admin
+    """A blocking :class:`swc_local.client.admin.Admin`."""
+    from swc_local.client.admin import Admin
 
     return _connect(Admin.connect, (host, port, password), portal)
 

@@ -1,4 +1,4 @@
-"""The reference random bot, written on the client library (:mod:`client.client`).
+"""The reference random bot, written on the client library (:mod:`swc_local.client.client`).
 
 It works for every classic game: on each move request it rebuilds the game from the last
 memento (``plugin.game_from_state``) and answers with a uniformly random legal move drawn from
@@ -11,10 +11,10 @@ import logging
 import random
 from dataclasses import dataclass
 
-from games.plugin import GamePlugin
-from protocol.element import Element
-from client.client import Client
-from client.messages import Error, Joined, MoveRequest, Result, Welcome
+from swc_local.games.plugin import GamePlugin
+from swc_local.protocol.element import Element
+from swc_local.client.client import Client
+from swc_local.client.messages import Error, Joined, MoveRequest, Result, Welcome
 
 log = logging.getLogger("swc.bot")
 

@@ -1,7 +1,7 @@
 """A player's connection: join a game, receive typed messages, send moves.
 
-Built on :class:`client.connection.ClientConnection` (the same sans-I/O reader the server uses)
-and :mod:`client.messages`.  A minimal bot::
+Built on :class:`swc_local.client.connection.ClientConnection` (the same sans-I/O reader the server uses)
+and :mod:`swc_local.client.messages`.  A minimal bot::
 
     async with await Client.connect("localhost", 13050, game="piranhas") as client:
         await client.join()
@@ -17,12 +17,12 @@ spec §4), after ``CloseConnection``, or when the server hangs up.
 
 from __future__ import annotations
 
-from games import registry
-from games.plugin import GamePlugin
-from protocol.element import Element
-from protocol import messages as msg
-from client.connection import ClientConnection, ConnectionClosed
-from client.messages import (
+from swc_local.games import registry
+from swc_local.games.plugin import GamePlugin
+from swc_local.protocol.element import Element
+from swc_local.protocol import messages as msg
+from swc_local.client.connection import ClientConnection, ConnectionClosed
+from swc_local.client.messages import (
     Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse,
 )
 
@@ -40,7 +40,7 @@ def resolve_plugin(game: str | GamePlugin | None) -> GamePlugin | None:
 
 
 class Client:
-    """One player connection (also the base of :class:`client.admin.Admin`)."""
+    """One player connection (also the base of :class:`swc_local.client.admin.Admin`)."""
 
     def __init__(self, connection: ClientConnection, game: str | GamePlugin | None = None) -> None:
         self.connection = connection
@@ -143,6 +143,6 @@ class Client:
 
 
 def _guess(memento: Memento) -> GamePlugin | None:
-    from client.messages import plugin_for_state
+    from swc_local.client.messages import plugin_for_state
 
     return plugin_for_state(memento.state)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import trio
 
-from protocol.element import Element
-from protocol.reader import Message, StreamEnded, StreamReader
+from swc_local.protocol.element import Element
+from swc_local.protocol.reader import Message, StreamEnded, StreamReader
 
 RECEIVE_SIZE = 65536
 MAX_SERVER_MESSAGE = 64 << 20

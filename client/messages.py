@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from games.plugin import Game, GamePlugin
-from protocol import messages as msg
-from protocol.element import Element
+from swc_local.games.plugin import Game, GamePlugin
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element
 
 __all__ = [
     "Joined", "JoinedGameRoom", "Prepared", "Observed", "Welcome", "Memento", "MoveRequest",
@@ -168,7 +168,7 @@ ServerMessage = Union[
 
 def plugin_for_state(state: Element) -> GamePlugin | None:
     """The registered plugin whose XML names this state's class, if any."""
-    from games import registry
+    from swc_local.games import registry
 
     state_class = state.get("class")
     for game_type in registry.game_types():

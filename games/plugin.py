@@ -1,8 +1,8 @@
 """The contract between the server and a game.
 
 The server knows a game only through :class:`GamePlugin` (one object per game type, found in
-:mod:`games.registry`) and the :class:`Game` objects it creates (one per room).  Everything a game
-needs from XML goes through :class:`protocol.element.Element`, so a game never sees bytes and the
+:mod:`swc_local.games.registry`) and the :class:`Game` objects it creates (one per room).  Everything a game
+needs from XML goes through :class:`swc_local.protocol.element.Element`, so a game never sees bytes and the
 server never sees a board.
 
 Seat numbers: 0 is the first slot (red, ONE), 1 the second (blue, TWO).
@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from protocol.element import Element
+from swc_local.protocol.element import Element
 
 CLASSIC = "classic"
 """The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""

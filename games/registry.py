@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import importlib
 
-from games.plugin import GamePlugin
+from swc_local.games.plugin import GamePlugin
 
 _PLUGINS: dict[str, str] = {
-    "swc_2019_piranhas": "games.piranhas.plugin",
-    "swc_2018_hase_und_igel": "games.hase_und_igel.plugin",
+    "swc_2019_piranhas": "swc_local.games.piranhas.plugin",
+    "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.plugin",
 }
 
 _SHORT_NAMES: dict[str, str] = {

@@ -18,7 +18,7 @@ from typing import Union
 
 from pydantic import BaseModel, ConfigDict
 
-from protocol.element import Element
+from swc_local.protocol.element import Element
 
 CLOSE_CONNECTION_TAG = "sc.protocol.responses.CloseConnection"
 MOVE_REQUEST_CLASS = "sc.framework.plugins.protocol.MoveRequest"

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.parsers import expat
 
-from protocol.element import Element
+from swc_local.protocol.element import Element
 
 __all__ = ["ProtocolError", "Message", "StreamEnded", "StreamReader"]
 

@@ -9,7 +9,7 @@ can be sent to several connections.
 
 from __future__ import annotations
 
-from protocol.element import Element
+from swc_local.protocol.element import Element
 
 OPEN = b"<protocol>"
 CLOSE = b"\n</protocol>"

@@ -1,7 +1,7 @@
-"""``python -m server`` does what ``swc serve`` does."""
+"""``python -m swc_local.server`` does what ``swc serve`` does."""
 
 import sys
 
-from server.cli import main
+from swc_local.server.cli import main
 
 sys.exit(main(["serve", *sys.argv[1:]]))

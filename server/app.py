@@ -14,11 +14,11 @@ import math
 
 import trio
 
-from protocol.messages import decode_request
-from protocol.reader import ProtocolError, StreamEnded, StreamReader
-from server.config import Settings
-from server.connection import Connection
-from server.lobby import Lobby
+from swc_local.protocol.messages import decode_request
+from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
+from swc_local.server.config import Settings
+from swc_local.server.connection import Connection
+from swc_local.server.lobby import Lobby
 
 log = logging.getLogger("swc.server")
 
@@ -31,7 +31,7 @@ class Server:
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
         if game_factory is None and settings.load_game_file:
-            from server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
+            from swc_local.server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
 
             game_factory = position_factory(settings.load_game_file, settings.turn_to_load)
         self.game_factory = game_factory
@@ -48,7 +48,7 @@ class Server:
             self._nursery = nursery
             self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
             if self.settings.save_replay:
-                from server.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
+                from swc_local.server.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
 
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)

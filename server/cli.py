@@ -13,15 +13,15 @@ from pathlib import Path
 
 import trio
 
-from games import registry
-from server.config import ConfigError, load_settings
+from swc_local.games import registry
+from swc_local.server.config import ConfigError, load_settings
 
 log = logging.getLogger("swc")
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from server.app import run
-    from server.replay import ReplayError
+    from swc_local.server.app import run
+    from swc_local.server.replay import ReplayError
 
     try:
         settings = load_settings(
@@ -53,7 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bot(args: argparse.Namespace) -> int:
-    from client.bot import play_game
+    from swc_local.client.bot import play_game
 
     plugin = registry.get(registry.resolve(args.game))
     if plugin is None:
@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
 
-    from server.tools_cli import add_commands  # match, replay, admin
+    from swc_local.tools.cli import add_commands  # match, replay, admin
 
     add_commands(commands)
     return parser

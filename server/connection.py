@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from protocol.element import Element
-from protocol.messages import close_connection
-from protocol.writer import StreamWriter
+from swc_local.protocol.element import Element
+from swc_local.protocol.messages import close_connection
+from swc_local.protocol.writer import StreamWriter
 
 if TYPE_CHECKING:
-    from server.room import PlayerSlot
+    from swc_local.server.room import PlayerSlot
 
 log = logging.getLogger("swc.connection")
 

@@ -29,13 +29,13 @@ import trio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from games import registry
-from games.plugin import GamePlugin, ScoreFragment
-from protocol import messages as msg
-from protocol.element import Element
-from server.config import Settings
-from server.connection import Connection
-from server.room import GameRoom, Status
+from swc_local.games import registry
+from swc_local.games.plugin import GamePlugin, ScoreFragment
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element
+from swc_local.server.config import Settings
+from swc_local.server.connection import Connection
+from swc_local.server.room import GameRoom, Status
 
 log = logging.getLogger("swc.lobby")
 

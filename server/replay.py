@@ -38,9 +38,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games import registry
-from games.plugin import Game, GamePlugin
-from protocol.element import Element, escape_attribute, parse
+from swc_local.games import registry
+from swc_local.games.plugin import Game, GamePlugin
+from swc_local.protocol.element import Element, escape_attribute, parse
 
 log = logging.getLogger("swc.replay")
 
@@ -152,7 +152,7 @@ def read_replay(path: str | Path) -> Replay:
 
 
 def position_factory(path: str | Path, turn: int):
-    """A ``game_factory`` for :class:`server.app.Server`: every new room of the replay's game
+    """A ``game_factory`` for :class:`swc_local.server.app.Server`: every new room of the replay's game
     starts from the state after ``turn`` moves (``loadGameFile``/``turnToLoad``)."""
     replay = read_replay(path)
     start = replay.game_at(turn)

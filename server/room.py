@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from games.plugin import GamePlugin, InvalidMove, MalformedMove, Outcome
-from protocol import messages as msg
-from protocol.element import Element
+from swc_local.games.plugin import GamePlugin, InvalidMove, MalformedMove, Outcome
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element
 
 if TYPE_CHECKING:
-    from server.connection import Connection
+    from swc_local.server.connection import Connection
 
 log = logging.getLogger("swc.room")
 

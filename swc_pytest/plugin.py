@@ -11,14 +11,14 @@
 
 Design notes (why it looks like this):
 
-* The server runs in a background thread with its own trio loop (:class:`client.blocking.Portal`)
+* The server runs in a background thread with its own trio loop (:class:`swc_local.client.blocking.Portal`)
   on a free localhost port, one per test.  So the fixture is a plain synchronous fixture: it
   works in a plain pytest project and under pytest-trio's ``trio_mode`` alike, and the test's own
   event loop (if any) is never involved.
-* ``play`` blocks until the game is over and returns a :class:`server.match.PlayedGame`; an async
+* ``play`` blocks until the game is over and returns a :class:`swc_local.tools.match.PlayedGame`; an async
   test can ``await swc_server.aplay(...)``, which runs the same call in a worker thread.
 * Options come from ``@pytest.mark.swc_server(game=..., seed=..., paused=..., password=...)``
-  (any other keyword is a :class:`server.config.Settings` field, e.g. ``hard_timeout_ms``).
+  (any other keyword is a :class:`swc_local.server.config.Settings` field, e.g. ``hard_timeout_ms``).
   ``paused`` applies to rooms created by ``join`` (spec §5), not to the helper's prepared rooms.
 """
 
@@ -38,7 +38,7 @@ def pytest_configure(config) -> None:
 @pytest.fixture
 def swc_server(request):
     """A running game server on a free port (stopped after the test)."""
-    from swc_pytest.server import start_server
+    from swc_local.swc_pytest.server import start_server
 
     marker = request.node.get_closest_marker("swc_server")
     options = dict(marker.kwargs) if marker else {}

@@ -7,11 +7,11 @@ import contextlib
 import tempfile
 from pathlib import Path
 
-from client.blocking import Portal
-from client.client import resolve_plugin
-from server.app import Server
-from server.config import DEFAULT_PASSWORD, Settings
-from server.match import MatchConfig, PlayedGame, play_one_game
+from swc_local.client.blocking import Portal
+from swc_local.client.client import resolve_plugin
+from swc_local.server.app import Server
+from swc_local.server.config import DEFAULT_PASSWORD, Settings
+from swc_local.tools.match import MatchConfig, PlayedGame, play_one_game
 
 
 class RunningServer:

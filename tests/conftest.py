@@ -7,8 +7,8 @@ import logging
 import pytest
 import trio
 
-from server.app import Server
-from server.config import Settings
+from swc_local.server.app import Server
+from swc_local.server.config import Settings
 
 PASSWORD = "testpassword"
 

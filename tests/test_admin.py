@@ -9,11 +9,11 @@ import sys
 import pytest
 import trio
 
-from client.admin import Admin, AdminError, Slot
-from client.blocking import connect_admin
-from client.bot import play_game
-from client.messages import JoinedGameRoom, Left, Memento, Result
-from games import registry
+from swc_local.client.admin import Admin, AdminError, Slot
+from swc_local.client.blocking import connect_admin
+from swc_local.client.bot import play_game
+from swc_local.client.messages import JoinedGameRoom, Left, Memento, Result
+from swc_local.games import registry
 from tests.conftest import PASSWORD
 
 PIRANHAS = registry.get("swc_2019_piranhas")
@@ -96,9 +96,9 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
     with connect_admin("127.0.0.1", swc_server.port, swc_server.password) as admin:
         room = admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         admin.observe(room.room_id)
-        cli = [sys.executable, "-m", "server.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
+        cli = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
         bots = [
-            subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
+            subprocess.Popen([sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
             for code in room.reservations
         ]
         try:

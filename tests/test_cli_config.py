@@ -1,4 +1,4 @@
-"""Configuration from server.properties and the command line, and the ``swc`` command itself."""
+"""Configuration from swc_local.server.properties and the command line, and the ``swc`` command itself."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 import trio
 
-from server.config import ConfigError, load_settings
+from swc_local.server.config import ConfigError, load_settings
 
 
 def write(tmp_path, text: str):
@@ -70,7 +70,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
     async with trio.open_nursery() as nursery:
         server = await nursery.start(
             lambda task_status: trio.run_process(
-                [sys.executable, "-m", "server", "--port", str(port), "--seed", "3"],
+                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--seed", "3"],
                 cwd=tmp_path,
                 capture_stderr=True,
                 check=False,
@@ -89,7 +89,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
             async def bot():
                 results.append(
                     await trio.run_process(
-                        [sys.executable, "-m", "server.cli", "bot", "piranhas", "--port", str(port)],
+                        [sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(port)],
                         capture_stderr=True,
                         check=False,
                     )

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import trio
 
-from client.blocking import connect_client
-from client.client import Client
-from client.messages import Error, Joined, Left, Memento, MoveRequest, Result, Welcome
-from games import registry
-from protocol.element import Element
+from swc_local.client.blocking import connect_client
+from swc_local.client.client import Client
+from swc_local.client.messages import Error, Joined, Left, Memento, MoveRequest, Result, Welcome
+from swc_local.games import registry
+from swc_local.protocol.element import Element
 
 PIRANHAS = registry.get("swc_2019_piranhas")
 
@@ -69,7 +69,7 @@ def test_blocking_client_for_scripts(swc_server):
 
     with connect_client("127.0.0.1", swc_server.port, game="piranhas") as client:
         client.join()
-        opponent = subprocess.Popen([sys.executable, "-m", "server.cli", "bot", "piranhas", "--port", str(swc_server.port)])
+        opponent = subprocess.Popen([sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port)])
         try:
             moves = 0
             for message in client:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import trio
 
-from protocol import messages as msg
-from server.connection import Connection
+from swc_local.protocol import messages as msg
+from swc_local.server.connection import Connection
 
 
 class SlowStream(trio.abc.SendStream):

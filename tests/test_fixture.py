@@ -6,7 +6,7 @@ import sys
 
 pytest_plugins = ["pytester"]
 
-BOT = f"{sys.executable} -m server.cli bot piranhas --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.server.cli bot piranhas --port {{port}} --reservation {{reservation}} --seed {{seed}}"
 
 PLAIN_PROJECT_TEST = f'''
 import pytest
@@ -31,7 +31,7 @@ def test_options_reach_the_server(swc_server):
 
 TRIO_MODE_TEST = f'''
 import trio
-from client.client import Client
+from swc_local.client.client import Client
 
 async def test_async_test_with_the_same_fixture(swc_server):
     game = await swc_server.aplay("{BOT}")

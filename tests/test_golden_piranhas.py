@@ -13,8 +13,8 @@ from pathlib import Path
 
 import trio
 
-from games import registry
-from protocol.element import Element
+from swc_local.games import registry
+from swc_local.protocol.element import Element
 from tests.conftest import PASSWORD
 from tests.wire import connect, data_class, messages
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games.hase_und_igel import board
-from games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel import board
+from swc_local.games.hase_und_igel.plugin import PLUGIN
 
 
 def test_generated_boards_satisfy_section_1():

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.hase_und_igel import movegen, rules
-from games.hase_und_igel.board import HARE, POSITION_2
-from games.hase_und_igel.game import HaseUndIgelGame
-from games.hase_und_igel.rules import (
+from swc_local.games.hase_und_igel import movegen, rules
+from swc_local.games.hase_und_igel.board import HARE, POSITION_2
+from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.rules import (
     EAT,
     FALL,
     HURRY,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.hase_und_igel import board, rules, xmlmap
-from games.hase_und_igel.plugin import PLUGIN
-from games.plugin import InvalidMove
-from protocol.element import parse
+from swc_local.games.hase_und_igel import board, rules, xmlmap
+from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.plugin import InvalidMove
+from swc_local.protocol.element import parse
 from tests.test_hase_und_igel_support import (
     DATA,
     captured_result,

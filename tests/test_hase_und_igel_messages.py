@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.hase_und_igel import movegen, rules, xmlmap
-from games.hase_und_igel.game import HaseUndIgelGame
-from games.hase_und_igel.plugin import PLUGIN
-from games.hase_und_igel.rules import (
+from swc_local.games.hase_und_igel import movegen, rules, xmlmap
+from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.rules import (
     EAT,
     FALL,
     HURRY,
@@ -19,8 +19,8 @@ from games.hase_und_igel.rules import (
     fall_back,
     skip,
 )
-from games.plugin import InvalidMove, MalformedMove
-from protocol.element import parse
+from swc_local.games.plugin import InvalidMove, MalformedMove
+from swc_local.protocol.element import parse
 from tests.test_hase_und_igel_support import mv, pos, setup, start
 
 CASES = [

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games import registry
-from games.hase_und_igel import movegen
-from games.hase_und_igel.plugin import PLUGIN
-from games.plugin import CLASSIC, Game
-from protocol.element import parse
+from swc_local.games import registry
+from swc_local.games.hase_und_igel import movegen
+from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.plugin import CLASSIC, Game
+from swc_local.protocol.element import parse
 
 
 def test_registry_finds_the_plugin():

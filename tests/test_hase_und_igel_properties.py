@@ -12,9 +12,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.hase_und_igel import movegen, rules
-from games.hase_und_igel.plugin import PLUGIN
-from games.hase_und_igel.rules import (
+from swc_local.games.hase_und_igel import movegen, rules
+from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.rules import (
     CARD,
     CARD_TYPES,
     EAT,
@@ -176,7 +176,7 @@ def test_skip_is_offered_only_when_nothing_else_is():
 @st.composite
 def arbitrary_states(draw):
     """Positions a real game rarely reaches: goal, order-0 cards, odd hands, rich players."""
-    from games.hase_und_igel.board import generate
+    from swc_local.games.hase_und_igel.board import generate
 
     board = generate(random.Random(draw(SEEDS)))
     red_index = draw(st.integers(0, 64))

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from games.hase_und_igel import rules
-from games.hase_und_igel.rules import Move, Player, State
-from protocol.element import Element, parse
+from swc_local.games.hase_und_igel import rules
+from swc_local.games.hase_und_igel.rules import Move, Player, State
+from swc_local.protocol.element import Element, parse
 
 DATA = Path(__file__).parent / "data" / "hase_und_igel_2018"
 

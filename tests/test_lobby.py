@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import trio
 
-from games import registry
-from protocol.element import Element
+from swc_local.games import registry
+from swc_local.protocol.element import Element
 from tests.conftest import PASSWORD
 from tests.wire import Raw, data_class, messages
 

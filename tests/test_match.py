@@ -5,19 +5,19 @@ from __future__ import annotations
 import sys
 import time
 
-from games import registry
-from server.cli import main
-from server.match import MatchConfig, run_match
-from server.replay import read_replay
-from server.replay_check import check_replay
+from swc_local.games import registry
+from swc_local.server.cli import main
+from swc_local.tools.match import MatchConfig, run_match
+from swc_local.server.replay import read_replay
+from swc_local.tools.replay_check import check_replay
 
 PIRANHAS = registry.get("swc_2019_piranhas")
 
 FAULTY_BOT = '''
 """A random bot that crashes on its N-th move request or stops answering at its M-th."""
 import argparse, os, random, trio
-from client.client import Client
-from client.messages import MoveRequest
+from swc_local.client.client import Client
+from swc_local.client.messages import MoveRequest
 
 async def main(args):
     rng = random.Random(args.seed)

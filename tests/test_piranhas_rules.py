@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.plugin import InvalidMove, MalformedMove, Outcome
-from games.piranhas import rules
-from games.piranhas.plugin import PLUGIN, PiranhasGame
-from games.piranhas.rules import (
+from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome
+from swc_local.games.piranhas import rules
+from swc_local.games.piranhas.plugin import PLUGIN, PiranhasGame
+from swc_local.games.piranhas.rules import (
     BLUE, DIRECTIONS, EMPTY, OBSTRUCTED, RED, Decision, Direction, Move, Position,
 )
 

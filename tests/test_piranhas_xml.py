@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
-from games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
-from games.piranhas import xmlmap
-from games.piranhas.plugin import PLUGIN, PiranhasGame
-from games.piranhas.rules import BLUE, RED, Direction, Move, Position
-from protocol.element import Element, parse
+from swc_local.games import registry
+from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.piranhas import xmlmap
+from swc_local.games.piranhas.plugin import PLUGIN, PiranhasGame
+from swc_local.games.piranhas.rules import BLUE, RED, Direction, Move, Position
+from swc_local.protocol.element import Element, parse
 
 DATA = Path(__file__).parent / "data" / "piranhas_2019"
 GAMES = [

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol import messages as msg
-from protocol.element import Element, parse
-from protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
-from protocol.writer import StreamWriter
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element, parse
+from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
+from swc_local.protocol.writer import StreamWriter
 
 SESSION = (
     b'<?xml version="1.0" encoding="UTF-8"?>\n<protocol><join gameType="swc_2019_piranhas"/>'

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import trio
 
-from client.bot import play_game
-from games import registry
+from swc_local.client.bot import play_game
+from swc_local.games import registry
 
 
 async def play_many(port: int, game_type: str, games: int, parallel: int) -> list:

@@ -8,14 +8,14 @@ import random
 import pytest
 import trio
 
-from client.bot import play_game
-from games import registry
-from server.app import Server
-from server.cli import main
-from server.config import Settings
-from server.match import MatchConfig, run_match
-from server.replay import ReplayError, read_replay
-from server.replay_check import check_replay
+from swc_local.client.bot import play_game
+from swc_local.games import registry
+from swc_local.server.app import Server
+from swc_local.server.cli import main
+from swc_local.server.config import Settings
+from swc_local.tools.match import MatchConfig, run_match
+from swc_local.server.replay import ReplayError, read_replay
+from swc_local.tools.replay_check import check_replay
 
 PIRANHAS = registry.get("swc_2019_piranhas")
 
@@ -70,7 +70,7 @@ async def test_the_check_reports_the_first_disagreement(start_server, tmp_path):
 
 
 async def test_a_room_cancelled_before_it_started_writes_no_replay(start_server, tmp_path):
-    from client.admin import Admin
+    from swc_local.client.admin import Admin
     from tests.conftest import PASSWORD
 
     server = await start_server(save_replay=True, replay_dir=str(tmp_path))
@@ -134,7 +134,7 @@ async def test_a_turn_that_is_not_in_the_replay_is_refused(start_server, tmp_pat
 
 
 async def test_server_properties_keys_load_and_save(start_server, tmp_path):
-    from server.config import load_settings
+    from swc_local.server.config import load_settings
 
     _, source = await recorded_game(start_server, tmp_path / "first")
     properties = tmp_path / "server.properties"

@@ -11,11 +11,11 @@ import random
 
 import trio
 
-from client.bot import play_game
-from client.connection import ClientConnection, ConnectionClosed
-from games import registry
-from protocol import messages as msg
-from protocol.element import Element
+from swc_local.client.bot import play_game
+from swc_local.client.connection import ClientConnection, ConnectionClosed
+from swc_local.games import registry
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element
 from tests.conftest import PASSWORD
 from tests.wire import Raw, data_class
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import trio
 
-from client.connection import ClientConnection
-from protocol.element import Element
-from protocol.reader import Message, StreamReader
+from swc_local.client.connection import ClientConnection
+from swc_local.protocol.element import Element
+from swc_local.protocol.reader import Message, StreamReader
 
 
 class RecordingStream(trio.abc.Stream):

@@ -10,8 +10,8 @@ import random
 import sys
 import time
 
-from games.hase_und_igel import movegen, rules
-from games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel import movegen, rules
+from swc_local.games.hase_und_igel.plugin import PLUGIN
 
 
 def sample_states(games: int, seed: int = 1) -> list[rules.State]:

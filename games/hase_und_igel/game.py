@@ -1,4 +1,4 @@
-"""One running Hase und Igel game: the rules engine behind the :class:`games.plugin.Game` contract.
+"""One running Hase und Igel game: the rules engine behind the :class:`swc_local.games.plugin.Game` contract.
 
 Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 only maps their exceptions onto the server's two fault kinds (a rule text -> InvalidMove, an
@@ -12,10 +12,10 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-from games.hase_und_igel import movegen, rules, xmlmap
-from games.hase_und_igel.rules import Move, State
-from games.plugin import InvalidMove, MalformedMove, Outcome
-from protocol.element import Element
+from swc_local.games.hase_und_igel import movegen, rules, xmlmap
+from swc_local.games.hase_und_igel.rules import Move, State
+from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome
+from swc_local.protocol.element import Element
 
 
 class HaseUndIgelGame:

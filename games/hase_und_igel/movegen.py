@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.hase_und_igel.board import (
+from swc_local.games.hase_und_igel.board import (
     CARROT,
     GOAL,
     GOAL_INDEX,
@@ -26,7 +26,7 @@ from games.hase_und_igel.board import (
     SALAD,
     START,
 )
-from games.hase_und_igel.rules import (
+from swc_local.games.hase_und_igel.rules import (
     COST,
     EAT,
     FALL,

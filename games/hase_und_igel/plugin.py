@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 
-from games.hase_und_igel import board, movegen, rules, xmlmap
-from games.hase_und_igel.game import HaseUndIgelGame
-from games.hase_und_igel.rules import Move
-from games.plugin import CLASSIC, ScoreFragment
-from protocol.element import Element
+from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
+from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.rules import Move
+from swc_local.games.plugin import CLASSIC, ScoreFragment
+from swc_local.protocol.element import Element
 
 _LETTERS = {board.START: "S", board.CARROT: "c", board.HARE: "H", board.SALAD: "L",
             board.HEDGEHOG: "I", board.POSITION_1: "1", board.POSITION_2: "2", board.GOAL: "Z"}

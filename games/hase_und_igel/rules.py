@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from games.hase_und_igel.board import (
+from swc_local.games.hase_und_igel.board import (
     CARROT,
     GOAL,
     GOAL_INDEX,

@@ -23,10 +23,10 @@ import functools
 
 import re
 
-from games.hase_und_igel import rules
-from games.hase_und_igel.rules import Action, Move, Player, State
-from games.plugin import MalformedMove
-from protocol.element import Element
+from swc_local.games.hase_und_igel import rules
+from swc_local.games.hase_und_igel.rules import Action, Move, Player, State
+from swc_local.games.plugin import MalformedMove
+from swc_local.protocol.element import Element
 
 _TAGS = {
     rules.ADVANCE: rules.ADVANCE, "sc.plugin2018.Advance": rules.ADVANCE,

@@ -1,5 +1,5 @@
 """The Piranhas 2019 game plugin: glues the pure rules (:mod:`.rules`) to the server contract
-(:mod:`games.plugin`) and the XML mapping (:mod:`.xmlmap`).
+(:mod:`swc_local.games.plugin`) and the XML mapping (:mod:`.xmlmap`).
 
 Spec-conformance notes:
 
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import random
 
-from games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
-from games.piranhas import xmlmap
-from games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
-from protocol.element import Element
+from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.piranhas import xmlmap
+from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
+from swc_local.protocol.element import Element
 
 _SEAT_COLORS = (RED, BLUE)
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import re
 
-from games.plugin import MalformedMove
-from games.piranhas.rules import (
+from swc_local.games.plugin import MalformedMove
+from swc_local.games.piranhas.rules import (
     BLUE, COLOR_NAMES, DIRECTIONS, RED, SIZE, STATE_NAMES, Move, Position,
 )
-from protocol.element import Element
+from swc_local.protocol.element import Element
 
 STATE_CLASS = "sc.plugin2019.GameState"
 _DIRECTIONS_BY_NAME = {d.name: d for d in DIRECTIONS}

@@ -3,7 +3,7 @@
 Wins, draws and losses come from each player's first score part ("Gewinner": 2, 1, 0).  The
 other score parts are averaged over the games that have a result, as the fragment's
 ``AVERAGE`` aggregation suggests.  Time per move is the observer's measure (see
-:mod:`server.match`): mean and maximum in milliseconds.
+:mod:`swc_local.tools.match`): mean and maximum in milliseconds.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from typing import TextIO
 
-from server.match import NAMES, GameRecord, MatchReport
+from swc_local.tools.match import NAMES, GameRecord, MatchReport
 
 
 class Progress:

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from games.plugin import Game, InvalidMove, MalformedMove
-from protocol.element import Element
-from server.replay import Replay
+from swc_local.games.plugin import Game, InvalidMove, MalformedMove
+from swc_local.protocol.element import Element
+from swc_local.server.replay import Replay
 
 
 @dataclass

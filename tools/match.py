@@ -31,12 +31,12 @@ from pathlib import Path
 
 import trio
 
-from client.admin import Admin
-from client.messages import Left, Memento, Result
-from games.plugin import GamePlugin
-from server.app import Server
-from server.config import Settings
-from server.players import expand, reference_bot_command, run_player
+from swc_local.client.admin import Admin
+from swc_local.client.messages import Left, Memento, Result
+from swc_local.games.plugin import GamePlugin
+from swc_local.server.app import Server
+from swc_local.server.config import Settings
+from swc_local.tools.players import expand, reference_bot_command, run_player
 
 log = logging.getLogger("swc.match")
 
@@ -95,7 +95,7 @@ class PlayedGame:
 
     @property
     def bot(self):
-        """The bot's :class:`client.messages.Score` (cause, reason, parts, points)."""
+        """The bot's :class:`swc_local.client.messages.Score` (cause, reason, parts, points)."""
         return self.record.score(0)
 
     @property

@@ -1,6 +1,6 @@
 """The bot author's subcommands of ``swc``: ``match``, ``replay`` and ``admin``.
 
-Kept out of :mod:`server.cli` so that module stays about serving; :func:`add_commands` plugs
+Kept out of :mod:`swc_local.server.cli` so that module stays about serving; :func:`add_commands` plugs
 them into its parser.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import trio
 
-from games import registry
+from swc_local.games import registry
 
 log = logging.getLogger("swc")
 
@@ -40,15 +40,15 @@ def add_commands(commands) -> None:
     replay.add_argument("--check", action="store_true", help="re-run the moves against the rules; exit 1 on a disagreement")
     replay.set_defaults(run=_replay)
 
-    from client.admin_cli import add_parser
+    from swc_local.client.admin_cli import add_parser
 
     add_parser(commands)
 
 
 def _match(args: argparse.Namespace) -> int:
-    from server.match import MatchConfig, run_match
-    from server.match_report import Progress, results_table
-    from server.replay import ReplayError
+    from swc_local.tools.match import MatchConfig, run_match
+    from swc_local.tools.match_report import Progress, results_table
+    from swc_local.server.replay import ReplayError
 
     plugin = registry.get(registry.resolve(args.game))
     if plugin is None:
@@ -78,8 +78,8 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from server.replay import ReplayError, read_replay
-    from server.replay_check import check_replay, print_replay
+    from swc_local.server.replay import ReplayError, read_replay
+    from swc_local.tools.replay_check import check_replay, print_replay
 
     try:
         replay = read_replay(args.file)

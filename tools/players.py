@@ -16,18 +16,14 @@ import shlex
 import signal
 import subprocess
 import sys
-from pathlib import Path
 from typing import IO
 
 import trio
 
-PROJECT_ROOT = str(Path(__file__).resolve().parent.parent)
-
-
 def reference_bot_command(game_type: str) -> list[str]:
-    """The reference random bot as a command (``python -m server.cli bot ...``, venv-safe)."""
+    """The reference random bot as a command (``python -m swc_local.server.cli bot ...``, venv-safe)."""
     return [
-        sys.executable, "-m", "server.cli", "bot", game_type,
+        sys.executable, "-m", "swc_local.server.cli", "bot", game_type,
         "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}", "--seed", "{seed}",
     ]
 
@@ -43,14 +39,6 @@ def expand(command: str | list[str], **values: object) -> list[str]:
     return out
 
 
-def _environment() -> dict[str, str]:
-    """The caller's environment, plus this project on PYTHONPATH (for ``-m server.cli``)."""
-    env = dict(os.environ)
-    paths = [PROJECT_ROOT] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
-    env["PYTHONPATH"] = os.pathsep.join(paths)
-    return env
-
-
 async def run_player(
     argv: list[str],
     output: IO | int | None = subprocess.DEVNULL,
@@ -64,7 +52,7 @@ async def run_player(
     try:
         process = await trio.lowlevel.open_process(
             argv, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
-            env=_environment(), start_new_session=True,
+            start_new_session=True,
         )
     except OSError:
         task_status.started(None)
