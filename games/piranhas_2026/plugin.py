@@ -1,0 +1,151 @@
+"""The Piranhas 2026 game plugin (``swc_2026_piranhas``): glues the pure rules (:mod:`.rules`) to
+the server contract (:mod:`swc_local.games.plugin`) and the XML mapping (:mod:`.xmlmap`).
+
+What the modern (2023+) envelope needs beyond the classic contract, and where it is:
+
+* an invalid move raises :class:`InvalidPiranhaMove`, an :class:`InvalidMove` whose ``reason``
+  is the ``InvalidMoveException`` message (the result says ``Regelverletzung von X: <reason>``)
+  and whose ``exception_text`` is the exception's ``toString`` (the ``error`` message says
+  ``Ungueltiger Zug von 'X'.\\n<exception_text>``);
+* a move that cannot be performed at all raises :class:`xmlmap.DroppedMove` with the leave
+  ``cause`` (``UNKNOWN`` or ``PROTOCOL_ERROR``);
+* ``str(move)`` is the official ``Move.toString`` (``It's not your turn ... (msg was <move>)``);
+* :meth:`Piranhas2026Game.outcome` gives the finished reason text, with the winner's display
+  name or, when blank (every ``<join/>`` player), its team name.
+
+Spec-conformance notes:
+
+* ``apply(seat, move)`` expects ``seat`` to be the side to move: the server answers a move out of
+  turn itself before a game sees it, so a mismatch is a caller bug (ValueError).
+* ``outcome()`` is ``GameState.isOver`` + ``winCondition``; the server asks it after every move
+  and before every move request, so a loaded position that is already over ends at once.
+* ``random_move`` draws uniformly with ``rng.choice`` over the legal moves, so a seeded rng plays
+  the same game again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from swc_local.games.plugin import MODERN, InvalidMove, Outcome, ScoreFragment
+from swc_local.games.piranhas_2026 import xmlmap
+from swc_local.games.piranhas_2026.rules import (
+    TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, WinReason,
+)
+from swc_local.protocol.element import Element
+
+
+class InvalidPiranhaMove(InvalidMove):
+    """A rule check failed: ``reason`` and ``exception_text`` as the 26.1.0 server words them."""
+
+    def __init__(self, rejected: MoveRejected) -> None:
+        super().__init__(rejected.message)
+        self.mistake = rejected.mistake
+        self.move = rejected.move
+        self.exception_text = rejected.exception_text
+
+
+class Piranhas2026Game:
+    """One room's game: a :class:`GameState`, the display names and a state renderer."""
+
+    __slots__ = ("state", "names", "_renderer")
+
+    def __init__(self, state: GameState, names: tuple[str, str] = ("", "")) -> None:
+        self.state = state
+        self.names = names
+        self._renderer = xmlmap.StateRenderer()
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def current_seat(self) -> int:
+        return self.state.team_to_move
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0], names[1])
+
+    def shown_name(self, seat: int) -> str:
+        """The display name, or the team name when it is blank (the server's ``%s``)."""
+        name = self.names[seat]
+        return name if name.strip() else TEAM_NAMES[seat]
+
+    def decode_move(self, data: Element) -> Move:
+        return xmlmap.decode_move(data)
+
+    def apply(self, seat: int, move: object) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} is not on turn")
+        if not isinstance(move, Move):
+            raise TypeError(f"not a Piranhas 2026 move: {move!r}")
+        try:
+            self.state.perform(move)
+        except MoveRejected as rejected:
+            raise InvalidPiranhaMove(rejected) from None
+        except OffBoardStart as crash:
+            raise xmlmap.DroppedMove(str(crash), xmlmap.UNKNOWN) from None
+
+    def legal_moves(self) -> list[Move]:
+        return self.state.legal_moves()
+
+    def outcome(self) -> Outcome | None:
+        verdict = self.state.verdict()
+        if verdict is None:
+            return None
+        if verdict.winner is None:
+            return Outcome(None, WinReason.TIE.value)
+        return Outcome(verdict.winner, verdict.reason.text(self.shown_name(verdict.winner)))
+
+    def state_element(self) -> Element:
+        return self._renderer.state(self.state)
+
+    def score_parts(self, seat: int) -> list[str]:
+        return [str(self.state.greatest_swarm(seat))]
+
+    def winner_element(self, seat: int) -> Element:
+        return Element("winner", {"team": TEAM_NAMES[seat]})
+
+
+class Piranhas2026Plugin:
+    """The ``swc_2026_piranhas`` game type."""
+
+    game_type = "swc_2026_piranhas"
+    display_name = "Piranhas"
+    dialect = MODERN
+    soft_timeout_ms = 2000
+    hard_timeout_ms = 10000
+    score_fragments = (
+        ScoreFragment("Siegpunkte", "SUM"),
+        ScoreFragment("Schwarmgröße", "AVERAGE"),
+    )
+    move_classes = frozenset({xmlmap.MOVE_CLASS, "sc.plugin2026.Move"})
+    data_classes = frozenset({xmlmap.STATE_CLASS})
+    error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §7)
+    team_names = TEAM_NAMES
+
+    def new_game(self, rng: random.Random) -> Piranhas2026Game:
+        return Piranhas2026Game(GameState.start(rng))
+
+    def game_from_state(self, state: Element) -> Piranhas2026Game:
+        return Piranhas2026Game(xmlmap.state_from_element(state))
+
+    def legal_moves(self, game: Piranhas2026Game) -> list[Move]:
+        return game.state.legal_moves()
+
+    def move_element(self, move: Move) -> Element:
+        return xmlmap.move_element(move)
+
+    def random_move(self, game: Piranhas2026Game, rng: random.Random) -> Move | None:
+        moves = game.state.legal_moves()
+        return rng.choice(moves) if moves else None
+
+    def describe(self, game: Piranhas2026Game) -> str:
+        state = game.state
+        union = "" if state.first_union is None else f", firstUnion {TEAM_NAMES[state.first_union]}"
+        header = f"turn {state.turn}, {TEAM_NAMES[state.team_to_move]} to move{union}"
+        legend = "a b c = ONE S M L, A B C = TWO S M L, X = squid"
+        return f"{header}\n{state.text()}\n{legend}"
+
+
+PLUGIN = Piranhas2026Plugin()
