@@ -43,6 +43,7 @@ class InvalidPiranhaMove(InvalidMove):
         self.mistake = rejected.mistake
         self.move = rejected.move
         self.exception_text = rejected.exception_text
+        self.detail = rejected.exception_text  # the modern contract's name for it
 
 
 class Piranhas2026Game:
@@ -86,6 +87,10 @@ class Piranhas2026Game:
         except OffBoardStart as crash:
             raise xmlmap.DroppedMove(str(crash), xmlmap.UNKNOWN) from None
 
+    def move_text(self, move: Move) -> str:
+        """The official ``Move.toString`` (quoted in the not-your-turn text)."""
+        return str(move)
+
     def legal_moves(self) -> list[Move]:
         return self.state.legal_moves()
 
@@ -123,6 +128,8 @@ class Piranhas2026Plugin:
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §7)
     team_names = TEAM_NAMES
+    envelope = "2025"  # the 24.2+ result/timeout envelope (modern_dialect_2023plus.md)
+    season = 2026
 
     def new_game(self, rng: random.Random) -> Piranhas2026Game:
         return Piranhas2026Game(GameState.start(rng))
