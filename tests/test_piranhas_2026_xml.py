@@ -88,7 +88,7 @@ def test_socha_admin_named_players():
     assert_result(game, result)
 
 
-ENDGAMES = sorted(p.name for p in (DATA / "endgames").iterdir())
+ENDGAMES = sorted(p.name for p in (DATA / "endgames").iterdir() if p.is_dir())
 
 
 @pytest.mark.parametrize("name", ENDGAMES)
