@@ -5,8 +5,8 @@ What the modern (2023+) envelope needs beyond the classic contract, and where it
 
 * an invalid move raises :class:`InvalidPiranhaMove`, an :class:`InvalidMove` whose ``reason``
   is the ``InvalidMoveException`` message (the result says ``Regelverletzung von X: <reason>``)
-  and whose ``exception_text`` is the exception's ``toString`` (the ``error`` message says
-  ``Ungueltiger Zug von 'X'.\\n<exception_text>``);
+  and whose ``detail`` is the exception's ``toString`` (the ``error`` message says
+  ``Ungueltiger Zug von 'X'.\\n<detail>``);
 * a move that cannot be performed at all raises :class:`xmlmap.DroppedMove` with the leave
   ``cause`` (``UNKNOWN`` or ``PROTOCOL_ERROR``);
 * ``str(move)`` is the official ``Move.toString`` (``It's not your turn ... (msg was <move>)``);
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from swc_local.games.plugin import MODERN, InvalidMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
     TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, WinReason,
@@ -36,14 +36,12 @@ from swc_local.protocol.element import Element
 
 
 class InvalidPiranhaMove(InvalidMove):
-    """A rule check failed: ``reason`` and ``exception_text`` as the 26.1.0 server words them."""
+    """A rule check failed: ``reason`` and ``detail`` as the 26.1.0 server words them."""
 
     def __init__(self, rejected: MoveRejected) -> None:
-        super().__init__(rejected.message)
+        super().__init__(rejected.message, rejected.exception_text)
         self.mistake = rejected.mistake
         self.move = rejected.move
-        self.exception_text = rejected.exception_text
-        self.detail = rejected.exception_text  # the modern contract's name for it
 
 
 class Piranhas2026Game:
@@ -128,7 +126,7 @@ class Piranhas2026Plugin:
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §7)
     team_names = TEAM_NAMES
-    envelope = "2025"  # the 24.2+ result/timeout envelope (modern_dialect_2023plus.md)
+    envelope = ENVELOPE_2025  # the 24.2+ result/timeout envelope (modern_dialect_2023plus.md)
     season = 2026
 
     def new_game(self, rng: random.Random) -> Piranhas2026Game:

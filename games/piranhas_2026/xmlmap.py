@@ -51,8 +51,7 @@ class DroppedMove(MalformedMove):
     """
 
     def __init__(self, detail: str, cause: str) -> None:
-        super().__init__(detail)
-        self.cause = cause
+        super().__init__(detail, cause)
 
 
 def _coordinate(from_element: Element, name: str) -> int:
