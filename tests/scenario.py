@@ -27,7 +27,7 @@ SENT = re.compile(rb"\n>>>>>>>>>> SENT: [^\n]*\n")
 class Action:
     time: float
     client: str
-    kind: str  # "send" | "close" | "expect_closed" | "expect_open"
+    kind: str  # "send" | "close" | "expect_closed" | "expect_open" | "wait" (text: byte count)
     text: str = ""
 
 
@@ -176,6 +176,9 @@ class Replay:
                     with trio.fail_after(30):
                         while not client.closed_by_server:
                             await trio.sleep(0.001)
+                elif action.kind == "wait":
+                    # hold the script until this client has received that many bytes
+                    await self._wait_for(client, int(action.text))
                 elif action.kind == "expect_open":
                     await trio.sleep(0.2 if not self.timed else 0)
                     assert not client.closed_by_server, f"{client.name} was closed"

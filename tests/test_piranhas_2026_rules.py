@@ -247,7 +247,7 @@ def test_game_maps_rejections_and_off_board_starts():
     assert info.value.reason == (
         "Gegnerische Piranhas können nicht übersprungen werden bei 'Schwimme von [0|1] in Richtung DOWN_RIGHT'"
     )
-    assert info.value.exception_text == (
+    assert info.value.detail == (
         "InvalidMoveException(mistake=JUMP_OVER_OPPONENT, move=Schwimme von [0|1] in Richtung DOWN_RIGHT)"
     )
     with pytest.raises(DroppedMove) as dropped:

@@ -138,7 +138,7 @@ def test_invalid_move_texts(name, move):
     error = room_data(messages, "error")[0]
     with pytest.raises(InvalidPiranhaMove) as info:
         start.apply(0, decode_move(error.find("originalMessage")))
-    assert error.get("message") == f"Ungueltiger Zug von ''.\n{info.value.exception_text}"
+    assert error.get("message") == f"Ungueltiger Zug von ''.\n{info.value.detail}"
     winner = room_data(messages, "result")[0].find("winner")
     assert winner.get("reason") == f"Regelverletzung von ONE: {info.value.reason}"
     assert info.value.move == move
