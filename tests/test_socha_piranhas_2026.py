@@ -1,0 +1,124 @@
+"""The official Python client ``socha==4.3.9`` (PyPI) plays Piranhas 2026 against this server.
+
+Nobody here wrote that client: its xsdata parser, its stream splitting and its Rust move
+generator (which matches the official rules, spec §7) judge our bytes.  Two random bots per game
+(``tests/foreign_clients/socha_piranhas_2026.py``), 14 games through ``<join/>`` and 6 through
+``joinPrepared`` (an admin prepares named slots over a raw socket), ten games at a time: a socha
+client waits 0.1 s on its socket for every second message of a read, so a game takes about 10 s
+of mostly idle time.  The timeouts stay on, as for any ``<join/>`` player, but at 20 s/30 s
+instead of 2 s/10 s: twenty Python processes starting at once on a small CI machine can keep a
+client off the CPU for more than 2 s, and this test is about the protocol, not the machine (the
+2 s and 10 s limits have their own byte-exact capture tests).  Every game must end with a result
+that is REGULAR for both players, both clients must agree on it, and every client must exit 0.
+
+The venv with socha comes from :mod:`tests.socha_clients` (built once from PyPI, then cached).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import trio
+
+from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
+
+BOT = Path(__file__).parent / "foreign_clients" / "socha_piranhas_2026.py"
+JOIN_GAMES = 14
+PREPARED_GAMES = 6
+PARALLEL_GAMES = 10
+RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
+JOINED = re.compile(r"^PEER joined (\S+)$", re.M)
+
+
+async def run_bot(python: Path, port: int, seed: int, reservation: str | None = None) -> tuple[int, str]:
+    command = [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(port)]
+    if reservation is not None:
+        command += ["--reservation", reservation]
+    env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
+    with trio.fail_after(120):
+        done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
+    return done.returncode, done.stdout.decode() + done.stderr.decode()
+
+
+async def prepare(port: int, index: int) -> list[str]:
+    """Prepare a room with two named slots as an admin would; return the reservation codes."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(
+            b'<protocol><authenticate password="examplepassword"/>'
+            b'<prepare gameType="swc_2026_piranhas" pause="false">'
+            + f'<slot displayName="alpha{index}" canTimeout="true" reserved="true"/>'
+              f'<slot displayName="beta{index}" canTimeout="true" reserved="true"/>'.encode()
+            + b"</prepare>"
+        )
+        received = b""
+        with trio.fail_after(10):
+            while b"</prepared>" not in received:
+                received += await stream.receive_some(4096)
+        await stream.send_all(b"</protocol>")
+    return re.findall(r"<reservation>([^<]+)</reservation>", received.decode())
+
+
+def game_results(outputs: list[tuple[int, str]]) -> dict[str, tuple[str, str, str]]:
+    """Each room's result, from the clients' reports; every client exited 0, both seats of a
+    room agree, and each room had exactly two clients."""
+    rooms: dict[str, list[tuple[str, str, str]]] = {}
+    for code, output in outputs:
+        assert code == 0, f"a socha client exited {code}:\n{output[-3000:]}"
+        found = RESULT.findall(output)
+        assert len(found) == 1, f"a socha client saw {len(found)} results:\n{output[-3000:]}"
+        assert "PEER left" in output, output[-3000:]
+        room = JOINED.search(output)
+        assert room is not None, output[-3000:]
+        rooms.setdefault(room[1], []).append(found[0])
+    for room, results in rooms.items():
+        assert len(results) == 2 and results[0] == results[1], (room, results)
+    return {room: results[0] for room, results in rooms.items()}
+
+
+async def test_socha_4_3_9_random_bots_play_join_and_prepared_games(start_server, socha_client):  # noqa: F811
+    python = socha_client("4.3.9")
+    server = await start_server(
+        password="examplepassword", default_game="swc_2026_piranhas",
+        soft_timeout_ms=20_000, hard_timeout_ms=30_000,
+    )
+    port = server.port
+    outputs: list[tuple[int, str]] = []
+    prepared_names: dict[int, tuple[str, str]] = {}
+
+    async def bot(seed: int, code: str | None = None) -> None:
+        outputs.append(await run_bot(python, port, seed, code))
+
+    async def join_game(index: int) -> None:
+        # <join/> pairs clients in arrival order, so the two started here may meet others
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bot, 2 * index)
+            nursery.start_soon(bot, 2 * index + 1)
+
+    async def prepared_game(index: int) -> None:
+        codes = await prepare(port, index)
+        assert len(codes) == 2
+        prepared_names[index] = (f"alpha{index}", f"beta{index}")
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bot, 1000 + 2 * index, codes[0])
+            nursery.start_soon(bot, 1001 + 2 * index, codes[1])
+
+    games = [(join_game, i) for i in range(JOIN_GAMES)] + [(prepared_game, i) for i in range(PREPARED_GAMES)]
+    limiter = trio.CapacityLimiter(PARALLEL_GAMES)
+
+    async def limited(play, index) -> None:
+        async with limiter:
+            await play(index)
+
+    async with trio.open_nursery() as nursery:
+        for play, index in games:
+            nursery.start_soon(limited, play, index)
+    results = game_results(outputs)
+    assert len(results) == JOIN_GAMES + PREPARED_GAMES
+    for team, regular, reason in results.values():
+        assert regular == "True", reason
+    named = [reason for _, _, reason in results.values() if reason.startswith(("alpha", "beta"))]
+    ties = [reason for _, _, reason in results.values() if reason == "Beide Spieler sind gleichauf"]
+    assert len(named) + len(ties) >= PREPARED_GAMES  # prepared games name the display names
