@@ -291,7 +291,7 @@ def _check_agreement(state: GameState) -> None:
     assert state.has_legal_move() == bool(generated)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_playouts_never_raise_and_generator_equals_validator(seed):
     rng = random.Random(seed)

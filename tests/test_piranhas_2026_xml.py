@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swc_local.games.piranhas_2026.plugin import PLUGIN, InvalidPiranhaMove
 from swc_local.games.piranhas_2026.rules import TEAM_NAMES, Direction, Move
@@ -208,3 +210,38 @@ def test_describe_is_a_readable_board():
     assert text.splitlines()[0] == "turn 0, ONE to move"
     assert text.splitlines()[1] == "9 . A C B A B B C A ."
     assert text.splitlines()[10] == "0 . A A C A A A A A ."
+
+
+_texts = st.one_of(st.sampled_from(["0", "9", "-1", "10", "0x3", "UP", "DOWN_LEFT", ""]), st.text(max_size=6))
+_children = st.lists(
+    st.builds(
+        lambda tag, attrs, text: Element(tag, attrs, text=text),
+        st.sampled_from(["from", "direction", "hint", "to"]),
+        st.dictionaries(st.sampled_from(["x", "y", "z"]), _texts, max_size=3),
+        _texts,
+    ),
+    max_size=4,
+)
+
+
+START_STATE = room_data(received(DATA / "invalid_jump" / "C1.raw"), "memento")[0].find("state")
+
+
+@settings(max_examples=200, deadline=None)
+@given(_children)
+def test_any_move_element_decodes_or_is_dropped_and_never_crashes(children):
+    game = PLUGIN.game_from_state(START_STATE)
+    try:
+        move = decode_move(Element("data", {"class": "move"}, children))
+    except DroppedMove as dropped:
+        assert dropped.cause in ("UNKNOWN", "PROTOCOL_ERROR")
+        return
+    try:
+        game.apply(0, move)
+    except InvalidPiranhaMove as invalid:
+        assert invalid.reason.endswith(f" bei '{move}'")
+        assert game.turn == 0
+    except DroppedMove as dropped:
+        assert dropped.cause == "UNKNOWN" and not (0 <= move.x < 10 and 0 <= move.y < 10)
+    else:
+        assert game.turn == 1
