@@ -18,8 +18,9 @@ Spec-conformance notes:
   turn itself before a game sees it, so a mismatch is a caller bug and raises ValueError.
 * A move whose ``to`` is missing but whose ``from`` is an own piece crashed the official rule code:
   ``apply`` raises MalformedMove (the server drops the player, LEFT; ``G/move_no_to``).
-* ``data_classes`` is empty: no class of the 2022 plugin other than the move is room data; the
-  lobby answers any other room data itself (spec A.4).
+* ``data_classes`` names only the state's XStream alias (``state``), so a client can tell an
+  Ostseeschach memento by its class; room data that is not a move is answered by the 2022 lobby
+  itself (spec A.4), never by the game.
 * ``score_parts`` gives 0 as the distance of a team without light pieces (issue 9; the official
   server failed there and sent no result, A.5 item 3).
 * ``random_move`` picks uniformly with ``rng.choice`` over the legal moves in the official
@@ -120,7 +121,7 @@ class OstseeschachPlugin:
         ScoreFragment("Leichtfiguren Vorne", "AVERAGE"),
     )
     move_classes = frozenset({"move", "sc.plugin2022.Move"})
-    data_classes: frozenset[str] = frozenset()
+    data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the 2022 error carries <originalMessage class="move"> (spec A.3)
 
     def new_game(self, rng: random.Random) -> OstseeschachGame:
@@ -128,6 +129,11 @@ class OstseeschachPlugin:
 
     def game_from_state(self, state: Element) -> OstseeschachGame:
         return OstseeschachGame(xmlmap.position_from_state(state))
+
+    def recognizes_state(self, state: Element) -> bool:
+        """A 2022 state has ``<startTeam>`` and ``<board><pieces>`` (2018's also says ``state``)."""
+        board = state.find("board")
+        return state.find("startTeam") is not None and board is not None and board.find("pieces") is not None
 
     def legal_moves(self, game: OstseeschachGame) -> list[Move]:
         return game.position.legal_moves()
