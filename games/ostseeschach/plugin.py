@@ -4,11 +4,12 @@
 What the modern-dialect server needs beyond the classic contract, and where it finds it here:
 
 * An invalid move raises :class:`MoveMistake`, an :class:`InvalidMove` whose ``reason`` is the
-  score reason (``<mistake> bei Zug 'Zug von [x|y] zu [x|y]'``) and whose ``error_message`` is
-  what follows ``Ungueltiger Zug von 'NAME'.\\n`` in the error to the offender and observers
+  score reason (``<mistake> bei Zug 'Zug von [x|y] zu [x|y]'``) and whose ``detail`` is what
+  follows ``Ungueltiger Zug von 'NAME'.\\n`` in the error to the offender and observers
   (``InvalidMoveException(mistake=<mistake>, move=Zug von [x|y] zu [x|y])``, spec A.3).
-* ``str(move)`` is the official ``Move.toString`` (``Zug von [7|0] zu [6|0]``), which the
-  not-your-turn reason quotes ("… (msg was Zug von [7|0] zu [6|0]).").
+* ``game.move_text(move)`` (= ``str(move)``) is the official ``Move.toString`` (``Zug von [7|0]
+  zu [6|0]``), which the not-your-turn reason quotes ("… (msg was Zug von [7|0] zu [6|0]).").
+* ``envelope = ENVELOPE_2022``: the 22.x result layout, timeouts and step semantics.
 * ``Outcome.reason`` is the empty string: a regular 2022 score has ``reason=""`` (the WinReason
   never goes on the wire); :attr:`OstseeschachGame.win_reason` keeps it for logs.
 
@@ -33,18 +34,24 @@ import random
 
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2022, MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.protocol.element import Element
 
 
 class MoveMistake(InvalidMove):
-    """An invalid move with both official texts: the score reason and the error message."""
+    """An invalid move with both official texts: ``reason`` (the score reason, the exception's
+    message) and ``detail`` (its toString, carried by the error message)."""
 
     def __init__(self, violation: RuleViolation):
-        super().__init__(str(violation))
+        super().__init__(
+            str(violation), f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
+        )
         self.mistake = violation.mistake
         self.move = violation.move
-        self.error_message = f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
+
+    @property
+    def error_message(self) -> str:
+        return self.detail
 
 
 class OstseeschachGame:
@@ -85,6 +92,10 @@ class OstseeschachGame:
     def legal_moves(self) -> list[Move]:
         return self.position.legal_moves()
 
+    def move_text(self, move: Move) -> str:
+        """The official ``Move.toString``, quoted in the not-your-turn reason."""
+        return str(move)
+
     @property
     def win_reason(self) -> str | None:
         """DIFFERING_SCORES, DIFFERING_POSITIONS or EQUAL_SCORE once the game is over."""
@@ -113,6 +124,8 @@ class OstseeschachPlugin:
     game_type = "swc_2022_ostseeschach"
     display_name = "Ostseeschach"
     dialect = MODERN
+    envelope = ENVELOPE_2022
+    season = 2022
     soft_timeout_ms = 2000
     hard_timeout_ms = 10000
     score_fragments = (
