@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from swc_local.games.ostseeschach import rules, xmlmap
 from swc_local.games.ostseeschach.plugin import PLUGIN, MoveMistake
 from swc_local.games.ostseeschach.rules import Move
+from swc_local.games.plugin import MalformedMove
+from swc_local.protocol.element import Element
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -125,3 +127,39 @@ def test_wrong_moves_are_rejected_with_the_right_text_and_change_nothing(seed, d
         else:
             raise AssertionError(f"{move} was accepted, expected {expected!r}")
         assert game.state_element().render() == before
+
+
+_INTS = st.one_of(
+    st.integers(min_value=-10, max_value=10).map(str),
+    st.sampled_from(["", " 1", "1.0", "0x7", "#3", "07", "-0", "2147483648", "4294967295", "99999999999", "x"]),
+)
+_COORDINATE_ATTRS = st.dictionaries(st.sampled_from(["x", "y", "z", "class"]), _INTS, max_size=3)
+
+
+@st.composite
+def move_data(draw):
+    """A ``<data class="move">`` with arbitrary children, attributes and values."""
+    children = [
+        Element(draw(st.sampled_from(["from", "to", "hint", "coordinates"])), draw(_COORDINATE_ATTRS),
+                draw(st.lists(st.just(Element("x", text="1")), max_size=1)))
+        for _ in range(draw(st.integers(min_value=0, max_value=3)))
+    ]
+    return Element("data", {"class": "move"}, children, draw(st.sampled_from(["", "junk"])))
+
+
+@settings(max_examples=300, deadline=None)
+@given(move_data(), SEEDS)
+def test_any_move_data_is_a_move_a_malformed_move_or_a_verdict(data, seed):
+    game = PLUGIN.new_game(random.Random(seed))
+    before = game.state_element().render()
+    try:
+        move = game.decode_move(data)
+    except MalformedMove:
+        return
+    try:
+        game.apply(game.current_seat, move)
+    except (MoveMistake, MalformedMove):
+        assert game.state_element().render() == before
+        return
+    assert game.turn == 1
+    assert PLUGIN.move_element(move).render() == xmlmap.move_element(move).render()
