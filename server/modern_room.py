@@ -286,6 +286,9 @@ class ModernRoom(GameRoom):
 
     @guarded
     def on_disconnect(self, slot: ModernSlot) -> None:
+        connection = slot.connection
+        if connection is not None and connection.protocol_error and self.envelope == ENVELOPE_2025:
+            slot.left_cause = slot.left_cause or "PROTOCOL_ERROR"  # unparseable input (25.x)
         self._detach(slot)
         if self.status is Status.RUNNING:
             slot.left = True
