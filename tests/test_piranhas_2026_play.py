@@ -14,7 +14,7 @@ from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.server.replay import position_factory, read_replay
 from swc_local.tools.match import MatchConfig, run_match
-from swc_local.tools.replay_check import check_replay, recorded_scores
+from swc_local.tools.replay_check import check_replay, score_tuples
 
 PLUGIN = registry.get("swc_2026_piranhas")
 GAMES = 100
@@ -91,7 +91,7 @@ async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):
     assert loaded.states[0].render() == expected  # the room started at the loaded position
     checked = check_replay(loaded)
     assert checked.ok, checked.disagreement
-    assert [score[0] for score in recorded_scores(loaded.result)] == ["REGULAR", "REGULAR"]
+    assert [score[0] for score in score_tuples(loaded.result)] == ["REGULAR", "REGULAR"]
 
 
 @pytest.mark.swc_server(game="piranhas_2026", seed=7)

@@ -245,3 +245,10 @@ def test_any_move_element_decodes_or_is_dropped_and_never_crashes(children):
         assert dropped.cause == "UNKNOWN" and not (0 <= move.x < 10 and 0 <= move.y < 10)
     else:
         assert game.turn == 1
+
+
+def test_registry_tells_a_piranhas_2026_state_from_other_state_classes():
+    from swc_local.games import registry
+
+    assert registry.plugin_for_state(START_STATE) is PLUGIN
+    assert not PLUGIN.recognizes_state(parse('<state class="state" turn="0"><board/></state>'))

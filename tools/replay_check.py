@@ -11,6 +11,8 @@ Spec-conformance notes (choices where the spec is silent):
   rules say it is over, or a result that differs from the one the rules give.
 * Results ended by a fault (``LEFT``, timeouts, ``RULE_VIOLATION``) are not decided by the rules;
   for those only the state-derived score parts (after "Gewinner") are compared.
+* Both result layouts are read: classic ``<score>`` children, and the 2022+ ``<scores><entry>``
+  with ``<winner team/>``; sides are called RED/BLUE in classic games and ONE/TWO in modern ones.
 """
 
 from __future__ import annotations
@@ -47,14 +49,28 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
-def _side(game: Game, plugin: GamePlugin) -> str:
-    return (("ONE", "TWO") if plugin.dialect == MODERN else ("RED", "BLUE"))[game.current_seat]
+def sides(plugin: GamePlugin) -> tuple[str, str]:
+    """What the two seats are called on the wire of this game's dialect."""
+    return ("ONE", "TWO") if getattr(plugin, "dialect", None) == MODERN else ("RED", "BLUE")
+
+
+def recorded_scores(result: Element) -> list[Element]:
+    """The ``<score>`` elements of a result, first seat first, in either dialect's layout."""
+    scores = result.find("scores")
+    if scores is not None:
+        return [score for entry in scores.findall("entry") if (score := entry.find("score")) is not None]
+    return result.findall("score")
+
+
+def _side(game: Game, plugin: GamePlugin | None = None) -> str:
+    return sides(plugin)[game.current_seat] if plugin is not None else ("RED", "BLUE")[game.current_seat]
 
 
 def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
-    print(f"{replay.game_type}: {replay.names[0]} (red) vs {replay.names[1]} (blue), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    first, second = sides(replay.plugin) if replay.plugin.dialect == MODERN else ("red", "blue")
+    print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
     previous: Game | None = None
@@ -66,12 +82,12 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
-    print(result_text(replay.result), file=out)
+    print(result_text(replay.result, replay.plugin), file=out)
 
 
-def recorded_scores(result: Element) -> list[tuple[str, str | None, list[str]]]:
-    """(cause, reason, parts) per seat from a result's ``<data>``, in either dialect's layout
-    (the 2025+ envelope has no cause: :func:`swc_local.client.messages.parse` derives it)."""
+def score_tuples(result: Element) -> list[tuple[str, str | None, list[str]]]:
+    """(cause, reason, parts) per seat, in either dialect's layout; the 2025+ envelope writes no
+    cause, :func:`swc_local.client.messages.parse` derives it from the winner's reason."""
     typed = parse_message(Element("room", {"roomId": ""}, [result]))
     return [(score.cause, score.reason, list(score.parts)) for score in typed.scores]
 
@@ -87,16 +103,20 @@ def result_names(result: Element) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def result_text(result: Element | None) -> str:
+def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str:
     if result is None:
         return "no result (cancelled, or the replay is cut short)"
-    typed = parse_message(Element("room", {"roomId": ""}, [result]))
-    modern = result.find("scores") is not None
     lines = ["result:"]
-    for side, score in zip(("ONE", "TWO") if modern else ("red ", "blue"), typed.scores):
-        lines.append(f"  {side} {score.cause} [{' '.join(score.parts)}]" + (f" {score.reason!r}" if score.reason else ""))
-    winner = typed.winner
-    lines.append(f"  winner: {winner[0]} ({winner[1]})" if winner is not None else "  no winner")
+    names = ("red ", "blue") if plugin is None or plugin.dialect != MODERN else sides(plugin)
+    for color, (cause, reason, parts) in zip(names, score_tuples(result)):
+        lines.append(f"  {color} {cause} [{' '.join(parts)}]" + (f" {reason!r}" if reason else ""))
+    winner = result.find("winner")
+    if winner is not None:
+        side = winner.get("color") or winner.get("team")
+        name = winner.get("displayName") or winner.get("name")
+        lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
+    else:
+        lines.append("  no winner")
     return "\n".join(lines)
 
 
@@ -166,7 +186,7 @@ def check_replay(replay: Replay) -> CheckReport:
     if recorded is None:
         report.notes.append("no result recorded")
         return report
-    scores = recorded_scores(recorded)
+    scores = score_tuples(recorded)
     if plugin.dialect == MODERN:  # 2025+ reasons name the players: take the names the result shows
         game.set_display_names(result_names(recorded))
     if all(cause == "REGULAR" for cause, _, _ in scores):

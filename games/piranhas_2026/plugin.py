@@ -135,6 +135,15 @@ class Piranhas2026Plugin:
     def game_from_state(self, state: Element) -> Piranhas2026Game:
         return Piranhas2026Game(xmlmap.state_from_element(state))
 
+    def recognizes_state(self, state: Element) -> bool:
+        """Whether ``state`` is a Piranhas 2026 state: several seasons call their state class
+        ``state``, so the registry asks (a board of 10 rows of 10 known fields)."""
+        try:
+            xmlmap.state_from_element(state)
+        except ValueError:
+            return False
+        return True
+
     def legal_moves(self, game: Piranhas2026Game) -> list[Move]:
         return game.state.legal_moves()
 
