@@ -13,7 +13,9 @@ Routing (in this order; the first that applies):
 * ``joinPrepared``: the dialect of the room the code reserves;
 * ``prepare``: modern for a modern game, else the connection's dialect, else the syntax
   (``pause=``/``reserved=`` modern, ``shouldBePaused=`` classic);
-* ``<room>``: the dialect of the sender's room;
+* ``<room>``: the dialect of the sender's room; from a client that is not in it, the
+  connection's dialect, else the room's;
+* ``observe``/``pause``/``step``/``cancel``: the connection's dialect, else the room's;
 * anything else: the connection's dialect.
 
 A connection that has shown no dialect yet (its first message is malformed, unknown, or an
@@ -122,7 +124,10 @@ def route(lobby: Lobby, connection: Connection, element: Element) -> str:
     elif tag == "room":
         room = lobby.rooms.get(element.get("roomId") or "")
         mine = room is not None and any(slot.room is room for slot in connection.slots)
-        chosen = _room_dialect(room) if mine else known
+        chosen = _room_dialect(room) if mine else (known or (_room_dialect(room) if room is not None else None))
+    elif tag in ADMIN_TAGS:
+        room = lobby.rooms.get(element.get("roomId") or "")
+        chosen = known or (_room_dialect(room) if room is not None else hint)
     else:
         chosen = known or hint
     if chosen is None:
