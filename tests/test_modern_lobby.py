@@ -377,3 +377,32 @@ def test_dialect_helpers_never_raise_on_any_element():
             wire.data_text("r", element.find("data"))
 
     check()
+
+
+async def test_the_admin_library_drives_a_modern_room(start_server):
+    """swc_local.client.admin speaks the classic admin syntax (passphrase, shouldBePaused); the
+    server accepts it for a 2022+ game: prepare, observe, the game, the result."""
+    from swc_local.client.admin import Admin
+    from swc_local.client.bot import play_game
+    from swc_local.client.messages import Result
+    from swc_local.games import registry
+
+    server = await start_server()
+    ostseeschach = registry.get("swc_2022_ostseeschach")
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("ostseeschach", ["Alice", "Bob"])
+        assert len(room.reservations) == 2
+        await admin.observe(room.room_id)
+        reports = []
+        async with trio.open_nursery() as nursery:
+            for seat, code in enumerate(room.reservations):
+
+                async def bot(code=code, seat=seat):
+                    reports.append(await play_game(ostseeschach, "127.0.0.1", server.port, code, seat))
+
+                nursery.start_soon(bot)
+            with trio.fail_after(20):
+                result = await admin.wait_result(room.room_id)
+    assert isinstance(result, Result)
+    assert [s.cause for s in result.scores] == ["REGULAR", "REGULAR"]
+    assert {r.color for r in reports} == {"ONE", "TWO"}
