@@ -406,3 +406,18 @@ async def test_the_admin_library_drives_a_modern_room(start_server):
     assert isinstance(result, Result)
     assert [s.cause for s in result.scores] == ["REGULAR", "REGULAR"]
     assert {r.color for r in reports} == {"ONE", "TWO"}
+
+
+async def test_2025_cancel_scores_the_current_leader(start_server):
+    server = await start_server(default_game="test_2025_toy")
+    admin = await Raw.connect(server.port)
+    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>')
+    one, two, room_id = await pair(server.port)
+    await one.send(move(room_id, 0, 2))
+    await wait_count(two, b'class="moveRequest"', 1)
+    await admin.send(f'<cancel roomId="{room_id}"/>')
+    await two.read_until(b"<left")
+    result = [m for m in messages(bytes(two.received)) if data_class(m) == "result"][0].find("data")
+    parts = [[p.text for p in e.find("score").findall("part")] for e in result.find("scores").findall("entry")]
+    assert parts == [["2", "2"], ["0", "0"]]
+    assert result.find("winner").attrs == {"team": "ONE", "regular": "true", "reason": ""}
