@@ -33,7 +33,10 @@ Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.m
 * ``joined`` goes to the joiner at once (also for ``joinPrepared``); ``joinedGameRoom
   playerCount`` goes to every admin after a ``<join>`` was handled, after the game-start
   messages.
-* Errors are errorpackets with the request echoed; the connection stays open.  Prepare of an
+* Errors are errorpackets with the request echoed; the connection stays open.  Texts not
+  captured are those of the 22.x/25.x Lobby and GameRoom code: "Room R is already full!" for a
+  ``joinRoom`` without a free slot, "Client is not a member of game R" for a move into a room
+  the sender does not play in.  Prepare of an
   unknown game type, without slots (or, our addition, with more than two) closes the admin's
   connection without a word, as 22.final did.
 * A wrong password is answered with the errorpacket; beyond five a minute from one address the
@@ -212,7 +215,7 @@ class ModernLobby:
             return
         slot = next((slot for slot in room.slots if slot.is_open), None)
         if slot is None or room.status is not Status.CREATED:
-            self._error(connection, f"{wire.ROOM_EXCEPTION}The room {room_id} has no free slot", element)
+            self._error(connection, f"{wire.ROOM_EXCEPTION}Room {room_id} is already full!", element)
             return
         self._seat(connection, room, slot)
 
@@ -318,8 +321,11 @@ class ModernLobby:
         room_id = element.get("roomId")
         room = self.lobby.rooms.get(room_id or "")
         slots = [slot for slot in connection.slots if room is not None and slot.room is room]
-        if room is None or not slots or not isinstance(room, ModernRoom):
+        if room is None or not isinstance(room, ModernRoom):
             self._error(connection, wire.room_not_found(room_id), element)
+            return
+        if not slots:
+            self._error(connection, f"{wire.ROOM_EXCEPTION}Client is not a member of game {room.id}", element)
             return
         data = element.find("data")
         data_class = data.get("class") if data is not None else None
