@@ -12,6 +12,8 @@ import trio
 
 from swc_local.client.bot import play_game
 from swc_local.games import registry
+from swc_local.games.piranhas_2026.plugin import Piranhas2026Game
+from swc_local.games.piranhas_2026.rules import GameState
 from swc_local.server.replay import position_factory, read_replay
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.replay_check import check_replay, score_tuples
@@ -101,3 +103,48 @@ def test_fixture_plays_piranhas_2026(swc_server):
     assert game.result is not None
     assert game.bot.cause == "REGULAR" and game.opponent.cause == "REGULAR"
     assert game.bot.points + game.opponent.points == 2
+
+
+async def test_cancel_scores_the_current_leader(start_server):
+    """An admin cancels a running game: no violator, so the result names who leads now
+    (``currentWinner()``, the win reason with the display name), REGULAR."""
+    cells = ["."] * 100
+    for (x, y), char in {(0, 2): "a", (5, 5): "c", (0, 9): "A", (9, 9): "A", (9, 0): "B"}.items():
+        cells[y * 10 + x] = char
+    position = "".join(cells)  # nobody united, ONE's heaviest swarm weighs 3, TWO's 2
+
+    def factory(plugin, rng):
+        return Piranhas2026Game(GameState.from_string(position)) if plugin is PLUGIN else None
+
+    server = await start_server(password="examplepassword", game_factory=factory)
+
+    async def read_until(stream, marker: bytes, received: bytearray) -> None:
+        with trio.fail_after(10):
+            while marker not in received:
+                received += await stream.receive_some(65536)
+
+    admin = await trio.open_tcp_stream("127.0.0.1", server.port)
+    got_admin = bytearray()
+    await admin.send_all(
+        b'<protocol><authenticate password="examplepassword"/><prepare gameType="swc_2026_piranhas" pause="false">'
+        b'<slot displayName="a" canTimeout="true" reserved="true"/><slot displayName="b" canTimeout="true" reserved="true"/>'
+        b"</prepare>"
+    )
+    await read_until(admin, b"</prepared>", got_admin)
+    text = got_admin.decode()
+    room = text.split('prepared roomId="')[1].split('"')[0]
+    codes = [part.split("<")[0] for part in text.split("<reservation>")[1:]]
+    players = []
+    for code in codes:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        await stream.send_all(f'<protocol><joinPrepared reservationCode="{code}"/>'.encode())
+        players.append((stream, bytearray()))
+    await read_until(players[0][0], b'class="moveRequest"', players[0][1])
+    await admin.send_all(f'<cancel roomId="{room}"/>'.encode())
+    for stream, received in players:
+        await read_until(stream, b"<left ", received)
+        assert '<winner team="ONE" regular="true" reason="a hat den größeren zusammenhängenden Schwarm"/>'.encode() in received
+        assert b"<part>2</part>\n            <part>3</part>" in received
+        assert b"<part>0</part>\n            <part>2</part>" in received
+        await stream.aclose()
+    await admin.aclose()

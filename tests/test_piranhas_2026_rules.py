@@ -329,3 +329,18 @@ def test_arbitrary_boards_never_raise(chars, turn, first_union):
             state.copy().perform(move)
         except (MoveRejected, OffBoardStart):
             pass
+
+
+def test_early_outcome_is_who_leads_now():
+    """What a cancelled game is scored by (``currentWinner()``): the same order as at the end,
+    without the game-over gate (a union at an odd turn counts, the swarm fragment decides else)."""
+    start = Piranhas2026Game(from_picture(L8))
+    assert start.outcome() is None
+    assert start.early_outcome() == Outcome(None, "Beide Spieler sind gleichauf")  # mirrored start
+    state = make({(0, 2): "a", (1, 2): "a", (2, 4): "a", (7, 9): "A", (9, 9): "A", (9, 0): "A"})
+    play(state, (2, 4, D.DOWN))  # ONE united at turn 1: not over, but ONE leads by union
+    game = Piranhas2026Game(state)
+    assert game.outcome() is None
+    assert game.early_outcome() == Outcome(ONE, "ONE hat den größeren zusammenhängenden Schwarm")
+    loose = make({(0, 2): "a", (5, 5): "c", (0, 9): "A", (9, 9): "A", (9, 0): "B"})
+    assert Piranhas2026Game(loose).early_outcome() == Outcome(ONE, "ONE hat den größeren zusammenhängenden Schwarm")

@@ -30,7 +30,7 @@ import random
 from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
-    TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, WinReason,
+    TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, Verdict, WinReason,
 )
 from swc_local.protocol.element import Element
 
@@ -94,8 +94,13 @@ class Piranhas2026Game:
 
     def outcome(self) -> Outcome | None:
         verdict = self.state.verdict()
-        if verdict is None:
-            return None
+        return None if verdict is None else self._outcome(verdict)
+
+    def early_outcome(self) -> Outcome:
+        """Who leads when the game is stopped before its end (``currentWinner()``, spec §4)."""
+        return self._outcome(self.state.current_winner())
+
+    def _outcome(self, verdict: Verdict) -> Outcome:
         if verdict.winner is None:
             return Outcome(None, WinReason.TIE.value)
         return Outcome(verdict.winner, verdict.reason.text(self.shown_name(verdict.winner)))

@@ -374,8 +374,11 @@ class GameState:
 
     def verdict(self) -> Verdict | None:
         """Who won and why, once :meth:`is_over` holds (spec §4); None while the game runs."""
-        if not self.is_over():
-            return None
+        return self.current_winner() if self.is_over() else None
+
+    def current_winner(self) -> Verdict:
+        """``winCondition``, then the swarm fragment: who leads now, also before the end (what
+        the server scores when an admin cancels a running game)."""
         one, two = self.greatest_swarm(ONE), self.greatest_swarm(TWO)
         if self.is_connected(ONE) or self.is_connected(TWO):
             if one != two:
