@@ -50,6 +50,8 @@ class Settings(BaseModel):
     idle_timeout: float = 60.0
     soft_timeout_ms: int | None = None
     hard_timeout_ms: int | None = None
+    max_seats_per_connection: int = 100
+    passphrase_checks_per_second: float = 5.0
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -107,11 +109,14 @@ def read_properties(path: Path) -> dict[str, object]:
         ("maxConnections", "max_connections"),
         ("softTimeoutMs", "soft_timeout_ms"),
         ("hardTimeoutMs", "hard_timeout_ms"),
+        ("maxSeatsPerConnection", "max_seats_per_connection"),
     ):
         if key in props:
             fields[name] = _int(key, props[key])
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
+    if "passphraseChecksPerSecond" in props:
+        fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
     return fields
 
 

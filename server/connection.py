@@ -48,6 +48,7 @@ class Connection:
         self.is_admin = False
         self.engaged = False  # has joined a game or authenticated at some point (idle timeout)
         self.failed_logins = 0
+        self.ignored_admin_requests = 0  # admin requests sent without authenticating (log once)
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
