@@ -106,10 +106,21 @@ class Server:
             self.connections.discard(connection)
             try:
                 assert self.lobby is not None
+                await self._leave_rooms_in_batches(connection)
                 self.lobby.disconnected(connection)
             except Exception:
                 log.exception("%r: error while cleaning up after the connection", connection)
             log.info("%r closed", connection)
+
+    async def _leave_rooms_in_batches(self, connection: Connection) -> None:
+        """End the rooms of a connection with many seats a batch at a time (each end renders a
+        result), yielding between batches so the goodbye of one client never stalls the others."""
+        with trio.CancelScope(shield=True):  # the rooms must end even while the server stops
+            for count, slot in enumerate(list(connection.slots), 1):
+                if slot in connection.slots:
+                    slot.room.on_disconnect(slot)
+                if count % MESSAGES_PER_TURN == 0:
+                    await trio.lowlevel.checkpoint()
 
     async def _read_loop(self, connection: Connection, stream: trio.SocketStream) -> None:
         assert self.lobby is not None

@@ -33,6 +33,9 @@ log = logging.getLogger("swc.connection")
 
 MAX_QUEUED_BYTES = 64 << 20
 """A client that reads nothing while this much is queued for it is dropped."""
+CLOSE_FLUSH_SECONDS = 2.0
+"""How long a connection being closed may take to read its last bytes before it is cut off:
+a dropped client that only writes must not keep its connection (and its rooms) for ever."""
 
 _ids = itertools.count(1)
 
@@ -111,7 +114,14 @@ class Connection:
                 self._queue.clear()
                 self._queued = 0
                 try:
-                    await self.stream.send_all(data)
+                    if self.closing:
+                        with trio.move_on_after(CLOSE_FLUSH_SECONDS) as flush:
+                            await self.stream.send_all(data)
+                        if flush.cancelled_caught:
+                            log.info("%r did not read its last %d bytes; cut off", self, len(data))
+                            self.lost = True
+                    else:
+                        await self.stream.send_all(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     self.lost = True
                 del data  # do not keep the last memento alive while idle
