@@ -107,6 +107,7 @@ class HealthyLoad:
     def __init__(self, port: int, rooms: int, think: tuple[float, float] = (0.005, 0.015), player=Player) -> None:
         self.port, self.rooms, self.think, self.player = port, rooms, think, player
         self.players: list[Player] = []
+        self.room_ids: list[str] = []  # every room prepared so far (the last ones are live)
         self.stats = LoadStats()
         self._lock = trio.Lock()
         self._buffer = bytearray()
@@ -126,6 +127,7 @@ class HealthyLoad:
             while True:
                 for message in split_messages(self._buffer):
                     if message.startswith(b"<prepared"):
+                        self.room_ids.append(re.search(r'roomId="([^"]+)"', message.decode())[1])
                         return re.findall(r"<reservation>([^<]+)</reservation>", message.decode())
                 data = await self._admin.receive_some(65536)
                 if not data:
@@ -234,6 +236,46 @@ async def _batched_joins(server: ServerProcess, joins: int, rooms: int) -> list[
         Row("batched joins: server memory before / peak / 1 s after the attacker left",
             f"{before / 1024:.0f} / {max(peak) / 1024:.0f} / {after / 1024:.0f} MiB"),
     ]
+
+
+# -- admin requests without authentication --------------------------------------------------
+
+
+async def _unauthenticated_admin(server: ServerProcess, connections: int, requests: int, rooms: int) -> list[Row]:
+    """Connections that never authenticate flood admin requests naming the live rooms."""
+    load = HealthyLoad(server.port, rooms)
+    async with trio.open_nursery() as nursery:
+        await load.start(nursery)
+        await trio.sleep(0.5)
+        window = Window(load).open()
+        live = load.room_ids[-rooms:]
+        kinds = ['<pause roomId="{}" pause="true"/>', '<step roomId="{}" forced="true"/>', '<observe roomId="{}"/>',
+                 '<cancel roomId="{}"/>', '<timeout roomId="{}" slot="0" activate="false"/>']
+        payload = "".join(kinds[i % len(kinds)].format(live[i % len(live)]) for i in range(requests)).encode()
+        answers = []
+
+        async def flood() -> None:
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            await stream.send_all(b"<protocol>" + payload + b"</protocol>")
+            answer = b""
+            with trio.move_on_after(30):
+                while data := await stream.receive_some(65536):
+                    answer += data
+            answers.append(answer)
+            await stream.aclose()
+
+        async with trio.open_nursery() as attack:
+            for _ in range(connections):
+                attack.start_soon(flood)
+        await trio.sleep(0.5)
+        window.close()
+        load.stats.stopping = True
+        nursery.cancel_scope.cancel()
+    silent = sum(answer == b"<protocol/>" for answer in answers)
+    return [Row(f"{connections} connections x {requests:,} admin requests on live rooms, unauthenticated: "
+                "longest healthy round trip, timeouts, answered only <protocol/> at their end",
+                f"{window.worst_ms:.0f} ms ({window.rate:,.0f} moves/s), {load.timeouts()}, {silent} of {connections}",
+                "< 500 ms, 0")]
 
 
 # -- passphrase brute force ------------------------------------------------------------------
@@ -393,6 +435,9 @@ def collect(quick: bool = False) -> list[Row]:
     _log("batched joins ...")
     with ServerProcess(properties={"softTimeoutMs": "2000"}) as server:
         rows += trio.run(_batched_joins, server, 20_000, 5 if quick else 20)
+    _log("admin requests without authentication ...")
+    with ServerProcess(properties={"softTimeoutMs": "2000"}) as server:
+        rows += trio.run(_unauthenticated_admin, server, 5 if quick else 50, 2_000 if quick else 20_000, 5 if quick else 20)
     _log("passphrase brute force ...")
     with ServerProcess(properties={"maxConnections": "1000"}) as server:
         rows += trio.run(_brute_force, server, 100 if quick else 1_100, 1.0 if quick else 4.0, 5 if quick else 20)
