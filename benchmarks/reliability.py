@@ -349,7 +349,8 @@ async def _brute_force(server: ServerProcess, attackers: int, seconds: float, ro
     checked = _server_log(server).count("wrong admin passphrase")
     return [
         Row(f"passphrase brute force, {attackers:,} parallel connections for {seconds:g} s: guesses/s, of them checked",
-            f"{attempts / seconds:,.0f}/s, {checked / seconds:,.1f}/s checked, {refused} refused with <protocol/>"),
+            f"{attempts / during.seconds:,.0f}/s, {checked / during.seconds:,.1f}/s checked "
+            f"(over {during.seconds:.1f} s, the last guesses included), {refused} refused with <protocol/>"),
         Row(f"brute force: healthy moves/s before / during ({rooms} rooms), innocent timeouts",
             f"{calm.rate:,.0f} / {during.rate:,.0f} ({during.rate / max(calm.rate, 1):.0%}), {load.timeouts()}"),
         Row("brute force: an honest pair of joiners during it / the right passphrase 0.5 s after",
