@@ -18,7 +18,7 @@ class TokenBucket:
 
     def __init__(self, rate: float, burst: float | None = None) -> None:
         self.rate = rate
-        self.burst = burst if burst is not None else max(1.0, rate)
+        self.burst = max(1.0, burst if burst is not None else rate)  # at least one event fits
         self.tokens = self.burst
         self.updated: float | None = None
 

@@ -20,7 +20,8 @@ Spec-conformance notes:
   connected; ``cancel`` of an unknown room closes the admin's connection.
 * A wrong passphrase is logged without the passphrase itself.  Each connection gets one attempt
   (the official server closes it after a wrong one), and the close comes at once.  The server
-  checks at most ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket);
+  checks at most ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket
+  holding up to four seconds' worth, so a script that authenticates for every game is not hit);
   an attempt beyond that is closed unchecked with the same answer as a wrong one, so nothing tells
   the attacker whether its guess was looked at, and joining players are never affected.
 * Unauthenticated admin requests are ignored silently on the wire; only the first of each
@@ -33,7 +34,6 @@ import logging
 import random
 import secrets
 import uuid
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -48,6 +48,9 @@ from swc_local.server.room import GameRoom, Status
 
 log = logging.getLogger("swc.lobby")
 
+PASSPHRASE_BURST_SECONDS = 4
+"""Passphrase checks saved up while nobody authenticates, in seconds of the rate: a script that
+authenticates for every game it prepares is not hit by the limit."""
 
 
 def new_id() -> str:
@@ -82,7 +85,8 @@ class Lobby:
         self.test_mode = settings.test_mode
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
-        self.passphrase_gate = TokenBucket(settings.passphrase_checks_per_second)
+        rate = settings.passphrase_checks_per_second
+        self.passphrase_gate = TokenBucket(rate, burst=PASSPHRASE_BURST_SECONDS * rate)
         self.passphrase_checks = 0  # passphrases compared (the rest were over the rate)
         self.passphrases_unchecked = 0  # attempts over the rate since the last check
         # game type -> rooms that may have a seat free for a join, in the order they got one

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from swc_local.client.connection import ConnectionClosed
 from swc_local.games import registry
@@ -467,3 +468,23 @@ def test_sigint_still_stops_cleanly(tmp_path):
             process.kill()
     assert process.returncode == 0
     assert b"SIGINT received" in err and b"stopped" in err
+
+
+def test_the_passphrase_gate_allows_a_burst_then_the_rate():
+    from swc_local.server.limits import TokenBucket
+
+    clock = trio.testing.MockClock()
+
+    async def main() -> list[int]:
+        gate = TokenBucket(5, burst=20)
+        allowed = [sum(gate.allow() for _ in range(100))]
+        clock.jump(1.0)
+        allowed.append(sum(gate.allow() for _ in range(100)))
+        clock.jump(100)
+        allowed.append(sum(gate.allow() for _ in range(100)))  # never more than the burst
+        slow, unlimited = TokenBucket(0.1), TokenBucket(0)
+        allowed.append(sum(slow.allow() for _ in range(3)))  # a slow rate still lets one in
+        allowed.append(sum(unlimited.allow() for _ in range(50)))  # 0: no limit
+        return allowed
+
+    assert trio.run(main, clock=clock) == [20, 5, 20, 1, 50]
