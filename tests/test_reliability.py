@@ -488,3 +488,18 @@ def test_the_passphrase_gate_allows_a_burst_then_the_rate():
         return allowed
 
     assert trio.run(main, clock=clock) == [20, 5, 20, 1, 50]
+
+
+async def test_a_join_prepared_beyond_the_seat_limit_drops_the_client_and_keeps_the_code(start_server, caplog):
+    server = await start_server(max_seats_per_connection=1)
+    (red_code, blue_code), = await prepare_games(server.port, 1)
+    greedy = await Raw.connect(server.port)
+    await greedy.send(b"<protocol>" + JOIN)
+    await greedy.read_until(b"<joined")
+    await greedy.send(f'<joinPrepared reservationCode="{red_code}"/>')
+    assert (await greedy.read_until_closed()).endswith(b"\n</protocol>")  # the drop sequence
+    assert "join beyond 1 seats held at once (maxSeatsPerConnection)" in caplog.text
+    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    await red.send(f'<protocol><joinPrepared reservationCode="{red_code}"/>')  # the code still works
+    await blue.send(f'<protocol><joinPrepared reservationCode="{blue_code}"/>')
+    await red.read_until(b"MoveRequest")
