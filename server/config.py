@@ -51,6 +51,8 @@ class Settings(BaseModel):
     idle_timeout: float = 60.0
     soft_timeout_ms: int | None = None
     hard_timeout_ms: int | None = None
+    max_seats_per_connection: int = 100
+    passphrase_checks_per_second: float = 5.0
     default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
     lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
@@ -111,6 +113,7 @@ def read_properties(path: Path) -> dict[str, object]:
         ("maxConnections", "max_connections"),
         ("softTimeoutMs", "soft_timeout_ms"),
         ("hardTimeoutMs", "hard_timeout_ms"),
+        ("maxSeatsPerConnection", "max_seats_per_connection"),
     ):
         if key in props:
             fields[name] = _int(key, props[key])
@@ -125,6 +128,8 @@ def read_properties(path: Path) -> dict[str, object]:
         fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
+    if "passphraseChecksPerSecond" in props:
+        fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
     return fields
 
 
