@@ -102,6 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
 
+    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (main)
+    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
+
     from swc_local.tools.cli import add_commands  # match, replay, admin
 
     add_commands(commands)
@@ -109,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["reversixt"]:  # the reference server's options, verbatim
+        from swc_local.server.reversixt_dropin import main as reversixt_main
+
+        return reversixt_main(argv[1:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
