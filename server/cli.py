@@ -21,6 +21,7 @@ log = logging.getLogger("swc")
 
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
+    from swc_local.server.reversixt_config import serve_overrides as reversixt_overrides
     from swc_local.server.replay import ReplayError
 
     try:
@@ -35,6 +36,7 @@ def _serve(args: argparse.Namespace) -> int:
             replay_dir=args.replay_dir,
             load_game_file=args.load_game,
             turn_to_load=args.turn,
+            **reversixt_overrides(args),
         )
     except ConfigError as error:
         log.error("%s", error)
@@ -92,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
     serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
     serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
+    from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
+
+    add_reversixt_arguments(serve)
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")

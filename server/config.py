@@ -50,6 +50,13 @@ class Settings(BaseModel):
     idle_timeout: float = 60.0
     soft_timeout_ms: int | None = None
     hard_timeout_ms: int | None = None
+    # ReversiXT door (server/reversixt_door.py); keys in server/reversixt_config.py
+    reversixt_enabled: bool = True
+    reversixt_port: int | None = None  # None: 7777, or a free port when port is 0
+    reversixt_map: str | None = None  # None: the bundled classic_2p.map
+    reversixt_time_limit: float = 0.0
+    reversixt_depth: int = 1
+    reversixt_zleep: float | None = None
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -112,6 +119,9 @@ def read_properties(path: Path) -> dict[str, object]:
             fields[name] = _int(key, props[key])
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
+    from swc_local.server.reversixt_config import reversixt_fields
+
+    fields.update(reversixt_fields(props))
     return fields
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from .mapfile import BONUS, CHOICE, DIRECTIONS, EMPTY, EXPANSION, HOLE, INVERSION, GameMap
 
 EMPTY_KINDS = frozenset((EMPTY, CHOICE, INVERSION, BONUS))
+# per square code: 0 a stone or x (enclosable), 1 empty or special (a walk ends there), 2 hole
+_KIND = bytes(1 if code in EMPTY_KINDS else 2 if code == HOLE else 0 for code in range(256))
 SPECIAL_BOMB = 20
 SPECIAL_OVERWRITE = 21
 
@@ -115,51 +117,63 @@ class State:
                 state = steps[square * 8 + (state & 7)]
         return flips
 
-    def legal_targets(self, player: int) -> set[int]:
-        """Every square ``player`` may place on now (overwrite moves included)."""
-        squares, steps = self.squares, self.steps
+    def legal_targets(self, player: int, *, first_only: bool = False) -> set[int]:
+        """Every square ``player`` may place on now (overwrite moves included).
+
+        With ``first_only`` it stops at the first one found (enough to know whether the player
+        can move at all, which the turn order asks for every player after every move).
+        """
+        squares, steps, kind = self.squares, self.steps, _KIND
         may_overwrite = self.overwrites[player] > 0
         targets: set[int] = set()
+        add = targets.add
+        if may_overwrite and (position := squares.find(EXPANSION)) >= 0:
+            add(position)
+            if first_only:
+                return targets
+            while (position := squares.find(EXPANSION, position + 1)) >= 0:
+                add(position)
         limit = len(squares) * 8 + 1
         start = -1
-        while True:
-            start = squares.find(player, start + 1)
-            if start < 0:
-                break
+        while (start := squares.find(player, start + 1)) >= 0:
+            base = start * 8
             for d in range(8):
-                state = steps[start * 8 + d]
-                run: list[int] = []
-                seen: set[int] = set()
+                state = steps[base + d]
+                if state < 0:
+                    continue
+                square = state >> 3
+                code = squares[square]
+                if code == player or kind[code]:  # nothing to enclose in this direction
+                    continue
+                seen = {square} if may_overwrite else None
                 count = 0
+                state = steps[square * 8 + (state & 7)]
                 while state >= 0 and count < limit:
                     count += 1
                     square = state >> 3
                     if square == start:
                         break
                     code = squares[square]
-                    if code in EMPTY_KINDS:
-                        if run:
-                            targets.add(square)
-                        break
-                    if code == HOLE:
-                        break
                     if code == player:
-                        if run and may_overwrite and square not in seen:
-                            targets.add(square)
+                        if may_overwrite:
+                            add(square)
                         break
-                    if run and may_overwrite and square not in seen:
-                        targets.add(square)
-                    run.append(square)
-                    seen.add(square)
+                    k = kind[code]
+                    if k == 1:
+                        add(square)
+                        break
+                    if k == 2:
+                        break
+                    if seen is not None and square not in seen:
+                        add(square)
+                        seen.add(square)
                     state = steps[square * 8 + (state & 7)]
-        if may_overwrite:
-            position = -1
-            while (position := squares.find(EXPANSION, position + 1)) >= 0:
-                targets.add(position)
+                if first_only and targets:
+                    return targets
         return targets
 
     def can_place(self, player: int) -> bool:
-        return bool(self.legal_targets(player))
+        return bool(self.legal_targets(player, first_only=True))
 
     def check_placement(self, player: int, x: int, y: int, special: int) -> list[int] | None:
         """The flips of a valid placement, or None when the move (with its special) is invalid."""
