@@ -122,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         from swc_local.server.reversixt_dropin import main as reversixt_main
 
         return reversixt_main(argv[1:])
+    if argv[:2] == ["match", "reversixt"]:  # ReversiXT seats and maps, not the XML lobby's options
+        from swc_local.tools.reversixt_match import main as reversixt_match
+
+        return reversixt_match(argv[2:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,

@@ -99,6 +99,10 @@ class ReversiDoor:
             task_status.started(self)
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
 
+    def waiting_count(self) -> int:
+        """Players joined and waiting for their game to fill up."""
+        return len(self._waiting)
+
     def stop(self) -> None:
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
