@@ -132,8 +132,10 @@ def engine_rows(plan: Plan) -> list[Row]:
 
 def collect(plan: Plan) -> list[Row]:
     rows = []
+    from benchmarks.reversixt import reversixt_rows
+
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
-                       ("rules engines", engine_rows)):
+                       ("rules engines", engine_rows), ("reversixt", reversixt_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows
