@@ -249,7 +249,6 @@ async def run(options: Options, game_map: GameMap, *, task_status=trio.TASK_STAT
         with trio.move_on_after(options.zleep * options.timing.scale if options.zleep else float("inf")) as scope:
             seats, groups = await _join(listener, game_map.players)
     except JoinAbort as error:
-        _say("")
         _say(str(error))
         _say("failed to receive message. aborting.")
         listener.close()
@@ -257,7 +256,7 @@ async def run(options: Options, game_map: GameMap, *, task_status=trio.TASK_STAT
     finally:
         listener.close()
     if scope.cancelled_caught:
-        _say("")
+        _say("\n")
         _say(f"not all clients connected after {options.zleep:g} seconds. aborting.")
         _say("bye bye.")
         return 255
@@ -277,10 +276,28 @@ async def run(options: Options, game_map: GameMap, *, task_status=trio.TASK_STAT
     writer = FileWriter(options.log_file, options.result_file, os.path.basename(options.map_path))
     writer(referee)
 
+    shown = [len(referee.log)]
+
     def progress(ref: Referee) -> None:
         writer(ref)
+        for entry in ref.log[shown[0] :]:  # moves, verdicts and phases as the log has them
+            first = entry.split("\n", 1)[0]
+            if first.startswith("disqualified player"):
+                number, reason = first[len("disqualified player ") :].split(" ", 1)
+                _stamp(f"Player {number} disqualified {reason}.")
+            elif first.startswith("move "):
+                _stamp(first)
+            elif first == "reached terminal phase":
+                _stamp("Terminal state reached.")
+        shown[0] = len(ref.log)
 
-    show = None if options.simple else (lambda ref, player: _show_request(ref, player, options))
+    def show(ref: Referee, player: int) -> None:
+        if not options.simple:
+            _say(board_text(ref.state, player, marks=not options.hide_moves))
+        _stamp(f"Player {player} has {ref.state.overwrites[player]} overrides and {ref.state.bombs[player]} bombs.")
+        left = ref.accounts[player] + ref.time_limit_ms
+        _stamp(f"Sending move request to player {player} with depth {ref.depth}, time left: {left} msecs.")
+
     runner = GameRunner(referee, {seat.player: seat for seat in seats}, options.timing, progress, "game", show)
     _stamp("Game started.")
     await runner.run()
@@ -290,10 +307,6 @@ async def run(options: Options, game_map: GameMap, *, task_status=trio.TASK_STAT
         _say(f"Player {p}: disqualified" if p in referee.state.disqualified else f"Player {p}: {referee.points(p)} points")
     _say("bye bye.")
     return 0
-
-
-def _show_request(referee: Referee, player: int, options: Options) -> None:
-    _say(board_text(referee.state, player, marks=not options.hide_moves))
 
 
 async def _send_start(seat: Seat, game_map: GameMap) -> None:

@@ -22,7 +22,6 @@ DOOR_SCENARIOS = sorted(
     name
     for name, s in scenarios().items()
     if s.log() is not None and not name.startswith("join_") and "-z" not in s.options
-    and (("-t" not in s.options) or name in CLOCK_VERDICTS)
 )
 
 
@@ -59,7 +58,7 @@ async def test_door_replays_capture(name, run_dir):
     )
     async with trio.open_nursery() as nursery:
         door = await nursery.start(ReversiDoor(door_settings(scenario, run_dir, scale)).run)
-        received = await replay(door.port, actions, delays=scale is not None, scale=scale or 1.0, patience=1.5 if name in NEVER_ENDS else 60)
+        received = await replay(door.port, actions, delays=scale is not None, scale=scale or 1.0, patience=1.0 if name in NEVER_ENDS else 60)
         nursery.cancel_scope.cancel()
     timed = "-t" in scenario.options
     for k in conns:
@@ -150,18 +149,18 @@ async def _many_games(map_name: str, games: int, parallel: int) -> list:
 
 
 # The issue asks for 100 four-player and 50 eight-player games; that takes about 50 s here, so the
-# default run plays a fifth of them (same code path) and SWC_REVERSIXT_FULL=1 plays them all.
+# default run plays about an eighth of them (same code path) and SWC_REVERSIXT_FULL=1 plays them all.
 FULL = os.environ.get("SWC_REVERSIXT_FULL") == "1"
 
 
 async def test_many_four_player_games_end_cleanly():
-    games = 100 if FULL else 20
+    games = 100 if FULL else 12
     seen = await _many_games("quad_4p.map", games, 8)
     assert len(seen) == 4 * games and all(g.over and not g.disqualified for g in seen)
 
 
 async def test_many_eight_player_games_end_cleanly():
-    games = 50 if FULL else 10
+    games = 50 if FULL else 6
     seen = await _many_games("octo_8p.map", games, 5)
     assert len(seen) == 8 * games and all(g.over and not g.disqualified for g in seen)
 
@@ -200,3 +199,15 @@ def test_properties_keys(tmp_path):
     with pytest.raises(ConfigError):
         load_settings(path)
     assert os.path.exists(os.path.join(os.path.dirname(__file__), "..", "games", "reversixt", "maps", "classic_2p.map"))
+
+
+async def test_swc_serve_goes_on_when_the_door_port_is_busy(caplog):
+    busy = trio.socket.socket()
+    await busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(Server(Settings(port=0, reversixt_port=busy.getsockname()[1])).run)
+        assert server.reversixt_door is None and server.port
+        assert "ReversiXT door not started" in caplog.text
+        nursery.cancel_scope.cancel()
+    busy.close()

@@ -108,7 +108,7 @@ async def test_dropin_replays_capture(name, run_dir):
                 status.append(await dropin.run(options, game_map, task_status=task_status))
 
         port = await nursery.start(server)
-        patience = 1.5 if name in NEVER_ENDS else 60.0
+        patience = 1.0 if name in NEVER_ENDS else 60.0
         stop = server_scope.cancel if name in NEVER_ENDS else None
         received = await replay(
             port, actions, delays=name in CLOCK_VERDICTS, scale=scale, patience=patience, on_timeout=stop
@@ -165,3 +165,16 @@ def test_swc_reversixt_command_runs_the_dropin(run_dir):
         timeout=60,
     )
     assert done.returncode == 0 and "Map is final, no moves at all possible." in done.stdout
+
+
+async def test_busy_port_takes_the_next_one(run_dir):
+    busy = trio.socket.socket()
+    await busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    options = dropin.parse_options(["-m", "../maps/tiny_2p.map", "-p", str(port), "--host", "127.0.0.1", "-s"])
+    async with trio.open_nursery() as nursery:
+        taken = await nursery.start(dropin.run, options, load_map(options.map_path))
+        assert taken > port
+        nursery.cancel_scope.cancel()
+    busy.close()

@@ -11,7 +11,7 @@ def board_text(state: State, player: int | None = None, *, marks: bool = True) -
     gm = state.game_map
     targets = state.legal_targets(player) if (player is not None and marks) else set()
     width = len(str(gm.width - 1))
-    lines = ["    " + " ".join(str(x).rjust(width) for x in range(gm.width)), "    /" + "-" * (gm.width * (width + 1))]
+    lines = ["      " + " ".join(str(x).rjust(width) for x in range(gm.width)), "    /" + "-" * (gm.width * (width + 1))]
     for y in range(gm.height):
         cells = []
         for x in range(gm.width):
