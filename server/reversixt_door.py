@@ -13,6 +13,8 @@ Conformance notes and differences:
   closed, and a game still short of players that long after its first player joined is called
   off (its players closed, nothing sent), as the reference's abort; without it the door waits
   for ever, for that connection or that game only;
+- a client that closes while it waits for its game is not dealt in: the others wait on, first in
+  the queue, for someone to take its place (the reference has no such waiting);
 - every game's move log (``log_game.txt`` format) can be kept in ``replay_dir`` for
   ``swc replay``, and a result file (``-r`` format) beside it;
 - a crash inside one game is logged and closes that game's connections only.
@@ -158,13 +160,48 @@ class ReversiDoor:
                 done.set()
 
     async def _play(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
+        finished = players
         try:
-            await self._play_game(players)
+            finished = await self._play_game(players)
         finally:
-            for _, _, done in players:
+            for _, _, done in finished:  # their handlers end, serve_listeners closes the streams
                 done.set()
 
-    async def _play_game(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
+    async def _still_there(self, seat: Seat) -> bool:
+        """False when the client has closed while it waited (bytes it sent early are kept)."""
+        try:
+            with trio.move_on_after(0.001):
+                data = await seat.stream.receive_some(4096)
+                if not data:
+                    return False
+                seat.reader.feed(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            return False
+        return True
+
+    async def _play_game(self, players: list[tuple[Seat, int, trio.Event]]) -> list:
+        """Play one game; returns the entries whose connections are done with."""
+        gone = [entry for entry in players if not await self._still_there(entry[0])]
+        if gone:
+            # a client that left while waiting is not dealt into a game: the others wait on,
+            # first in the queue again, for someone to take its place
+            log.info("reversixt: %d waiting client(s) left before their game started", len(gone))
+            for seat, _, _ in gone:
+                await close_seat(seat)
+            stayed = [entry for entry in players if entry not in gone]
+            self._waiting[:0] = stayed
+            if self._waiting_since is None:
+                self._waiting_since = trio.current_time()
+            if len(self._waiting) >= self.game_map.players:
+                ready = self._waiting[: self.game_map.players]
+                del self._waiting[: self.game_map.players]
+                if not self._waiting:
+                    self._waiting_since = None
+                assert self._nursery is not None
+                self._nursery.start_soon(self._play, ready)
+            self._waiting_changed.set()
+            self._waiting_changed = trio.Event()
+            return gone
         game_id = uuid.uuid4().hex[:12]
         self.games_started += 1
         seats = {}
@@ -194,7 +231,7 @@ class ReversiDoor:
             log.exception("reversixt game %s: internal error; its connections are closed", game_id)
             for seat in seats.values():
                 await close_seat(seat)
-            return
+            return players
         finished = FinishedGame(game_id, referee, groups)
         self.finished.append(finished)
         log.info("reversixt game %s ended: %s", game_id, finished.result_text().strip().replace("\n", " | "))
@@ -207,6 +244,7 @@ class ReversiDoor:
                 handle.write(finished.result_text())
         for callback in self.on_finished:
             callback(finished)
+        return players
 
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -211,3 +211,26 @@ async def test_swc_serve_goes_on_when_the_door_port_is_busy(caplog):
         assert "ReversiXT door not started" in caplog.text
         nursery.cancel_scope.cancel()
     busy.close()
+
+
+async def test_a_client_that_left_while_waiting_is_not_dealt_in():
+    settings = DoorSettings(port=0, map_path=str(MAPS / "tiny_2p.map"), timing=Timing(0, 0))
+    async with trio.open_nursery() as nursery:
+        door = await nursery.start(ReversiDoor(settings).run)
+        stream = await trio.open_tcp_stream("127.0.0.1", door.port)
+        await stream.send_all(wire.encode_group(5))
+        await _until(lambda: door.waiting_count() == 1)
+        await stream.aclose()
+        games = []
+
+        async def bot(seed):
+            games.append(await play("127.0.0.1", door.port, seed=seed))
+
+        async with trio.open_nursery() as players:
+            players.start_soon(bot, 1)
+            await _until(lambda: door.games_started == 0 and door.waiting_count() == 1)
+            players.start_soon(bot, 2)
+        await _until(lambda: len(door.finished) == 1)
+        assert door.finished[0].groups == [0, 0] and not door.finished[0].referee.state.disqualified
+        assert all(g.over and not g.disqualified for g in games)
+        nursery.cancel_scope.cancel()
