@@ -327,6 +327,10 @@ def main(argv: list[str]) -> int:
         return trio.run(run, options, game_map)
     except KeyboardInterrupt:
         return 130
+    except BaseExceptionGroup as group:  # trio >= 0.25 wraps errors from inside nurseries
+        if group.subgroup(KeyboardInterrupt) is not None:
+            return 130
+        raise
 
 
 if __name__ == "__main__":

@@ -57,3 +57,22 @@ def test_crlf_and_lf_maps_are_the_same_map():
 def test_render_is_the_file_for_plain_maps(name):
     data = (MAPS / f"{name}.map").read_bytes()
     assert load_map(str(MAPS / f"{name}.map")).render() == data.decode()
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.binary(max_size=200),
+    st.lists(st.sampled_from(["2", "3", "8", "9", "-1", "0", "1", "3x", "4", "c", "i", "b", "x", "-", "q", "00",
+                              "<->", "<=>", "\n", "\r\n", " ", "99999999999999999999"]), max_size=80).map(lambda t: " ".join(t).encode()),
+))
+def test_parser_raises_only_map_errors(data):
+    try:
+        game_map = parse_map(data)
+    except MapError as error:
+        assert error.reason
+    else:
+        assert len(game_map.squares) == game_map.width * game_map.height

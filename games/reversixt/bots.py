@@ -20,10 +20,14 @@ import trio
 
 from swc_local.protocol import reversixt as wire
 
-from .mapfile import BONUS, CHOICE, HOLE, INVERSION, parse_map
+from .mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
 from .rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
 
 STRATEGIES = ("random", "greedy")
+
+
+class ClientError(Exception):
+    """The client cannot go on (the server sent something it cannot use)."""
 
 
 @dataclass
@@ -41,7 +45,10 @@ class ClientGame:
     def handle(self, frame: wire.Frame) -> bytes | None:
         """Feed one server frame; returns the answer to send (for a REQUEST), else None."""
         if frame.type == wire.MAP:
-            self.state = State.initial(parse_map(frame.payload))
+            try:
+                self.state = State.initial(parse_map(frame.payload))
+            except MapError as error:  # e.g. a map over 64 KiB, cut by the 16-bit MAP length
+                raise ClientError(f"cannot read the map: {error}") from None
         elif frame.type == wire.PLAYER:
             self.me = frame.payload[0]
         elif frame.type == wire.MOVED:
@@ -140,7 +147,11 @@ async def play(host: str, port: int, *, strategy: str = "greedy", group: int = 0
             if not data:
                 break
             reader.feed(data)
-            for frame in reader.frames():
+            try:
+                frames = reader.frames()
+            except wire.FrameError as error:
+                raise ClientError(f"bad frame from the server: {error}") from None
+            for frame in frames:
                 answer = game.handle(frame)
                 if answer is not None:
                     await stream.send_all(answer)
@@ -159,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         game = trio.run(lambda: play(args.host, args.port, strategy=args.strategy, group=args.group, seed=args.seed))
     except OSError as error:
         print(f"cannot connect to {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    except ClientError as error:
+        print(str(error), file=sys.stderr)
         return 1
     if game.state is None:
         return 1
