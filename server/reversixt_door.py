@@ -234,7 +234,8 @@ class ReversiDoor:
             return players
         finished = FinishedGame(game_id, referee, groups)
         self.finished.append(finished)
-        log.info("reversixt game %s ended: %s", game_id, finished.result_text().strip().replace("\n", " | "))
+        summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
+        log.info("reversixt game %s ended: %s", game_id, summary)
         if settings.replay_dir:
             os.makedirs(settings.replay_dir, exist_ok=True)
             base = os.path.join(settings.replay_dir, f"reversixt-{game_id}")
