@@ -61,6 +61,7 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
         depth=settings.reversixt_depth,
         zleep=settings.reversixt_zleep,
         replay_dir=settings.replay_dir if settings.save_replay else None,
+        max_connections=settings.max_connections,
     )
     try:
         door = ReversiDoor(door_settings)

@@ -17,6 +17,7 @@ Conformance notes and differences:
   the queue, for someone to take its place (the reference has no such waiting);
 - every game's move log (``log_game.txt`` format) can be kept in ``replay_dir`` for
   ``swc replay``, and a result file (``-r`` format) beside it;
+- at most ``maxConnections`` connections at once (the XML door's key); more are closed at once;
 - a crash inside one game is logged and closes that game's connections only.
 """
 
@@ -55,6 +56,7 @@ class DoorSettings:
     zleep: float | None = None
     replay_dir: str | None = None
     timing: Timing = field(default_factory=Timing)
+    max_connections: int = 1000  # more at once are closed at once (the XML door's maxConnections)
 
 
 @dataclass
@@ -76,6 +78,7 @@ class ReversiDoor:
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
+        self.open_connections = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=1000)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
         self._waiting: list[tuple[Seat, int, trio.Event]] = []
@@ -115,6 +118,17 @@ class ReversiDoor:
     async def _handle(self, stream: trio.SocketStream) -> None:
         number = next(self._counter)
         seat = Seat(0, stream)
+        if self.open_connections >= self.settings.max_connections:
+            log.warning("reversixt connection %d refused: %d connections open", number, self.open_connections)
+            await close_seat(seat)
+            return
+        self.open_connections += 1
+        try:
+            await self._serve_connection(number, seat)
+        finally:
+            self.open_connections -= 1
+
+    async def _serve_connection(self, number: int, seat: Seat) -> None:
         limit = self._scaled(self.settings.zleep) if self.settings.zleep else math.inf
         with trio.move_on_after(limit) as scope:
             try:

@@ -234,3 +234,17 @@ async def test_a_client_that_left_while_waiting_is_not_dealt_in():
         assert door.finished[0].groups == [0, 0] and not door.finished[0].referee.state.disqualified
         assert all(g.over and not g.disqualified for g in games)
         nursery.cancel_scope.cancel()
+
+
+async def test_connections_beyond_the_limit_are_closed():
+    settings = DoorSettings(port=0, map_path=str(MAPS / "tiny_2p.map"), timing=Timing(0, 0), max_connections=2)
+    async with trio.open_nursery() as nursery:
+        door = await nursery.start(ReversiDoor(settings).run)
+        first = await trio.open_tcp_stream("127.0.0.1", door.port)
+        second = await trio.open_tcp_stream("127.0.0.1", door.port)
+        await _until(lambda: door.open_connections == 2)
+        assert await _raw_join(door.port, wire.encode_group(0), patience=2) == b""  # closed at once
+        await first.aclose()
+        await second.aclose()
+        await _until(lambda: door.open_connections == 0)
+        nursery.cancel_scope.cancel()
