@@ -8,6 +8,7 @@ server tests (tests/test_reversixt_server.py).
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -18,7 +19,7 @@ from swc_local.games.reversixt.mapfile import GameMap, Transition, load_map, par
 from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.rules import State
 from swc_local.protocol import reversixt as wire
-from tests.reversixt_golden import MAPS, frames, normalise_log, scenarios
+from tests.reversixt_golden import GOLDEN, MAPS, frames, normalise_log, scenarios
 
 TRANSPORT_OR_CLOCK = {"fault_disconnect_waiting_closed", "fault_no_answer_no_limit", "rules_map_over_64k"}
 REPLAYABLE = sorted(
@@ -26,7 +27,7 @@ REPLAYABLE = sorted(
 )
 
 
-def replay(scenario) -> Referee:
+def replay(scenario, on_request=None) -> Referee:
     game_map = load_map(str(MAPS / scenario.map_name))
     n = game_map.players
     answers = {k: frames(scenario.sent(k))[1:] for k in range(1, n + 1)}
@@ -38,6 +39,8 @@ def replay(scenario) -> Referee:
             return referee
         if action == "end_phase1":
             continue
+        if on_request is not None:
+            on_request(referee, player)
         referee.request(player)
         if not answers[player]:
             referee.fault(player, "receive failed")
@@ -164,3 +167,20 @@ def test_random_games_never_raise_and_always_end(case):
     else:
         pytest.fail("game did not end")
     assert referee.finished
+
+
+VALID_POSITIONS = json.loads((GOLDEN / "valid_positions.json").read_text())
+
+
+@pytest.mark.parametrize("name", REPLAYABLE)
+def test_legal_move_counts_equal_the_reference_at_every_request(name):
+    """The reference prints ``valid positions: N`` (its own move generator's count for the player
+    it is about to ask) before every request: a perft-like oracle for ours. Phase 1 only; the
+    number it prints in phase 2 is not a count of bomb targets."""
+    scenario = scenarios()[name]
+    counts = []
+    replay(scenario, on_request=lambda referee, player: counts.append(
+        len(referee.state.legal_targets(player)) if referee.phase == 1 else None))
+    expected = VALID_POSITIONS[name]
+    assert len(counts) == len(expected)
+    assert [c for c in counts] == [e if c is not None else None for c, e in zip(counts, expected)]
