@@ -140,8 +140,10 @@ def join_rows(plan: Plan) -> list[Row]:
 
 def collect(plan: Plan) -> list[Row]:
     rows = []
+    from benchmarks.reversixt import reversixt_rows
+
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
-                       ("rules engines", engine_rows), ("join cost", join_rows)):
+                       ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows

@@ -43,6 +43,7 @@ class Server:
         self.port: int | None = None
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
+        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -56,6 +57,10 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
+            if self.settings.reversixt_enabled:  # ReversiXT binary protocol, its own port
+                from swc_local.server.reversixt_config import run_door_for
+
+                await nursery.start(run_door_for, self.settings, self)
             task_status.started(self)
             with self._accepting:
                 await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)

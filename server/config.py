@@ -52,6 +52,13 @@ class Settings(BaseModel):
     hard_timeout_ms: int | None = None
     max_seats_per_connection: int = 100
     passphrase_checks_per_second: float = 5.0
+    # ReversiXT door (server/reversixt_door.py); keys in server/reversixt_config.py
+    reversixt_enabled: bool = True
+    reversixt_port: int | None = None  # None: 7777, or a free port when port is 0
+    reversixt_map: str | None = None  # None: the bundled classic_2p.map
+    reversixt_time_limit: float = 0.0
+    reversixt_depth: int = 1
+    reversixt_zleep: float | None = None
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -117,6 +124,9 @@ def read_properties(path: Path) -> dict[str, object]:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     if "passphraseChecksPerSecond" in props:
         fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
+    from swc_local.server.reversixt_config import reversixt_fields
+
+    fields.update(reversixt_fields(props))
     return fields
 
 

@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import pytest
 
+from swc_local.swc_pytest.reversixt import MARKER as REVERSIXT_MARKER
+from swc_local.swc_pytest.reversixt import reversixt_server  # noqa: F401 -- the ReversiXT fixture
+
 
 def pytest_configure(config) -> None:
     config.addinivalue_line(
@@ -33,6 +36,7 @@ def pytest_configure(config) -> None:
         "swc_server(game='piranhas', seed=None, paused=False, password='examplepassword', **settings): "
         "options of the swc_server fixture",
     )
+    config.addinivalue_line("markers", REVERSIXT_MARKER)
 
 
 @pytest.fixture

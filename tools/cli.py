@@ -78,6 +78,10 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from swc_local.tools import reversixt_replay  # ReversiXT move logs (log_game.txt)
+
+    if reversixt_replay.is_move_log(args.file):
+        return reversixt_replay.main(args.file, args.check)
     from swc_local.server.replay import ReplayError, read_replay
     from swc_local.tools.replay_check import check_replay, print_replay
 
