@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     from swc_local.tools.cli import add_commands  # match, replay, admin
 
     add_commands(commands)
+    from swc_local.server.roborally_cli import add_commands as add_roborally_commands  # roborally, roborally-bot
+
+    add_roborally_commands(commands)
     return parser
 
 
