@@ -80,9 +80,11 @@ class RoboRallyBot:
         self.send("Alive", {})
 
     def _offer_values(self) -> None:
-        free = [f for f in range(6) if f not in self.taken_figures]
+        # start from the client ID, so that bots joining at the same moment rarely collide
+        free = [f % 7 for f in range(self.me, self.me + 7) if f % 7 not in self.taken_figures]
         if free:
             self.figure = free[0]
+            self.taken_figures.add(self.figure)
             self.send("PlayerValues", {"name": self.name, "figure": self.figure})
 
     def on_PlayerAdded(self, body: dict) -> None:
@@ -93,6 +95,8 @@ class RoboRallyBot:
 
     def on_Error(self, body: dict) -> None:
         text = body["error"]
+        if self.report.finished:
+            return  # the answer to a message that crossed GameFinished on the wire
         self.report.errors.append(text)
         log.info("bot %d: Error %s", self.me, text)
         if text.startswith("Figure") and not self.player_set:
