@@ -35,7 +35,11 @@ def _serve(args: argparse.Namespace) -> int:
             replay_dir=args.replay_dir,
             load_game_file=args.load_game,
             turn_to_load=args.turn,
+            roborally_port=args.roborally_port,
         )
+        from swc_local.server.roborally_config import serve_default
+
+        settings = serve_default(settings)
     except ConfigError as error:
         log.error("%s", error)
         return 2
@@ -92,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
     serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
     serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
+    serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")

@@ -52,6 +52,8 @@ class Settings(BaseModel):
     hard_timeout_ms: int | None = None
     max_seats_per_connection: int = 100
     passphrase_checks_per_second: float = 5.0
+    roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
+    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -117,6 +119,9 @@ def read_properties(path: Path) -> dict[str, object]:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     if "passphraseChecksPerSecond" in props:
         fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
+    roborally = {key[len("roborally."):]: value.strip() for key, value in props.items() if key.startswith("roborally.")}
+    if roborally:
+        fields["roborally"] = roborally
     return fields
 
 
