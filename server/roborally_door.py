@@ -84,6 +84,7 @@ class RoboRallyDoor:
         self._nursery: trio.Nursery | None = None
         self.done = trio.Event()
         self.log_files: list[str] = []
+        self.finished_rooms: list[Room] = []  # for swc match and tests
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -223,6 +224,7 @@ class RoboRallyDoor:
                 peer.close("game over")
             assert self.door is not None
             self.door.room_closed(room)
+            self.finished_rooms.append(room)
             log.info("Robo Rally game over, winner %s", game.winner)
             if self.settings.single_game:
                 self.done.set()
