@@ -2,6 +2,8 @@
 
 import io
 
+import pytest
+
 import trio
 
 from swc_local.server.cli import main
@@ -58,3 +60,10 @@ def test_swc_replay_dispatches_jsonl(tmp_path, capsys):
                    '{"t": 0.2, "dir": "out", "peer": "all", "messageType": "ActivePhase", "messageBody": {"phase": 2}}\n')
     assert main(["replay", str(log)]) == 0
     assert "@1>" in capsys.readouterr().out
+
+
+@pytest.mark.roborally_server(map="Dizzy Highway", timer=0.2, seed=3)
+def test_pytest_fixture_plays_a_client_command(roborally_server):
+    assert roborally_server.port
+    game = roborally_server.play(greedy_bot_command(), opponents=1)
+    assert game.winner in (0, 1) and game.rounds >= 1
