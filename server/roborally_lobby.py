@@ -371,10 +371,13 @@ class Door:
         state, peer.state = peer.state, CLOSED
         lobby = peer.lobby
         log.info("%r lost (%s)", peer, reason or "closed")
+        if lobby is not None and state == WELCOMED and lobby.room is None and peer in lobby.peers:
+            lobby.peers.remove(peer)
         if lobby is None or state in (NEW, WELCOMED, SPECTATOR, CLOSED):
             return
         lobby.broadcast("ConnectionUpdate", {"clientID": peer.client_id, "isConnected": False, "action": "Remove"})
         if state == PLAYER:
+            lobby.peers.remove(peer)  # an open lobby forgets its leavers: its list stays bounded
             if peer in lobby.ready_order:
                 lobby.ready_order.remove(peer)
             if lobby.notified_selector is peer and lobby.map is None:

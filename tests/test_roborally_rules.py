@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.game import Game
@@ -462,13 +463,17 @@ def test_removal_leaves_one_winner():
 
 # --- the property: random play never breaks the invariants --------------------------------
 
-def random_play(name, n, seed, rounds=20):
+def random_play(name, n, seed, rounds=20, remove=False):
     rng = random.Random(seed)
     game = Game(load_map(name), list(range(1, n + 1)), random.Random(seed))
     game.start()
     total = None
     while not game.over and game.round <= rounds:
         game.take_outbox()
+        if remove and rng.random() < 0.002 and len(game.active_players()) > 2:
+            game.remove(rng.choice(game.active_players()))  # its cards leave the game with it
+            total = None
+            continue
         wait = game.wait
         if total is None and game.phase >= 2:
             total = game.card_totals()
@@ -501,7 +506,23 @@ def random_play(name, n, seed, rounds=20):
     return game
 
 
+@settings(max_examples=8, deadline=None)
+@given(name=st.sampled_from(["Dizzy Highway", "Extra Crispy", "Lost Bearings", "Death Trap"]),
+       players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_random_play_keeps_invariants(name, players, seed):
+    random_play(name, players, seed, remove=True)
+
+
 @pytest.mark.parametrize("name", ["Dizzy Highway", "Extra Crispy", "Lost Bearings", "Death Trap"])
-def test_random_play_keeps_invariants(name):
+def test_random_play_every_size_on_every_map(name):
     for n in range(2, 7):
         random_play(name, n, seed=n)
+
+
+def test_same_seed_same_game():
+    def transcript(seed):
+        game = random_play("Death Trap", 4, seed, rounds=5)
+        return [(r.pos, r.facing, r.energy, r.checkpoints, r.reboots, list(r.discard)) for r in game.robots.values()]
+
+    assert transcript(5) == transcript(5)
+    assert transcript(5) != transcript(6)

@@ -290,3 +290,94 @@ async def test_many_games_at_once_and_a_broken_client_beside_them(tmp_path):
         assert len(logs) == 5
         header = json.loads(logs[0].read_text().splitlines()[0])
         assert header["map"] == "Dizzy Highway" and header["winner"] in header["players"]
+
+
+async def test_troublemakers_get_what_the_spec_says_and_games_beside_them_finish():
+    """A mid-game disconnect, a client that never answers Alive, one that stays silent under the
+    timer, and a stream of malformed lines, while other games run on the same door."""
+    async with running_door(map="Dizzy Highway", min_players=3, alive_interval=0.1, timer=0.1) as door:
+        outcome = {}
+
+        async def group(nursery, bots, extra=None):
+            """Start the bots (and an extra coroutine that joins as a player) as one lobby."""
+            for bot in bots:
+                nursery.start_soon(bot.play, "127.0.0.1", door.port)
+                await trio.sleep(0.01)
+            if extra is not None:
+                nursery.start_soon(extra)
+            while not all(bot.board is not None for bot in bots):
+                await trio.sleep(0.01)
+
+        class Quitter(RoboRallyBot):
+            def on_YourCards(self, body):
+                raise SystemExit  # leaves the game mid-way: its connection closes
+
+        class Deaf(RoboRallyBot):
+            alive_seen = None
+
+            def on_Alive(self, body):
+                if self.board is None:
+                    super().on_Alive(body)
+                else:
+                    self.alive_seen = trio.current_time()  # in the game it stops answering
+
+            def on_YourCards(self, body):
+                pass  # and leaves its registers to the timer
+
+        async def quitter():
+            bot = Quitter(greedy=True, seed=99)
+            try:
+                await bot.play("127.0.0.1", door.port)
+            except SystemExit:
+                outcome["quitter_id"] = bot.me
+
+        async def silent():
+            wire, client_id = await join(door.port, "Quiet", 6)
+            await wire.send("SetStatus", {"ready": True})
+            seen = []
+            while True:
+                message = await wire.recv(timeout=20)
+                if message is None:
+                    break
+                seen.append(message)
+                if message[0] == "Alive":
+                    await wire.send("Alive")
+                if message == ("CurrentPlayer", {"clientID": client_id}) and not any(k == "YourCards" for k, _ in seen):
+                    await wire.send("SetStartingPoint", {"x": 1, "y": 8})
+                if message[0] == "GameFinished":
+                    break
+            outcome["silent"] = (client_id, seen)
+
+        async def vandal():
+            wire = await Wire.connect(door.port)
+            await wire.expect("HelloClient")
+            for _ in range(200):
+                await wire.send_raw(b"\x00\x01 not json at all\r\n")
+            outcome["vandal"] = [await wire.recv() for _ in range(200)]
+
+        clean_a = [RoboRallyBot(greedy=True, seed=s) for s in (1, 2, 3)]
+        with_quitter = [RoboRallyBot(greedy=True, seed=s) for s in (4, 5)]
+        with_silent = [RoboRallyBot(greedy=True, seed=s) for s in (6, 7)]
+        deaf = Deaf(greedy=True, seed=11)
+        with_deaf = [deaf, RoboRallyBot(greedy=True, seed=12), RoboRallyBot(greedy=True, seed=13)]
+        clean_b = [RoboRallyBot(greedy=True, seed=s) for s in (8, 9, 10)]
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                await group(nursery, clean_a)
+                nursery.start_soon(vandal)
+                nursery.start_soon(quitter)
+                await trio.sleep(0.05)
+                await group(nursery, with_quitter)
+                await group(nursery, with_silent, extra=silent)
+                await group(nursery, with_deaf)
+                await group(nursery, clean_b)
+        assert outcome["quitter_id"] and not deaf.report.finished and deaf.alive_seen is not None
+        for bot in clean_a + clean_b + with_quitter + with_silent + with_deaf[1:]:
+            assert bot.report.finished and not bot.report.errors, bot.report
+        for players in (clean_a, with_quitter, with_deaf[1:], clean_b):
+            assert players[0].report.winner in {b.me for b in players}
+        assert outcome["vandal"] == [("Error", {"error": "Malformed JSON"})] * 200
+        quiet_id, seen = outcome["silent"]
+        assert ("TimerEnded", {"clientIDs": [quiet_id]}) in seen
+        assert seen[-1][0] == "GameFinished"
+        assert not [m for m in seen if m[0] == "Error"]
