@@ -96,6 +96,8 @@ class Peer:
     def error(self, text: str) -> None:
         log.info("%r: Error %s", self, text)
         self.send("Error", {"error": text})
+        if self.lobby is not None and self.lobby.room is not None:
+            self.lobby.room.record("out", self.client_id, "Error", {"error": text})
 
     def close(self, reason: str) -> None:
         if self.state != CLOSED:
@@ -187,12 +189,12 @@ class Door:
             log.info("%r: ignored %s (a server-to-client message)", peer, event.type)
             return
         kind, body = event.type, event.body
-        room = peer.lobby.room if peer.lobby is not None else None
-        if room is not None:
-            room.record("in", peer.client_id, kind, body)
         if kind == "Alive":
             peer.alive_outstanding = False
             return
+        room = peer.lobby.room if peer.lobby is not None else None
+        if room is not None:
+            room.record("in", peer.client_id, kind, body)
         if kind == "HelloServer":
             self._hello(peer, body)
             return

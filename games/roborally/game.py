@@ -509,9 +509,8 @@ class Game:
                     continue
                 robot.reboots += 1
                 self.emit("all", 0, "Reboot", {"clientID": robot.pid})
-                if not robot.rebooted:
-                    robot.rebooted = True
-                    robot.reboot_direction = None
+                robot.rebooted = True
+                robot.reboot_direction = None  # every fall asks for a direction of its own
                 for index in range(self.register, REGISTERS):
                     card = robot.registers[index]
                     if card is not None and self.phase == 3:

@@ -16,7 +16,7 @@ from .cards import DAMAGE, MOVES
 State = tuple[int, int, str]  # x, y, facing
 FALL = None
 
-BEAM = 40
+BEAM = 20
 
 
 def _step(board: Board, state: State, direction: str) -> State | None:
@@ -96,14 +96,45 @@ def board_elements(board: Board, state: State, register: int) -> State | None:
     return state
 
 
-def _distance(state: State, target: tuple[int, int]) -> int:
-    return abs(state[0] - target[0]) + abs(state[1] - target[1])
+def distance_map(board: Board, target: tuple[int, int]) -> dict[tuple[int, int], int]:
+    """Steps from every square to ``target`` around walls, pits and the antenna (breadth first)."""
+    from collections import deque
+
+    distances = {target: 0}
+    queue = deque([target])
+    while queue:
+        x, y = queue.popleft()
+        for direction, (dx, dy) in DELTA.items():
+            nx, ny = x + dx, y + dy
+            square = board.square(nx, ny)
+            if (nx, ny) in distances or square is None or square.pit or square.antenna:
+                continue
+            if board.wall_blocks(nx, ny, OPPOSITE[direction]):
+                continue
+            distances[(nx, ny)] = distances[(x, y)] + 1
+            queue.append((nx, ny))
+    return distances
+
+
+def _distance(state: State, target: tuple[int, int], distances: dict[tuple[int, int], int]) -> int:
+    manhattan = abs(state[0] - target[0]) + abs(state[1] - target[1])
+    return distances.get((state[0], state[1]), 2 * manhattan + 20)
 
 
 def best_program(board: Board, state: State, hand: list[str], target: tuple[int, int]) -> list[str]:
     """Five cards from ``hand`` (register order) that bring the robot closest to ``target``."""
     # partial: (score, cards, state, used indexes, reached)
     beams: list[tuple[tuple, list[str], State | None, frozenset[int], bool]] = [((0,), [], state, frozenset(), False)]
+    distances = distance_map(board, target)
+    memo: dict[tuple, State | None] = {}  # the same (square, facing, card, register) recurs across beams
+
+    def simulate(current: State, card: str, previous: str | None, register: int) -> State | None:
+        key = (current, card, previous if card == "Again" else None, register)
+        if key not in memo:
+            nxt = play_card(board, current, card, previous)
+            memo[key] = None if nxt is None else board_elements(board, nxt, register)
+        return memo[key]
+
     for register in range(1, 6):
         candidates = []
         for _, cards, current, used, reached in beams:
@@ -116,9 +147,7 @@ def best_program(board: Board, state: State, hand: list[str], target: tuple[int,
                 if current is None or reached:
                     nxt, hit = current, reached
                 else:
-                    nxt = play_card(board, current, card, cards[-1] if cards else None)
-                    if nxt is not None:
-                        nxt = board_elements(board, nxt, register)
+                    nxt = simulate(current, card, cards[-1] if cards else None, register)
                     hit = nxt is not None and (nxt[0], nxt[1]) == target
                 damage = sum(1 for c in new_cards if c in DAMAGE)
                 if nxt is None:
@@ -126,7 +155,7 @@ def best_program(board: Board, state: State, hand: list[str], target: tuple[int,
                 elif hit:
                     score = (0, -100 + register, damage)
                 else:
-                    score = (0, _distance(nxt, target), damage)
+                    score = (0, _distance(nxt, target, distances), damage)
                 candidates.append((score, new_cards, nxt, used | {index}, hit))
         candidates.sort(key=lambda c: c[0])
         beams = candidates[:BEAM]
