@@ -476,7 +476,7 @@ class Room:
                 else:
                     after = game.on_play_card(pid, card)
         elif kind == "SelectedDamage":
-            error = None if game._pending_damage and game._pending_damage[0].pid == pid else "No damage selection pending"
+            error = None if game.damage_pending_for(pid) else "No damage selection pending"
             if error is None:
                 try:
                     cards = parse_body(kind, body).cards  # type: ignore[attr-defined]

@@ -526,3 +526,58 @@ def test_same_seed_same_game():
 
     assert transcript(5) == transcript(5)
     assert transcript(5) != transcript(6)
+
+
+# --- the spec's own examples (§5.12) -------------------------------------------------------
+
+def test_extra_crispy_pit_example():
+    game = place(load_map("Extra Crispy"), {42: (7, 2, "left")})
+    game.robots[42].start = (1, 4)
+    out = execute(game, 42, "MoveI")
+    assert out == [(MOV, {"clientID": 42, "x": 6, "y": 2}), ("Reboot", {"clientID": 42}),
+                   ("DrawDamage", {"clientID": 42, "cards": ["Spam", "Spam"]}), (MOV, {"clientID": 42, "x": 0, "y": 0})]
+
+
+def test_extra_crispy_pit_example_with_the_reboot_point_taken():
+    game = place(load_map("Extra Crispy"), {42: (7, 2, "left"), 7: (0, 0, "bottom")})
+    out = execute(game, 42, "MoveI")
+    assert out[-2:] == [(MOV, {"clientID": 7, "x": 1, "y": 0}), (MOV, {"clientID": 42, "x": 0, "y": 0})]
+    assert game.robots[7].facing == "bottom"
+
+
+def test_robots_start_facing_the_antenna_orientation():
+    for name, facing in (("Death Trap", "left"), ("Dizzy Highway", "right")):
+        game = Game(load_map(name), [1, 2], random.Random(0))
+        game.start()
+        game.timeout()
+        assert game.robots[1].facing == facing
+
+
+def test_round_end_waits_for_reboot_direction():
+    board = make_board({(7, 5): [{"type": "RestartPoint", "orientations": ["left"]}]})
+    game = Game(board, [1, 2], random.Random(0))
+    for pid, (x, y) in ((1, (2, 2)), (2, (4, 4))):
+        robot = game.robots[pid]
+        robot.x, robot.y, robot.start = x, y, (x, y)
+        robot.auto = True
+    # the last 9 cards are the hand; the timer then draws the next 5 into the registers
+    game.robots[1].draw[-14:-9] = ["TurnLeft"] * 4 + ["Worm"]  # the Worm lands in register 1
+    game.robots[2].draw[-14:-9] = ["TurnLeft"] * 5
+    game.piles["Worm"] -= 1
+    gen = game._programming()
+    game._gen = _chain(game, gen)
+    game._advance(None)
+    game.timeout()  # the timer: registers filled, activation runs (all auto), then the round-end grace
+    assert game.wait.kind == "reboot_grace" and game.wait.pids == (1,)
+    messages(game)
+    assert game.on_reboot_direction(1, "bottom") is None
+    out = messages(game)
+    assert out[:2] == [("PlayerTurning", {"clientID": 1, "rotation": "clockwise"})] * 2
+    assert ("ActivePhase", {"phase": 2}) in out
+
+
+def _chain(game, programming):
+    yield from programming
+    yield from game._activation()
+    yield from game._end_of_round()
+    yield from game._programming()

@@ -1,7 +1,7 @@
 """Reference Robo Rally clients that speak only the wire protocol (spec roborally.md §3).
 
-``python -m swc_local.games.roborally.bots --host H --port P [--greedy] [--seed N]`` (or ``swc bot
-roborally``) plays one game against any course-protocol server and exits after
+``python -m swc_local.games.roborally.bots --host H --port P [--greedy] [--seed N]`` (or ``swc
+roborally-bot``) plays one game against any course-protocol server and exits after
 ``GameFinished``. The random bot makes a valid random choice at every step; the greedy bot
 programs the five registers that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`). Both answer ``Alive``, send ``PlayCard``

@@ -20,6 +20,8 @@ Conformance notes (choices of the spec, §9.2, as implemented):
 * The ``Again`` that drew a card is kept aside until the end of the round, then discarded.
 * ``Virus`` hits every other robot within 6 squares (Manhattan, walls ignored), in priority order.
 * Rebooted robots do not fire; they are moved, pushed and shot.
+* Every fall asks for a new ``RebootDirection``: an answer to an earlier fall in the same round
+  does not count for the round-end grace of a later one.
 * Removed players' cards leave the game (damage cards do not return to the piles).
 """
 
@@ -598,6 +600,10 @@ class Game:
         if not cards:
             return
         self.emit("all", 0, "DrawDamage", {"clientID": robot.pid, "cards": cards})
+
+    def damage_pending_for(self, pid: int) -> bool:
+        """Whether ``pid`` was sent a ``PickDamage`` that is still unanswered."""
+        return self._pending_damage is not None and self._pending_damage[0].pid == pid
 
     def on_selected_damage(self, pid: int, cards: list[str]) -> str | None:
         if self.over:
