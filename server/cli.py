@@ -39,7 +39,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
         from swc_local.server.roborally_config import serve_default
 
-        settings = serve_default(settings)
+        settings = serve_default(settings, args)
     except ConfigError as error:
         log.error("%s", error)
         return 2
@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
     serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
     serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    from swc_local.server.roborally_config import add_serve_flags
+
+    add_serve_flags(serve)
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")

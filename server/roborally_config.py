@@ -41,8 +41,37 @@ _FLOATS = {
 }
 
 
-def serve_default(settings: Settings) -> Settings:
-    """``swc serve`` opens the door on 52020 unless told otherwise; checks the keys early."""
+FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
+    "roborally_min_players": "minPlayers", "roborally_map": "map", "roborally_seed": "seed",
+    "roborally_alive_interval": "aliveInterval", "roborally_timer": "timer",
+    "roborally_play_card_timeout": "playCardTimeout", "roborally_pick_damage_timeout": "pickDamageTimeout",
+    "roborally_reboot_direction_wait": "rebootDirectionWait", "roborally_setup_timeout": "setupTimeout",
+    "roborally_programming_limit": "programmingLimit", "roborally_log_dir": "logDir", "roborally_protocol": "protocols",
+}
+
+
+def add_serve_flags(parser) -> None:
+    """The Robo Rally door's settings as ``swc serve`` flags (they win over ``roborally.*`` keys)."""
+    group = parser.add_argument_group("Robo Rally door (spec roborally.md §10; times in seconds)")
+    group.add_argument("--roborally-min-players", type=int, metavar="N", help="players needed to start (default 2)")
+    group.add_argument("--roborally-map", choices=MAP_NAMES, help="fixed map (default: the first ready human chooses)")
+    group.add_argument("--roborally-seed", type=int, metavar="N", help="seed for shuffles and the random map (default: --seed)")
+    for flag, default in (("alive-interval", 5), ("timer", 30), ("play-card-timeout", 5), ("pick-damage-timeout", 5),
+                          ("reboot-direction-wait", 2), ("setup-timeout", 0), ("programming-limit", 0)):
+        group.add_argument(f"--roborally-{flag}", type=float, metavar="S", help=f"default {default}")
+    group.add_argument("--roborally-log-dir", metavar="DIR", help="write every game's messages as JSON lines here")
+    group.add_argument("--roborally-protocol", action="append", metavar="TEXT", help="accepted protocol string (repeatable)")
+
+
+def serve_default(settings: Settings, args=None) -> Settings:
+    """``swc serve`` opens the door on 52020 unless told otherwise; flags over keys; checks early."""
+    if args is not None:
+        keys = dict(settings.roborally)
+        for dest, key in FLAG_KEYS.items():
+            value = getattr(args, dest, None)
+            if value is not None:
+                keys[key] = ",".join(value) if isinstance(value, list) else str(value)
+        settings = settings.model_copy(update={"roborally": keys})
     if settings.roborally_port is None:
         port = settings.roborally.get("port", str(DEFAULT_PORT))
         settings = settings.model_copy(update={"roborally_port": -1 if port.lower() == "off" else _int("roborally.port", port)})

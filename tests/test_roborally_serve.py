@@ -104,3 +104,12 @@ async def test_swc_roborally_plays_one_game_and_exits():
                     await trio.sleep(0.05)
             assert all(bot.report.finished for bot in bots)
             assert await process.wait() == 0
+
+
+def test_swc_serve_flags_win_over_keys():
+    args = build_parser().parse_args(["serve", "--roborally-timer", "0.5", "--roborally-map", "Death Trap",
+                                      "--roborally-protocol", "Version 1.0", "--roborally-protocol", "Version 2.0"])
+    settings = serve_default(Settings(roborally={"timer": "9", "minPlayers": "3"}), args)
+    door = roborally_settings(settings)
+    assert (door.timer, door.map, door.min_players, door.port) == (0.5, "Death Trap", 3, 52020)
+    assert door.protocols == ("Version 1.0", "Version 2.0")
