@@ -15,6 +15,8 @@
     roborally.setupTimeout=0
     roborally.programmingLimit=0
     roborally.logDir=roborally-logs # every game's messages as JSON lines
+    roborally.maxConnections=1000   # more connections are closed at once
+    roborally.helloTimeout=60       # no HelloServer for this long: closed (0: never)
 
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs
@@ -38,6 +40,7 @@ _FLOATS = {
     "aliveInterval": ("alive_interval", True), "timer": ("timer", True), "playCardTimeout": ("play_card_timeout", False),
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
     "setupTimeout": ("setup_timeout", False), "programmingLimit": ("programming_limit", False),
+    "helloTimeout": ("hello_timeout", False),
 }
 
 
@@ -110,6 +113,8 @@ def roborally_settings(settings: Settings) -> RoboRallySettings | None:
         if keys["map"] not in MAP_NAMES:
             raise ConfigError(f"roborally.map must be one of {', '.join(MAP_NAMES)}, not {keys['map']!r}")
         fields["map"] = keys["map"]
+    if "maxConnections" in keys:
+        fields["max_connections"] = _int("roborally.maxConnections", keys["maxConnections"])
     if "seed" in keys:
         fields["seed"] = _int("roborally.seed", keys["seed"])
     if keys.get("protocols"):

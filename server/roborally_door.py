@@ -85,6 +85,7 @@ class RoboRallyDoor:
         self.done = trio.Event()
         self.log_files: list[str] = []
         self.finished_rooms: list[Room] = []  # for swc match and tests
+        self.connections: set[_Connection] = set()
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -114,17 +115,26 @@ class RoboRallyDoor:
             name = "%s:%s" % stream.socket.getpeername()[:2]
         except OSError:
             name = "?"
+        if len(self.connections) >= self.settings.max_connections:
+            log.warning("Robo Rally connection from %s refused: %d connections open", name, len(self.connections))
+            with trio.move_on_after(1):
+                await stream.aclose()
+            return
         connection = _Connection(stream, name)
         peer = connection.peer
         assert self.door is not None
+        self.connections.add(connection)
         try:
             with connection.scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(connection.write_loop)
+                    if self.settings.hello_timeout > 0:
+                        nursery.start_soon(self._hello_watch, connection)
                     self.door.accepted(peer)
                     await self._read_loop(connection, nursery)
                     await trio.sleep(math.inf)  # the writer ends the scope after flushing
         finally:
+            self.connections.discard(connection)
             connection.closing = True
             with trio.CancelScope(shield=True):
                 with trio.move_on_after(1):
@@ -165,6 +175,11 @@ class RoboRallyDoor:
                     alive_started = True
                     nursery.start_soon(self._alive, connection)
             await trio.sleep(0)  # bounded work per read: let the others run
+
+    async def _hello_watch(self, connection: _Connection) -> None:
+        await trio.sleep(self.settings.hello_timeout)
+        if not connection.peer.client_id:
+            connection.close(f"no HelloServer within {self.settings.hello_timeout:g} s")
 
     async def _alive(self, connection: _Connection) -> None:
         peer = connection.peer

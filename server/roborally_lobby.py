@@ -61,6 +61,8 @@ class RoboRallySettings:
     programming_limit: float = 0.0
     close_delay: float = 2.0
     max_line_bytes: int = 1 << 20
+    max_connections: int = 1000  # more are closed at once (not in the spec: protects the host)
+    hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
     single_game: bool = True
     log_dir: str | None = None
 

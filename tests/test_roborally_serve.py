@@ -48,12 +48,13 @@ def test_default_off_for_programmatic_servers_and_52020_for_swc_serve():
 
 def test_properties_keys(tmp_path):
     path = tmp_path / "server.properties"
-    path.write_text("roborally.port=6001\nroborally.timer=0.5\nroborally.minPlayers=3\nroborally.map=Death Trap\n"
+    path.write_text("roborally.port=6001\nroborally.helloTimeout=3\nroborally.maxConnections=7\nroborally.timer=0.5\nroborally.minPlayers=3\nroborally.map=Death Trap\n"
                     "roborally.protocols=Version 1.0, Version 2.0\nroborally.playCardTimeout=0\n")
     settings = serve_default(load_settings(path))
     door = roborally_settings(settings)
     assert (door.port, door.timer, door.min_players, door.map, door.play_card_timeout) == (6001, 0.5, 3, "Death Trap", 0.0)
     assert door.protocols == ("Version 1.0", "Version 2.0") and door.single_game is False
+    assert (door.hello_timeout, door.max_connections) == (3.0, 7)
     path.write_text("roborally.timer=0\n")
     with pytest.raises(ConfigError):
         serve_default(load_settings(path))

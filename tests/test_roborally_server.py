@@ -381,3 +381,19 @@ async def test_troublemakers_get_what_the_spec_says_and_games_beside_them_finish
         assert ("TimerEnded", {"clientIDs": [quiet_id]}) in seen
         assert seen[-1][0] == "GameFinished"
         assert not [m for m in seen if m[0] == "Error"]
+
+
+async def test_connection_limit_and_hello_timeout():
+    async with running_door(max_connections=2, hello_timeout=0.2) as door:
+        first = await Wire.connect(door.port)
+        await first.expect("HelloClient")
+        second = await Wire.connect(door.port)
+        await second.expect("HelloClient")
+        await second.send("HelloServer", {"group": "g", "isAI": True, "protocol": "Version 1.0"})
+        await second.expect("Welcome")
+        third = await Wire.connect(door.port)
+        assert await third.recv() is None  # refused: closed without a word
+        assert await first.recv(timeout=2) is None  # never said HelloServer: closed after 0.2 s
+        await trio.sleep(0.3)
+        await second.send("SendChat", {"message": "still here", "to": -1})
+        await second.expect("ReceivedChat", {"message": "still here", "from": 1, "isPrivate": False})
