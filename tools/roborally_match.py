@@ -11,6 +11,7 @@ rounds of every game.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -83,7 +84,7 @@ async def play_one(config: RoboRallyMatchConfig, game: RoboRallyGame) -> None:
                    log_dir=str(config.replays) if config.replays else None)
     options.update(config.door)
     door = RoboRallyDoor(RoboRallySettings(**options))
-    with trio.move_on_after(config.game_timeout) as scope:
+    with contextlib.ExitStack() as files, trio.move_on_after(config.game_timeout) as scope:
         async with trio.open_nursery() as nursery:
             await nursery.start(door.run)
             for seat, command in enumerate(config.players):
@@ -91,7 +92,7 @@ async def play_one(config: RoboRallyMatchConfig, game: RoboRallyGame) -> None:
                 output = subprocess.DEVNULL
                 if config.logs is not None:
                     config.logs.mkdir(parents=True, exist_ok=True)
-                    output = open(config.logs / f"game{game.index + 1}-seat{seat + 1}.log", "wb")  # noqa: SIM115
+                    output = files.enter_context(open(config.logs / f"game{game.index + 1}-seat{seat + 1}.log", "wb"))
                 nursery.start_soon(run_player, argv, output)
                 with trio.move_on_after(config.start_timeout):
                     while door.door is None or door.door.next_id <= seat + 1:
