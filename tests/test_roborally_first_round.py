@@ -35,7 +35,7 @@ async def animations(wire, kinds=SIX):
 
 
 async def test_whole_first_round_message_by_message():
-    async with running_door(game_factory=stacked_game, timer=0.3, play_card_timeout=5.0) as door:
+    async with running_door(game_factory=stacked_game, timer=1.5, play_card_timeout=5.0) as door:
         one = await Wire.connect(door.port)
         await one.expect("HelloClient", {"protocol": "Version 1.0"})
         await one.send("HelloServer", {"group": "TolleTrolle", "isAI": False, "protocol": "Version 1.0"})
