@@ -129,6 +129,9 @@ def engine_rows(plan: Plan) -> list[Row]:
     parse_s = engine.move_parse_seconds(plan.engine_budget)
     rows.append(Row("hot path: render one Piranhas memento", f"{render_s * 1e6:.0f} µs ({size:,} bytes)"))
     rows.append(Row("hot path: parse one move (reader + decode)", f"{parse_s * 1e6:.1f} µs"))
+    from benchmarks.roborally import roborally_rows  # Robo Rally (issue 16)
+
+    rows += roborally_rows(plan.engine_budget)
     return rows
 
 

@@ -41,6 +41,7 @@ class Server:
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
         self.port: int | None = None
+        self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
@@ -61,6 +62,9 @@ class Server:
                 from swc_local.server.reversixt_config import run_door_for
 
                 await nursery.start(run_door_for, self.settings, self)
+            from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
+
+            self.roborally = await start_beside(nursery, self.settings)
             task_status.started(self)
             with self._accepting:
                 await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)

@@ -37,7 +37,11 @@ def _serve(args: argparse.Namespace) -> int:
             load_game_file=args.load_game,
             turn_to_load=args.turn,
             **reversixt_overrides(args),
+            roborally_port=args.roborally_port,
         )
+        from swc_local.server.roborally_config import serve_default
+
+        settings = serve_default(settings, args)
     except ConfigError as error:
         log.error("%s", error)
         return 2
@@ -97,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
 
     add_reversixt_arguments(serve)
+    serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    from swc_local.server.roborally_config import add_serve_flags
+
+    add_serve_flags(serve)
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")
@@ -113,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     from swc_local.tools.cli import add_commands  # match, replay, admin
 
     add_commands(commands)
+    from swc_local.server.roborally_cli import add_commands as add_roborally_commands  # roborally, roborally-bot
+
+    add_roborally_commands(commands)
     return parser
 
 

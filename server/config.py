@@ -59,6 +59,8 @@ class Settings(BaseModel):
     reversixt_time_limit: float = 0.0
     reversixt_depth: int = 1
     reversixt_zleep: float | None = None
+    roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
+    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -127,6 +129,9 @@ def read_properties(path: Path) -> dict[str, object]:
     from swc_local.server.reversixt_config import reversixt_fields
 
     fields.update(reversixt_fields(props))
+    roborally = {key[len("roborally."):]: value.strip() for key, value in props.items() if key.startswith("roborally.")}
+    if roborally:
+        fields["roborally"] = roborally
     return fields
 
 

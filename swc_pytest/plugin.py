@@ -28,6 +28,8 @@ import pytest
 
 from swc_local.swc_pytest.reversixt import MARKER as REVERSIXT_MARKER
 from swc_local.swc_pytest.reversixt import reversixt_server  # noqa: F401 -- the ReversiXT fixture
+from swc_local.swc_pytest.roborally import MARKER as ROBORALLY_MARKER
+from swc_local.swc_pytest.roborally import roborally_play, roborally_server  # noqa: F401 -- Robo Rally fixtures (issue 16)
 
 
 def pytest_configure(config) -> None:
@@ -37,6 +39,7 @@ def pytest_configure(config) -> None:
         "options of the swc_server fixture",
     )
     config.addinivalue_line("markers", REVERSIXT_MARKER)
+    config.addinivalue_line("markers", ROBORALLY_MARKER)
 
 
 @pytest.fixture
