@@ -129,6 +129,9 @@ def engine_rows(plan: Plan) -> list[Row]:
     parse_s = engine.move_parse_seconds(plan.engine_budget)
     rows.append(Row("hot path: render one Piranhas memento", f"{render_s * 1e6:.0f} µs ({size:,} bytes)"))
     rows.append(Row("hot path: parse one move (reader + decode)", f"{parse_s * 1e6:.1f} µs"))
+    from benchmarks.roborally import roborally_rows  # Robo Rally (issue 16)
+
+    rows += roborally_rows(plan.engine_budget)
     return rows
 
 
@@ -140,8 +143,10 @@ def join_rows(plan: Plan) -> list[Row]:
 
 def collect(plan: Plan) -> list[Row]:
     rows = []
+    from benchmarks.reversixt import reversixt_rows
+
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
-                       ("rules engines", engine_rows), ("join cost", join_rows)):
+                       ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows

@@ -40,8 +40,10 @@ class Server:
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
         self.port: int | None = None
+        self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
+        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -55,6 +57,13 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
+            if self.settings.reversixt_enabled:  # ReversiXT binary protocol, its own port
+                from swc_local.server.reversixt_config import run_door_for
+
+                await nursery.start(run_door_for, self.settings, self)
+            from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
+
+            self.roborally = await start_beside(nursery, self.settings)
             task_status.started(self)
             with self._accepting:
                 await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
