@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,3 +133,14 @@ def test_random_move_is_none_only_without_moves():
     one = stuck.state.hares[0]
     one.position, one.carrots = 6, 0  # POSITION_1, no carrots, no hedgehog behind
     assert PLUGIN.legal_moves(stuck) == [] and PLUGIN.random_move(stuck, random.Random(1)) is None
+
+
+def test_huge_distances_wrap_like_kotlin_ints():
+    """cost(65535) wraps to -32768 on the server: the advance fails at the target, not the cost."""
+    state = State(track.generate(random.Random(1)))
+    with pytest.raises(rules.RuleViolation) as error:
+        rules.perform_move(state.copy(), Advance(65535))
+    assert error.value.mistake.name == "FIELD_NONEXISTENT"
+    with pytest.raises(rules.RuleViolation) as error:
+        rules.perform_move(state.copy(), Advance(1000))
+    assert error.value.mistake.name == "MISSING_CARROTS"

@@ -100,8 +100,9 @@ def test_moves_decode_as_xstream_reads_them(xml, move):
     '<data class="move"/>',
 ])
 def test_undecodable_moves_are_malformed(xml):
-    with pytest.raises(MalformedMove):
+    with pytest.raises(MalformedMove) as error:
         xmlmap.decode_move(parse(xml))
+    assert error.value.cause == "PROTOCOL_ERROR"
 
 
 @pytest.mark.parametrize("move", [Advance(3), Advance(1, ("HURRY_AHEAD", "SWAP_CARROTS")),

@@ -5,7 +5,7 @@ maps a rule mistake onto the server's fault kind and keeps the display names the
 
 Spec-conformance notes:
 - A rule mistake becomes :class:`HuIInvalidMove`, an ``InvalidMove`` whose ``reason`` is the
-  exception message the result quotes (``<mistake text> bei '<move>'``) and whose ``error_text``
+  exception message the result quotes (``<mistake text> bei '<move>'``) and whose ``detail``
   is what the error message shows after ``Ungueltiger Zug von 'NAME'.\\n``
   (``InvalidMoveException(mistake=NAME, move=<move>)``), both verbatim (spec §7, captured).
 - A failed move leaves the state partly changed, as on the official server; the non-violator's
@@ -27,7 +27,7 @@ class HuIInvalidMove(InvalidMove):
     def __init__(self, violation: rules.RuleViolation):
         super().__init__(violation.reason)
         self.mistake = violation.mistake.name
-        self.error_text = violation.error_text
+        self.detail = violation.error_text
 
 
 class HaseUndIgel2025Game:
@@ -50,6 +50,10 @@ class HaseUndIgel2025Game:
 
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
+
+    def move_text(self, move: Move) -> str:
+        """The move as the official ``toString`` writes it (quoted in turn-order errors)."""
+        return str(move)
 
     def apply(self, seat: int, move: Move) -> None:
         if seat != self.current_seat:

@@ -28,6 +28,8 @@ class HaseUndIgel2025Plugin:
     game_type = "swc_2025_hase_und_igel"
     display_name = "Hase und Igel"
     dialect = MODERN
+    envelope = "2025"  # the 24.2+ result and timeout envelope (modern_dialect_2023plus.md)
+    season = 2025
     soft_timeout_ms = 2000
     hard_timeout_ms = 10000
     score_fragments = (

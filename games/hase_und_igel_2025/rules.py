@@ -38,6 +38,7 @@ from swc_local.games.hase_und_igel_2025.state import (
     eat_salad,
     fallback_target,
     in_goal,
+    int32,
     may_exchange,
     must_eat_salad,
     play_card,
@@ -118,8 +119,8 @@ def _advance(state: State, move: Advance) -> Mistake | None:
     mistake = check_advance(state, hare, move.distance)
     if mistake is not None:
         return mistake
-    hare.carrots -= cost(move.distance)
-    hare.position += move.distance
+    hare.carrots = int32(hare.carrots - cost(move.distance))
+    hare.position = int32(hare.position + move.distance)
     last_played: str | None = None
     bought = False
     for card in move.cards:

@@ -9,8 +9,11 @@ Why the checks return a :class:`Mistake` instead of raising: the official code c
 :mod:`rules` turns a returned mistake into :class:`RuleViolation`.
 
 Spec-conformance notes:
-- Positions and distances are unbounded ints, as the server's: a negative or zero advance is
-  judged only by the target check (spec §9 H26/H27), and ``cost`` is applied to it as written.
+- A negative or zero advance is judged only by the target check, as on the server (spec §9
+  H26/H27), and ``cost`` is applied to it as written. Distances are 32-bit ints (XStream reads
+  them so) and the cost and target of an advance wrap like Kotlin ``Int`` arithmetic, so a huge
+  distance gets the server's mistake (e.g. ``FIELD_NONEXISTENT`` where the cost wrapped to a small
+  number) rather than one computed with unbounded integers.
 - ``lastAction`` after a card is the card itself (:class:`CardAction`), which is also how the
   SWAP_CARROTS "already played" check recognises it.
 """
@@ -175,9 +178,18 @@ class State:
         return self.track[index] if 0 <= index < len(self.track) else None
 
 
+def int32(value: int) -> int:
+    """``value`` wrapped as a Java/Kotlin ``Int`` (the server's arithmetic overflows silently)."""
+    return (value + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
 def cost(distance: int) -> int:
-    """Carrots an advance by ``distance`` costs (also for distance <= 0, as the server has it)."""
-    return distance * (distance + 1) // 2
+    """Carrots an advance by ``distance`` costs (also for distance <= 0, as the server has it).
+
+    Computed in 32-bit ints like the server: ``d * (d + 1)`` is even before and after wrapping,
+    so halving it is exact.
+    """
+    return int32(distance * (distance + 1)) // 2
 
 
 def max_distance(carrots: int) -> int:
@@ -221,10 +233,10 @@ def check_target(state: State, hare: Hare, index: int, carrots: int) -> Mistake 
 
 def check_advance(state: State, hare: Hare, distance: int) -> Mistake | None:
     """The part of an advance judged before it moves: carrots for the cost, then the target."""
-    left = hare.carrots - cost(distance)
+    left = int32(hare.carrots - cost(distance))
     if left < 0:
         return Mistake.MISSING_CARROTS
-    return check_target(state, hare, hare.position + distance, left)
+    return check_target(state, hare, int32(hare.position + distance), left)
 
 
 def eat_salad(state: State, hare: Hare) -> None:

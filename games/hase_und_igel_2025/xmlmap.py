@@ -45,6 +45,13 @@ MOVE_CLASSES = {
 }
 
 
+def malformed(message: str) -> MalformedMove:
+    """XStream could not read the move: the official server drops the player (PROTOCOL_ERROR)."""
+    error = MalformedMove(message)
+    error.cause = "PROTOCOL_ERROR"
+    return error
+
+
 def _int_attr(element: Element, name: str) -> int:
     text = element.get(name)
     if text is None:
@@ -52,14 +59,14 @@ def _int_attr(element: Element, name: str) -> int:
     try:
         return java_int(text)
     except ValueError as error:
-        raise MalformedMove(str(error)) from None
+        raise malformed(str(error)) from None
 
 
 def _card(element: Element) -> str:
     if element.tag != "card" or element.children:
-        raise MalformedMove(f"unexpected element <{element.tag}> in a move")
+        raise malformed(f"unexpected element <{element.tag}> in a move")
     if element.text not in CARDS:
-        raise MalformedMove(f"no card {element.text!r}")
+        raise malformed(f"no card {element.text!r}")
     return element.text
 
 
@@ -70,11 +77,11 @@ def decode_move(data: Element) -> Move:
     """
     kind = MOVE_CLASSES.get(data.get("class", ""))
     if kind is None:
-        raise MalformedMove(f"no move class {data.get('class')!r}")
+        raise malformed(f"no move class {data.get('class')!r}")
     if kind == "advance":
         return Advance(_int_attr(data, "distance"), tuple(_card(c) for c in data.children))
     if data.children:
-        raise MalformedMove(f"unexpected element <{data.children[0].tag}> in a move")
+        raise malformed(f"unexpected element <{data.children[0].tag}> in a move")
     if kind == "eatsalad":
         return EatSalad()
     if kind == "fallback":
