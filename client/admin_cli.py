@@ -8,9 +8,13 @@
     swc admin step ROOM [--count N]   # N moves of a paused room
     swc admin pause ROOM | unpause ROOM | cancel ROOM
 
-The passphrase comes from ``--password``, else the ``SWC_PASSWORD`` environment variable, else
-the official default ``examplepassword``.  Each call is its own admin connection; rooms outlive
-it, so ``prepare`` in one call and ``step`` in another works.
+The passphrase is found the way ``swc serve`` finds it, so an admin script run beside the server
+needs no flag: ``--password``, else the ``SWC_PASSWORD`` environment variable, else the
+``password`` key of ``--properties PATH``, else of ``./server.properties`` if it exists, else the
+official default ``examplepassword``.  A properties file without a ``password`` key is an error
+here: the server started from it accepts no admin at all (official behaviour), so guessing the
+default would only produce a confusing close.  Each call is its own admin connection; rooms
+outlive it, so ``prepare`` in one call and ``step`` in another works.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
+import javaproperties
 import trio
 
 from swc_local.client.admin import Admin, AdminError, Slot
@@ -29,7 +35,8 @@ def add_parser(commands) -> None:
     admin = commands.add_parser("admin", help="script the server as admin (prepare, observe, pause, step, cancel)")
     admin.add_argument("--host", default="localhost")
     admin.add_argument("--port", type=int, default=13050)
-    admin.add_argument("--password", default=os.environ.get("SWC_PASSWORD", "examplepassword"))
+    admin.add_argument("--password", help="admin passphrase (default: SWC_PASSWORD, else the properties file's)")
+    admin.add_argument("--properties", type=Path, help="server.properties to read the passphrase from (default: ./server.properties if it exists)")
     actions = admin.add_subparsers(dest="action", required=True)
     prepare = actions.add_parser("prepare", help="create a room; print its id and the two reservation codes")
     prepare.add_argument("game")
@@ -49,7 +56,37 @@ def add_parser(commands) -> None:
     admin.set_defaults(run=main)
 
 
+DEFAULT_PASSWORD = "examplepassword"
+
+
+class PassphraseError(Exception):
+    """No passphrase can be found for the admin connection."""
+
+
+def find_password(password: str | None, properties: Path | None, environ=os.environ) -> str:
+    """The passphrase by the precedence in the module docstring."""
+    if password is not None:
+        return password
+    if environ.get("SWC_PASSWORD"):
+        return environ["SWC_PASSWORD"]
+    path = properties if properties is not None else Path("server.properties")
+    if not path.is_file():
+        if properties is not None:
+            raise PassphraseError(f"properties file {path} does not exist")
+        return DEFAULT_PASSWORD
+    with path.open(encoding="latin-1") as handle:  # as the server reads it
+        values = javaproperties.load(handle)
+    if "password" not in values:
+        raise PassphraseError(f"{path} has no password key: a server started from it accepts no admin")
+    return values["password"]
+
+
 def main(args: argparse.Namespace) -> int:
+    try:
+        args.password = find_password(args.password, args.properties)
+    except PassphraseError as error:
+        print(f"swc admin: {error}", file=sys.stderr)
+        return 2
     try:
         return trio.run(_run, args)
     except (AdminError, OSError) as error:

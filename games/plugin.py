@@ -30,17 +30,42 @@ CLASSIC = "classic"
 MODERN = "modern"
 """The 2022+ dialect: ``<join/>``, ``moveRequest``, teams ONE/TWO, ``<scores><entry>``."""
 
+ENVELOPE_2022 = "2022"
+"""Modern envelope of the 22.x servers (Ostseeschach): ``<score cause reason>``, ``<winner team/>``
+only for a win, no timeouts for ``<join/>`` players, a forced step on a half-empty room ignored."""
+
+ENVELOPE_2025 = "2025"
+"""Modern envelope of the 24.2+ servers (Hase und Igel 2025, Piranhas 2026, Blokus 2027):
+``<score>`` with parts only, always ``<winner [team] regular reason/>``, the violator's parts all
+0, timeouts for ``<join/>`` players too (server key ``timeout``), ``<close/>`` answered with
+``</protocol>``, a forced step on a half-empty room cancels it.  See modern_dialect_2023plus.md."""
+
 
 class InvalidMove(Exception):
-    """A rule check failed. ``reason`` is the official, verbatim reason text."""
+    """A rule check failed. ``reason`` is the official, verbatim reason text.
 
-    def __init__(self, reason: str):
+    Modern dialect: ``reason`` is the InvalidMoveException's *message* (2022: the score reason,
+    "<mistake> bei Zug '<move>'"; 2025: what follows "Regelverletzung von NAME: "), and
+    ``detail`` its *toString* ("InvalidMoveException(mistake=..., move=...)"), which the error
+    message carries after "Ungueltiger Zug von 'NAME'.\n".  Classic games leave ``detail`` out.
+    """
+
+    def __init__(self, reason: str, detail: str | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.detail = reason if detail is None else detail
 
 
 class MalformedMove(Exception):
-    """The move could not be decoded (or the official code crashed on it): scored LEFT."""
+    """The move could not be decoded (or the official code crashed on it): scored LEFT.
+
+    Modern dialect: ``cause`` is the LEFT cause the official server wrote ("UNKNOWN" when its
+    code failed on the move, "PROTOCOL_ERROR" when XStream could not parse a value, 2025+).
+    """
+
+    def __init__(self, message: str = "", cause: str = "UNKNOWN"):
+        super().__init__(message)
+        self.cause = cause
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +126,19 @@ class Game(Protocol):
         ...
 
     def winner_element(self, seat: int) -> Element:
-        """The result's ``<winner .../>`` element for ``seat``."""
+        """The result's ``<winner .../>`` element for ``seat`` (classic dialect only)."""
         ...
+
+    # Modern dialect only (the server calls these for plugins with dialect MODERN):
+    #
+    # def move_text(self, move) -> str:
+    #     """The move's Kotlin toString, e.g. "Zug von [0|1] zu [1|2]": the server quotes it in
+    #     "It's not your turn yet; expected: ONE(), got TWO() (msg was <move_text>)."."""
+    #
+    # ``set_display_names`` gets "" for players who came in by ``<join/>`` (they have no name).
+    # ``outcome().reason`` is the win reason as sent in a 2025 ``<winner reason>`` (names filled
+    # in); the 2022 envelope never sends it.  ``score_parts`` must work in every state, also
+    # when the game stops early (violation, timeout, cancel at turn 0).
 
 
 class GamePlugin(Protocol):
@@ -117,6 +153,10 @@ class GamePlugin(Protocol):
     move_classes: frozenset[str]  # <data class=...> values decoded as a move
     data_classes: frozenset[str]  # other class aliases the game's XML knows (not moves)
     error_echoes_move: bool  # the invalid-move error carries <originalRequest> (2018: yes, 2019: no)
+    # Modern plugins also declare ``envelope = ENVELOPE_2022`` or ``ENVELOPE_2025`` (the lobby
+    # reads it with getattr, default ENVELOPE_2022) and may declare ``season: int`` (the year of
+    # the game, e.g. 2022; ``<join/>`` without gameType goes to the newest modern season unless
+    # the server's ``defaultGame`` names another).
 
     def new_game(self, rng: random.Random) -> Game:
         """A fresh game; the board is generated now, from ``rng`` only."""

@@ -14,7 +14,6 @@ import math
 
 import trio
 
-from swc_local.protocol.messages import decode_request
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
 from swc_local.server.connection import Connection
@@ -76,6 +75,7 @@ class Server:
                 await stream.aclose()
             return
         connection = Connection(stream, peer)
+        connection.fallback_dialect = self.settings.lobby_dialect
         self.connections.add(connection)
         log.info("%r opened", connection)
         try:
@@ -118,12 +118,14 @@ class Server:
                     connection.drop("the client ended its stream")
                     return
                 try:
-                    self.lobby.handle(connection, decode_request(event.element))
+                    self.lobby.receive(connection, event.element)
                 except Exception:
                     log.exception("%r: unexpected error handling <%s>", connection, event.element.tag)
                     connection.drop("internal error")
                 if connection.closing:
                     return
+                if connection.hold is not None:  # a rate-limited modern login: read nothing meanwhile
+                    await connection.hold.wait()
 
     async def _idle_watch(self, connection: Connection) -> None:
         await trio.sleep(self.settings.idle_timeout)

@@ -31,6 +31,9 @@ def _serve(args: argparse.Namespace) -> int:
             password=args.password,
             paused=True if args.paused else None,
             seed=args.seed,
+            default_game=args.game,
+            join_timeout=False if args.no_timeout else None,
+            lobby_dialect=args.lobby_dialect,
             save_replay=True if args.save_replay else None,
             replay_dir=args.replay_dir,
             load_game_file=args.load_game,
@@ -38,6 +41,12 @@ def _serve(args: argparse.Namespace) -> int:
         )
     except ConfigError as error:
         log.error("%s", error)
+        return 2
+    from swc_local.server.modern_lobby import check_default_game
+
+    problem = check_default_game(settings.default_game)
+    if problem:
+        log.error("%s", problem)
         return 2
     try:
         run(settings)
@@ -92,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
     serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
     serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
+    serve.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
+    serve.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
+    serve.add_argument("--lobby-dialect", choices=("classic", "modern"), help="answers before a client showed its dialect (lobbyDialect)")
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")

@@ -8,8 +8,9 @@ Spec-conformance notes (classic lobby spec §7):
   (``true``/``false``, anything else is an error).
 * Difference: on the official server a ``port`` line in the file overrides ``--port``.  Here every
   command-line flag wins over the file, which is what a person typing a flag expects.
-* ``plugins`` and ``timeout`` are accepted and ignored (games are built in; the official server
-  never read ``timeout`` either).
+* ``plugins`` is accepted and ignored (games are built in).  ``timeout`` (true/false, default
+  true) switches the timeouts of modern ``<join/>`` players, as on the 25.x servers; the 2018/2019
+  servers never read it and classic rooms ignore it.
 * Keys of our own (``seed``, ``maxMessageBytes``, ...) are documented in
   ``server.properties.example``.
 """
@@ -50,6 +51,9 @@ class Settings(BaseModel):
     idle_timeout: float = 60.0
     soft_timeout_ms: int | None = None
     hard_timeout_ms: int | None = None
+    default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
+    lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
+    join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -110,6 +114,15 @@ def read_properties(path: Path) -> dict[str, object]:
     ):
         if key in props:
             fields[name] = _int(key, props[key])
+    if "defaultGame" in props:
+        fields["default_game"] = props["defaultGame"].strip() or None
+    if "lobbyDialect" in props:
+        dialect = props["lobbyDialect"].strip()
+        if dialect not in ("classic", "modern"):
+            raise ConfigError(f"lobbyDialect must be classic or modern, not {dialect!r}")
+        fields["lobby_dialect"] = dialect
+    if "timeout" in props:
+        fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     return fields

@@ -51,6 +51,10 @@ class Connection:
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
+        self.dialect: str | None = None  # "classic"/"modern" once a message showed it (modern_lobby.route)
+        self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
+        self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
+        self.hold: trio.Event | None = None  # while set, the reader waits (a rate-limited modern login)
         self.lost = False  # the peer went away; nothing can be written
         self._queue: list[bytes] = []
         self._queued = 0
@@ -77,10 +81,25 @@ class Connection:
         self._finish()
 
     def drop(self, reason: str) -> None:
-        """``</protocol>`` (or ``<protocol/>``), hang up (the official "drop")."""
+        """``</protocol>`` (or ``<protocol/>``), hang up (the official "drop").
+
+        A connection that speaks the modern dialect is closed without a word instead: the 2022+
+        servers never end their stream on their own (ostseeschach_2022.md A.3, A.4).
+        """
         if self.closing or self.lost:
             return
         log.info("%r dropped: %s", self, reason)
+        if (self.dialect or self.fallback_dialect) == "modern":
+            self.closing = True
+            self._wakeup.set()
+            return
+        self._finish()
+
+    def close_stream(self, reason: str) -> None:
+        """``</protocol>`` (or ``<protocol/>``), hang up: the 2022+ answer to CloseConnection."""
+        if self.closing or self.lost:
+            return
+        log.info("%r closed: %s", self, reason)
         self._finish()
 
     def _finish(self) -> None:

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from swc_local.games import registry
-from swc_local.games.plugin import GamePlugin, ScoreFragment
+from swc_local.games.plugin import MODERN, GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
@@ -80,6 +80,35 @@ class Lobby:
         self.failed_logins: dict[str, list[float]] = {}
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
+        from swc_local.server.modern_lobby import ModernLobby  # the 2022+ dialect's handlers
+
+        self.modern = ModernLobby(self)
+
+    FAILED_LOGINS_ALLOWED = FAILED_LOGINS_ALLOWED
+
+    @staticmethod
+    def new_code() -> str:
+        return new_id()
+
+    def receive(self, connection: Connection, element: Element) -> None:
+        """One message from ``connection``: answered by the classic or the modern handlers."""
+        from swc_local.server.modern_lobby import route
+
+        if route(self, connection, element) == MODERN:
+            self.modern.handle(connection, element)
+        else:
+            self.handle(connection, msg.decode_request(element))
+
+    def count_failed_login(self, connection: Connection) -> int:
+        """Record a wrong passphrase; how many came from its address in the last minute."""
+        connection.failed_logins += 1
+        host = connection.peer.rsplit(":", 1)[0]
+        now = trio.current_time()
+        recent = [t for t in self.failed_logins.get(host, []) if now - t < FAILED_LOGIN_WINDOW]
+        recent.append(now)
+        self.failed_logins[host] = recent
+        log.warning("%r: wrong admin passphrase (%d from %s in the last minute)", connection, len(recent), host)
+        return len(recent)
 
     # -- rooms --------------------------------------------------------------------------------
 
@@ -92,7 +121,12 @@ class Lobby:
     ) -> GameRoom:
         seed = self.rng.getrandbits(63)
         initial = self.game_factory(plugin, random.Random(seed)) if self.game_factory else None
-        room = GameRoom(
+        room_class = GameRoom
+        if plugin.dialect == MODERN:
+            from swc_local.server.modern_room import ModernRoom
+
+            room_class = ModernRoom
+        room = room_class(
             id=new_id(),
             plugin=plugin,
             rng_seed=seed,

@@ -3,6 +3,7 @@ its blocking form, and ``swc admin``."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 import trio
 
 from swc_local.client.admin import Admin, AdminError, Slot
+from swc_local.client.admin_cli import PassphraseError, find_password
 from swc_local.client.blocking import connect_admin
 from swc_local.client.bot import play_game
 from swc_local.client.messages import JoinedGameRoom, Left, Memento, Result
@@ -120,3 +122,39 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
         assert prepared.returncode == 0
         room_id, *codes = prepared.stdout.split()
         assert len(codes) == 2 and room_id in swc_server.server.lobby.rooms
+
+
+@pytest.mark.swc_server(password="s3cret")
+def test_swc_admin_finds_the_passphrase_as_swc_serve_does(swc_server, tmp_path):
+    """--properties PATH, else ./server.properties, else the default; --password/SWC_PASSWORD win."""
+    (tmp_path / "server.properties").write_text("# as swc serve reads it\npassword = s3cret\n")
+    other = tmp_path / "other.properties"
+    other.write_text("password=wrong\n")
+    env = {k: v for k, v in os.environ.items() if k != "SWC_PASSWORD"}
+    base = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port)]
+
+    def prepare(*flags: str, **extra_env: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            base + list(flags) + ["prepare", "piranhas"], capture_output=True, text=True,
+            timeout=30, cwd=tmp_path, env=env | extra_env,
+        )
+
+    assert prepare().returncode == 0                                   # ./server.properties
+    assert prepare("--properties", str(other)).returncode == 1         # the named file wins
+    assert prepare("--properties", str(other), "--password", "s3cret").returncode == 0
+    assert prepare("--properties", str(other), SWC_PASSWORD="s3cret").returncode == 0
+    missing = prepare("--properties", str(tmp_path / "nope.properties"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_find_password_precedence(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert find_password(None, None, environ={}) == "examplepassword"  # no file: the default
+    (tmp_path / "server.properties").write_text("password:from-file\n")
+    assert find_password(None, None, environ={}) == "from-file"
+    assert find_password(None, None, environ={"SWC_PASSWORD": "env"}) == "env"
+    assert find_password("flag", None, environ={"SWC_PASSWORD": "env"}) == "flag"
+    keyless = tmp_path / "keyless.properties"
+    keyless.write_text("port=13050\n")
+    with pytest.raises(PassphraseError, match="no password key"):
+        find_password(None, keyless, environ={})

@@ -1,0 +1,155 @@
+"""The Ostseeschach 2022 game plugin: glues the pure rules (:mod:`.rules`) to the server contract
+(:mod:`swc_local.games.plugin`) and the XML mapping (:mod:`.xmlmap`).
+
+What the modern-dialect server needs beyond the classic contract, and where it finds it here:
+
+* An invalid move raises :class:`MoveMistake`, an :class:`InvalidMove` whose ``reason`` is the
+  score reason (``<mistake> bei Zug 'Zug von [x|y] zu [x|y]'``) and whose ``error_message`` is
+  what follows ``Ungueltiger Zug von 'NAME'.\\n`` in the error to the offender and observers
+  (``InvalidMoveException(mistake=<mistake>, move=Zug von [x|y] zu [x|y])``, spec A.3).
+* ``str(move)`` is the official ``Move.toString`` (``Zug von [7|0] zu [6|0]``), which the
+  not-your-turn reason quotes ("… (msg was Zug von [7|0] zu [6|0]).").
+* ``Outcome.reason`` is the empty string: a regular 2022 score has ``reason=""`` (the WinReason
+  never goes on the wire); :attr:`OstseeschachGame.win_reason` keeps it for logs.
+
+Spec-conformance notes:
+
+* ``apply(seat, move)`` expects ``seat`` to be the side to move: the server answers a move out of
+  turn itself before a game sees it, so a mismatch is a caller bug and raises ValueError.
+* A move whose ``to`` is missing but whose ``from`` is an own piece crashed the official rule code:
+  ``apply`` raises MalformedMove (the server drops the player, LEFT; ``G/move_no_to``).
+* ``data_classes`` is empty: no class of the 2022 plugin other than the move is room data; the
+  lobby answers any other room data itself (spec A.4).
+* ``score_parts`` gives 0 as the distance of a team without light pieces (issue 9; the official
+  server failed there and sent no result, A.5 item 3).
+* ``random_move`` picks uniformly with ``rng.choice`` over the legal moves in the official
+  generator's order, so a seeded rng on the same board plays the same game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from swc_local.games.ostseeschach import xmlmap
+from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
+from swc_local.games.plugin import MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.protocol.element import Element
+
+
+class MoveMistake(InvalidMove):
+    """An invalid move with both official texts: the score reason and the error message."""
+
+    def __init__(self, violation: RuleViolation):
+        super().__init__(str(violation))
+        self.mistake = violation.mistake
+        self.move = violation.move
+        self.error_message = f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
+
+
+class OstseeschachGame:
+    """One room's game: a :class:`Position` plus the display names the server sets."""
+
+    __slots__ = ("position", "names")
+
+    def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
+        self.position = position
+        self.names = names
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def current_seat(self) -> int:
+        return self.position.current
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0], names[1])
+
+    def decode_move(self, data: Element) -> Move:
+        return xmlmap.decode_move(data)
+
+    def apply(self, seat: int, move: object) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} is not on turn")
+        if not isinstance(move, Move):
+            raise TypeError(f"not an Ostseeschach move: {move!r}")
+        try:
+            self.position.push(move)
+        except RuleViolation as violation:
+            raise MoveMistake(violation) from None
+        except RuleCrash as crash:
+            raise MalformedMove(str(crash)) from None
+
+    def legal_moves(self) -> list[Move]:
+        return self.position.legal_moves()
+
+    @property
+    def win_reason(self) -> str | None:
+        """DIFFERING_SCORES, DIFFERING_POSITIONS or EQUAL_SCORE once the game is over."""
+        decision = self.position.decision()
+        return None if decision is None else decision.reason
+
+    def outcome(self) -> Outcome | None:
+        decision = self.position.decision()
+        if decision is None:
+            return None
+        return Outcome(decision.winner, "")
+
+    def state_element(self) -> Element:
+        return xmlmap.state_element(self.position)
+
+    def score_parts(self, seat: int) -> list[str]:
+        return [str(part) for part in self.position.score_parts(seat)]
+
+    def winner_element(self, seat: int) -> Element:
+        return xmlmap.team_element("winner", seat)
+
+
+class OstseeschachPlugin:
+    """The ``swc_2022_ostseeschach`` game type."""
+
+    game_type = "swc_2022_ostseeschach"
+    display_name = "Ostseeschach"
+    dialect = MODERN
+    soft_timeout_ms = 2000
+    hard_timeout_ms = 10000
+    score_fragments = (
+        ScoreFragment("Siegpunkte", "SUM"),
+        ScoreFragment("Bernsteine", "AVERAGE"),
+        ScoreFragment("Leichtfiguren Vorne", "AVERAGE"),
+    )
+    move_classes = frozenset({"move", "sc.plugin2022.Move"})
+    data_classes: frozenset[str] = frozenset()
+    error_echoes_move = True  # the 2022 error carries <originalMessage class="move"> (spec A.3)
+
+    def new_game(self, rng: random.Random) -> OstseeschachGame:
+        return OstseeschachGame(Position.start(rng))
+
+    def game_from_state(self, state: Element) -> OstseeschachGame:
+        return OstseeschachGame(xmlmap.position_from_state(state))
+
+    def legal_moves(self, game: OstseeschachGame) -> list[Move]:
+        return game.position.legal_moves()
+
+    def move_element(self, move: Move) -> Element:
+        return xmlmap.move_element(move)
+
+    def random_move(self, game: OstseeschachGame, rng: random.Random) -> Move | None:
+        moves = game.position.legal_moves()
+        return rng.choice(moves) if moves else None
+
+    def describe(self, game: OstseeschachGame) -> str:
+        position = game.position
+        ambers = f"ambers ONE {position.ambers[0]}, TWO {position.ambers[1]}"
+        if position.is_over():
+            decision = position.decision()
+            assert decision is not None
+            who = "draw" if decision.winner is None else f"{TEAM_NAMES[decision.winner]} wins"
+            head = f"turn {position.turn}, game over: {who} ({decision.reason}), {ambers}"
+        else:
+            head = f"turn {position.turn}, {TEAM_NAMES[position.current]} to move, {ambers}"
+        return f"{head}\n{position.text()}"
+
+
+PLUGIN = OstseeschachPlugin()

@@ -1,0 +1,391 @@
+"""A game room that speaks the modern (2022+) dialect: teams ONE/TWO, ``moveRequest``, the
+2022 or 2025 result envelope, and the pause/step semantics of the 22.x+ servers.
+
+It reuses :class:`~swc_local.server.room.GameRoom` for seats, observers, the hard-timeout
+watcher, recording and closing, and replaces the referee: message order, faults and scores
+differ from 2018/2019 in almost every detail.  Which envelope a room uses comes from its plugin
+(``plugin.envelope``, :data:`~swc_local.games.plugin.ENVELOPE_2022` by default).
+
+Spec-conformance notes (ostseeschach_2022.md A.3-A.5, modern_dialect_2023plus.md §1-§4):
+
+* Start: ``welcomeMessage`` to ONE then TWO; the turn-0 memento to observers, ONE, TWO; the
+  move request.  A paused room sends the first memento to observers only.  After every move:
+  memento to observers, ONE, TWO (observers only while paused), then the next request or the
+  result to ONE, TWO, observers and ``left`` to ONE, TWO, observers.
+* ``step`` on a paused running room without a pending request: memento to observers and both
+  players, then the request.  Unpause: ``paused="false"`` to observers, then the same as a step
+  when no request is pending.  Pause: ``paused="true"`` to observers; a pending move is still
+  taken.  Pause to the state the room has, and step on a room that is not paused, are ignored.
+* Faults: not on turn / not requested: error (with ``<originalMessage>``) to the offender only,
+  RULE_VIOLATION.  Invalid move: error to the offender and observers.  An undecodable move or an
+  unknown data class: the connection is closed without a word, LEFT (``MalformedMove.cause``).
+  Room data that is a known non-move message: an errorpacket, nothing else happens.
+  Soft timeout: checked when the move arrives, the move is discarded.  Hard timeout: a timer.
+* 2022 scores: the offender 0 with its cause, the other 2; hard timeouts are written with cause
+  ``SOFT_TIMEOUT`` and no ``<winner>`` follows a timeout (both copied from 22.final).
+* 2025 scores: no cause; the violator's parts all 0; ``<winner>`` always, ``regular="false"``
+  with the violation text naming the violator (its display name, or its team when blank).
+
+Deliberate differences (README, "Differences from the official server"):
+
+* Timeouts apply to ``<join/>`` players too (the contest's rule; 22.final never timed them
+  out), unless the server's ``timeout`` key is false.
+* A ``<join/>`` room whose only player leaves before an opponent came is closed, so the next
+  ``<join/>`` gets a fresh room (22.final left a dead room behind).
+* A forced step on a room with fewer than two players is ignored and the admin stays
+  connected (2022 envelope; 22.final dropped the admin) or cancels the room (2025, as 25.x).
+* A result is always sent, also when the game cannot compute a part (the game reports 0).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import trio
+
+from swc_local.games.plugin import ENVELOPE_2022, ENVELOPE_2025, InvalidMove, MalformedMove, Outcome
+from swc_local.protocol import modern as wire
+from swc_local.protocol.element import Element
+from swc_local.server.room import GameRoom, PendingRequest, PlayerSlot, Status, guarded
+
+log = logging.getLogger("swc.room")
+
+TEAMS = ("ONE", "TWO")
+LEFT_2022 = "Der Spieler hat das Spiel verlassen: {cause}"
+TIMEOUT_2022 = "Der Spieler hat innerhalb von {seconds} Sekunden nach Aufforderung keinen Zug gesendet"
+SOFT_2025 = "{name} hat fuer die Antwort auf die Zugaufforderung laenger als {seconds} Sekunden gebraucht."
+HARD_2025 = "{name} hat innerhalb von {seconds} Sekunden nach Aufforderung keinen Zug gesendet."
+LEFT_2025 = "{name} hat das Spiel verlassen: {cause}"
+RULE_2025 = "Regelverletzung von {name}: {reason}"
+PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
+
+
+def envelope_of(plugin: object) -> str:
+    return getattr(plugin, "envelope", ENVELOPE_2022)
+
+
+@dataclass(eq=False)
+class ModernSlot(PlayerSlot):
+    """A seat with a team and the fault the 2022+ result reports for it."""
+
+    left_cause: str | None = None  # LOST_CONNECTION, UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED
+    process_violation: bool = False  # the violation was a turn-order one (2025 wording)
+
+    @property
+    def team(self) -> str:
+        return TEAMS[self.seat]
+
+    @property
+    def name(self) -> str:
+        """The display name as the official server had it: empty for ``<join/>`` players."""
+        return self.descriptor.display_name or ""
+
+    @property
+    def shown_name(self) -> str:
+        """What 2025 texts put for ``%s``: the display name, or the team when it is blank."""
+        return self.name or self.team
+
+    @property
+    def at_fault(self) -> bool:
+        return self.soft_timeout or self.hard_timeout or self.violation is not None or self.left
+
+
+@dataclass(eq=False)
+class ModernRoom(GameRoom):
+    """A 2022+ room; ``join_room`` marks a room created by ``<join/>`` (closed when emptied)."""
+
+    join_room: bool = False
+    last_modern_result: wire.Result | None = None
+    cancelled: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.slots = [
+            ModernSlot(self, seat, d, can_timeout=d.can_timeout) for seat, d in enumerate(self.descriptors)
+        ]
+
+    @property
+    def envelope(self) -> str:
+        return envelope_of(self.plugin)
+
+    @property
+    def player_count(self) -> int:
+        return sum(1 for slot in self.slots if slot.occupied)
+
+    # -- start and sending ----------------------------------------------------------------------
+
+    @guarded
+    def start(self) -> None:
+        self.status = Status.RUNNING
+        self.game.set_display_names(tuple(slot.name for slot in self.slots))
+        log.info(
+            "room %s started: %s, %r vs %r, seed %s%s",
+            self.id,
+            self.plugin.game_type,
+            self.slots[0].name,
+            self.slots[1].name,
+            self.rng_seed,
+            ", paused" if self.paused else "",
+        )
+        for slot in self.slots:
+            slot.send(wire.welcome(self.id, slot.team))
+        if self.paused:
+            self.to_observers(self._memento())
+            return
+        self.broadcast_state()
+        self.request_move()
+
+    def _memento(self) -> bytes:
+        return wire.memento(self.id, self.game.state_element()).render(1).encode()
+
+    def broadcast_state(self) -> None:
+        rendered = self._memento()
+        self.to_observers(rendered)
+        for slot in self.slots:
+            slot.send(rendered)
+
+    def _to_all(self, rendered: bytes) -> None:
+        """Players ONE, TWO, then observers (results and ``left``)."""
+        for slot in self.slots:
+            slot.send(rendered)
+        self.to_observers(rendered)
+
+    def request_move(self) -> None:
+        slot = self.slots[self.game.current_seat]
+        now = trio.current_time()
+        self.pending = PendingRequest(slot, now)
+        self.requested_once = True
+        self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
+        slot.send(wire.move_request(self.id))
+
+    # -- admin controls -----------------------------------------------------------------------
+
+    @guarded
+    def set_paused(self, pause: bool) -> None:
+        if pause == self.paused:
+            log.info("room %s: pause=%s is already the case, ignored", self.id, pause)
+            return
+        self.paused = pause
+        self.to_observers(wire.paused(self.id, pause).render(1).encode())
+        if not pause and self.status is Status.RUNNING and self.pending is None:
+            self.broadcast_state()
+            self.request_move()
+
+    @guarded
+    def step(self, forced: bool) -> None:
+        if self.status is Status.CREATED:
+            if not forced:
+                log.info("room %s: step on a room that has not started, ignored", self.id)
+            elif self.envelope == ENVELOPE_2025:
+                log.info("room %s: forced step with %d players cancels it", self.id, self.player_count)
+                self.cancel()
+            else:
+                log.info("room %s: forced step with %d players ignored", self.id, self.player_count)
+            return
+        if self.status is not Status.RUNNING or not self.paused or self.pending is not None:
+            log.info("room %s: step on a room that is not paused or waits for a move, ignored", self.id)
+            return
+        self.broadcast_state()
+        self.request_move()
+
+    @guarded
+    def cancel(self) -> None:
+        """Stop the game: result (nobody at fault; empty seats LEFT NOT_CONNECTED) and ``left``."""
+        log.info("room %s cancelled", self.id)
+        for slot in self.slots:
+            if not slot.occupied:
+                slot.left, slot.left_cause = True, "NOT_CONNECTED"
+        self.cancelled = True
+        self.finish()
+
+    # -- player input -------------------------------------------------------------------------
+
+    def not_a_move(self, slot: ModernSlot, request: Element) -> None:
+        """Room data that is a known non-move message: an errorpacket, the game is untouched."""
+        data = request.find("data")
+        assert data is not None
+        message = wire.ROOM_EXCEPTION + "Received non-move packet: " + wire.data_text(self.id, data)
+        if slot.connection is not None:
+            slot.connection.send(wire.errorpacket(message, request))
+
+    @guarded
+    def on_data(self, slot: ModernSlot, data: Element | None) -> None:
+        connection = slot.connection
+        assert connection is not None
+        data_class = data.get("class") if data is not None else None
+        if data is None or data_class not in self.plugin.move_classes:
+            cause = "PROTOCOL_ERROR" if self.envelope == ENVELOPE_2025 else "UNKNOWN"
+            return self._player_left(slot, f"unknown room data {data_class!r}", cause)
+        if self.status is not Status.RUNNING:
+            log.info("room %s: %s moved before the game started, ignored", self.id, slot.team)
+            return
+        try:
+            move = self.game.decode_move(data)
+        except MalformedMove as error:
+            return self._player_left(slot, f"undecodable move: {error}", error.cause)
+        original = self.plugin.move_element(move)
+        current = self.slots[self.game.current_seat]
+        if slot is not current:
+            text = (
+                f"It's not your turn yet; expected: {current.team}({current.name}), got {slot.team}({slot.name}) "
+                f"(msg was {self.game.move_text(move)})."
+            )
+            return self._turn_violation(slot, text, original)
+        pending = self.pending
+        if pending is None or pending.slot is not slot:
+            return self._turn_violation(slot, f"Move from {slot.team}({slot.name}) has not been requested.", original)
+        self._set_deadline(math.inf)
+        elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
+        if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
+            log.info("room %s: %s moved after %.0f ms", self.id, slot.team, elapsed_ms)
+            slot.soft_timeout = True
+            return self.finish()
+        self.pending = None
+        try:
+            self.game.apply(slot.seat, move)
+        except InvalidMove as error:
+            log.info("room %s: %s broke a rule: %s", self.id, slot.team, error.reason)
+            message = f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}"
+            rendered = wire.error(self.id, message, original).render(1).encode()
+            slot.send(rendered)
+            self.to_observers(rendered)
+            slot.violation = error.reason
+            return self.finish()
+        if self.paused:
+            self.to_observers(self._memento())
+        else:
+            self.broadcast_state()
+        if self.game.outcome() is not None:
+            return self.finish()
+        if not self.paused:
+            self.request_move()
+
+    def _turn_violation(self, slot: ModernSlot, text: str, original: Element) -> None:
+        log.info("room %s: %s: %s", self.id, slot.team, text)
+        slot.send(wire.error(self.id, text, original))
+        slot.violation = text
+        slot.process_violation = True
+        self.finish()
+
+    def _player_left(self, slot: ModernSlot, why: str, cause: str = "UNKNOWN") -> None:
+        slot.left_cause = cause
+        if slot.connection is not None:
+            slot.connection.drop(f"room {self.id}: {why}")
+        self.on_disconnect(slot)
+
+    @guarded
+    def on_disconnect(self, slot: ModernSlot) -> None:
+        self._detach(slot)
+        if self.status is Status.RUNNING:
+            slot.left = True
+            slot.left_cause = slot.left_cause or "LOST_CONNECTION"
+            self.finish()
+        elif self.status is Status.CREATED:
+            if self.join_room:
+                # a <join/> room left before it started: free the seat (22.final kept a dead room)
+                slot.occupied = False
+                slot.disconnected = False
+                if self.player_count == 0:
+                    log.info("room %s: its only player left before the start; closed", self.id)
+                    self._close_room()
+            else:
+                slot.left, slot.left_cause = True, slot.left_cause or "LOST_CONNECTION"
+                log.info("room %s: %s left before the start; the room ends", self.id, slot.team)
+                self.cancel()
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def abort(self, blame: PlayerSlot | None = None) -> None:
+        if blame is not None and isinstance(blame, ModernSlot):
+            blame.left_cause = "UNKNOWN"
+        super().abort(blame)
+
+    def finish(self) -> None:
+        if self.status is Status.OVER:
+            return
+        outcome = self.game.outcome() if not self.cancelled else None
+        result = self.result_2025(outcome) if self.envelope == ENVELOPE_2025 else self.result_2022(outcome)
+        log.info(
+            "room %s ended: %s",
+            self.id,
+            ", ".join(f"{s.team} {s.cause or ''} {s.parts[0]}".replace("  ", " ") for s in result.scores),
+        )
+        self._to_all(wire.room(self.id, result.to_element()).render(1).encode())
+        self._to_all(wire.left(self.id).render(1).encode())
+        self.last_modern_result = result
+        self._close_room()
+
+    def _fragments(self) -> tuple[wire.Fragment, ...]:
+        return tuple(
+            wire.Fragment(f.name, f.aggregation, f.relevant_for_ranking) for f in self.plugin.score_fragments
+        )
+
+    def _points(self, slot: ModernSlot, outcome: Outcome | None) -> int:
+        opponent = self.slots[1 - slot.seat]
+        if slot.at_fault:
+            return 0
+        if opponent.at_fault:
+            return 2
+        if outcome is None:
+            return 0  # stopped early (cancel): nobody has the win/draw points
+        return 1 if outcome.winner is None else (2 if outcome.winner == slot.seat else 0)
+
+    def _parts(self, slot: ModernSlot, points: int) -> tuple[str, ...]:
+        return (str(points), *self.game.score_parts(slot.seat))
+
+    def result_2022(self, outcome: Outcome | None) -> wire.Result:
+        scores = []
+        for slot in self.slots:
+            cause, reason = "REGULAR", ""
+            if slot.soft_timeout:
+                cause, reason = "SOFT_TIMEOUT", TIMEOUT_2022.format(seconds=self.soft_timeout_ms // 1000)
+            elif slot.hard_timeout:  # sic: 22.final wrote the hard timeout with cause SOFT_TIMEOUT
+                cause, reason = "SOFT_TIMEOUT", TIMEOUT_2022.format(seconds=self.hard_timeout_ms // 1000)
+            elif slot.violation is not None:
+                cause, reason = "RULE_VIOLATION", slot.violation
+            elif slot.left:
+                cause, reason = "LEFT", LEFT_2022.format(cause=slot.left_cause or "LOST_CONNECTION")
+            parts = self._parts(slot, self._points(slot, outcome))
+            scores.append(wire.Score(slot.team, slot.name, parts, cause, reason))
+        innocent = [s for s in self.slots if s.violation is None and not s.left]
+        winner = None
+        if len(innocent) == 1:
+            winner = innocent[0].team
+        elif len(innocent) == 2 and not any(s.at_fault for s in self.slots) and outcome is not None:
+            winner = None if outcome.winner is None else TEAMS[outcome.winner]
+        return wire.Result(self._fragments(), tuple(scores), wire.Winner(winner) if winner else None)
+
+    def _violation_text(self, slot: ModernSlot) -> str:
+        name = slot.shown_name
+        if slot.soft_timeout:
+            return SOFT_2025.format(name=name, seconds=self.soft_timeout_ms // 1000)
+        if slot.hard_timeout:  # sic: the 25.x+ text names the soft limit
+            return HARD_2025.format(name=name, seconds=self.soft_timeout_ms // 1000)
+        if slot.violation is not None:
+            template = PROCESS_2025 if slot.process_violation else RULE_2025
+            return template.format(name=name, reason=slot.violation)
+        return LEFT_2025.format(name=name, cause=slot.left_cause or "LOST_CONNECTION")
+
+    def result_2025(self, outcome: Outcome | None) -> wire.Result:
+        fragments = self._fragments()
+        scores = []
+        for slot in self.slots:
+            if slot.at_fault:
+                parts = tuple("0" for _ in fragments)  # ScoreDefinition.emptyScore
+            else:
+                parts = self._parts(slot, self._points(slot, outcome))
+            scores.append(wire.Score(slot.team, slot.name, parts))
+        violators = [s for s in self.slots if s.at_fault]
+        if violators:
+            violator = violators[0]
+            other = self.slots[1 - violator.seat]
+            team = None if other.at_fault else other.team
+            winner = wire.Winner(team, regular=False, reason=self._violation_text(violator))
+        elif outcome is not None:
+            team = None if outcome.winner is None else TEAMS[outcome.winner]
+            winner = wire.Winner(team, regular=True, reason=outcome.reason)
+        else:  # cancelled by an admin: no win condition holds
+            winner = wire.Winner(None, regular=True, reason="")
+        return wire.Result(fragments, tuple(scores), winner)
