@@ -25,9 +25,8 @@ class HuIInvalidMove(InvalidMove):
     """A rule mistake with both official texts (result reason and error message)."""
 
     def __init__(self, violation: rules.RuleViolation):
-        super().__init__(violation.reason)
+        super().__init__(violation.reason, violation.error_text)
         self.mistake = violation.mistake.name
-        self.detail = violation.error_text
 
 
 class HaseUndIgel2025Game:

@@ -20,7 +20,7 @@ import random
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.game import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
-from swc_local.games.plugin import MODERN, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, ScoreFragment
 from swc_local.protocol.element import Element
 
 
@@ -28,7 +28,7 @@ class HaseUndIgel2025Plugin:
     game_type = "swc_2025_hase_und_igel"
     display_name = "Hase und Igel"
     dialect = MODERN
-    envelope = "2025"  # the 24.2+ result and timeout envelope (modern_dialect_2023plus.md)
+    envelope = ENVELOPE_2025  # the 24.2+ result and timeout envelope (modern_dialect_2023plus.md)
     season = 2025
     soft_timeout_ms = 2000
     hard_timeout_ms = 10000

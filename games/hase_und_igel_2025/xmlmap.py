@@ -47,9 +47,7 @@ MOVE_CLASSES = {
 
 def malformed(message: str) -> MalformedMove:
     """XStream could not read the move: the official server drops the player (PROTOCOL_ERROR)."""
-    error = MalformedMove(message)
-    error.cause = "PROTOCOL_ERROR"
-    return error
+    return MalformedMove(message, cause="PROTOCOL_ERROR")
 
 
 def _int_attr(element: Element, name: str) -> int:
