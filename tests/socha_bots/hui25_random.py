@@ -5,8 +5,14 @@ own: ``python hui25_random.py --port P [--reservation CODE]``. ``SOCHA_BOT_SEED`
 choice. The bot prints one JSON line per game result and per error to stdout, so the test can
 check what the real client understood; the client's own logging goes to stderr.
 
-The only change to the client is that its start-up check for a newer socha on pypi.org is
-switched off (tests must not reach the network).
+Two things differ from the plain client: its start-up check for a newer socha on pypi.org is
+switched off (tests must not reach the network), and the bot repairs each hare's ``last_move``
+before asking for ``possible_moves()``. socha 3.7.2 does not read the state's ``lastAction``; it
+gives the state's ``lastMove`` to the hare that moved last *by turn parity*, which is wrong after
+a skip (the opponent had no move, ``turn`` jumped by 2 and the hare to move made ``lastMove``
+itself). A hare that ate a salad while its opponent was skipped is then offered ``eatsalad``
+again, and the official server (like ours) refuses it with ``CANNOT_EAT_SALAD``. The bot tracks
+who made each move (the side to move in the previous state) instead.
 """
 
 import json
@@ -14,7 +20,7 @@ import logging
 import os
 import random
 
-from socha import GameState
+from socha import GameState, TeamEnum
 from socha.api.networking.game_client import IClientHandler
 from socha.starter import Starter
 
@@ -31,6 +37,8 @@ class Logic(IClientHandler):
 
     def __init__(self):
         self.moves = 0
+        self.previous = None
+        self.last_moves = [None, None]  # ONE, TWO: the last move each hare really made
 
     def calculate_move(self):
         moves = self.game_state.possible_moves()
@@ -41,6 +49,12 @@ class Logic(IClientHandler):
         return RNG.choice(moves)
 
     def on_update(self, state):
+        if self.previous is not None and state.last_move is not None:
+            self.last_moves[self.previous.turn % 2] = state.last_move
+        for hare in (state.clone_current_player(), state.clone_other_player()):
+            hare.last_move = self.last_moves[0 if hare.team == TeamEnum.One else 1]
+            state.update_player(hare)
+        self.previous = state
         self.game_state = state
 
     def on_game_over(self, roomMessage):
