@@ -69,7 +69,7 @@ class Welcome:
 
     @property
     def seat(self) -> int:
-        return 0 if self.color.lower() == "red" else 1
+        return 0 if self.color.lower() in ("red", "one") else 1  # ONE/TWO: the 2022+ dialect
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ class Result:
     def winner_seat(self) -> int | None:
         if self.winner is None:
             return None
-        return 0 if self.winner[1].upper() == "RED" else 1
+        return 0 if self.winner[1].upper() in ("RED", "ONE") else 1
 
 
 @dataclass(frozen=True)
@@ -177,8 +177,19 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
         except Exception:  # a game that does not import must not break the others
             continue
         if plugin is not None and state_class in plugin.data_classes:
-            return plugin
+            if _reads(plugin, state):
+                return plugin
     return None
+
+
+def _reads(plugin: GamePlugin, state: Element) -> bool:
+    """Whether ``plugin`` can rebuild ``state``: the 2023+ games all call their state class
+    ``state``, so the class alone does not say which game it is."""
+    try:
+        plugin.game_from_state(state)
+    except Exception:  # any failure means: not this game's state
+        return False
+    return True
 
 
 def _result(room_id: str, data: Element, element: Element) -> Result:
@@ -190,9 +201,55 @@ def _result(room_id: str, data: Element, element: Element) -> Result:
     )
     winner_element = data.find("winner")
     winner = None
+    if data.find("scores") is not None:
+        return _modern_result(room_id, data, fragments, element)
     if winner_element is not None:
         winner = (winner_element.get("displayName") or "", winner_element.get("color") or "")
     return Result(room_id, fragments, scores, winner, element)
+
+
+_VIOLATION_CAUSES = (
+    ("Regelverletzung von ", "RULE_VIOLATION"),
+    ("Missachtung des Spielablaufs von ", "RULE_VIOLATION"),
+    ("laenger als", "SOFT_TIMEOUT"),
+    ("keinen Zug gesendet", "HARD_TIMEOUT"),
+    ("hat das Spiel verlassen", "LEFT"),
+)
+
+
+def violation_cause(reason: str) -> str:
+    """The 2022-style cause of a 2025+ violation text (``Violation.kt``), or UNKNOWN."""
+    for marker, cause in _VIOLATION_CAUSES:
+        if marker in reason:
+            return cause
+    return "UNKNOWN"
+
+
+def _modern_result(room_id: str, data: Element, fragments: tuple[str, ...], element: Element) -> Result:
+    """The 2022+ layout: ``<scores><entry><player [name] team/><score [cause reason]><part>…``
+    and ``<winner [team] [regular reason]/>``.  The 2025+ envelope has no ``cause``: every score
+    of a ``regular`` result is REGULAR; otherwise the loser's cause is read from the violation
+    text (:func:`violation_cause`) and the winner's is REGULAR, as 2022 wrote them."""
+    winner_element = data.find("winner")
+    team = winner_element.get("team") if winner_element is not None else None
+    regular = winner_element is None or winner_element.get("regular") != "false"
+    reason = winner_element.get("reason") if winner_element is not None else None
+    scores = []
+    names = {}
+    for entry in data.find("scores").findall("entry"):
+        player, score = entry.find("player"), entry.find("score")
+        entry_team = player.get("team") if player is not None else None
+        if player is not None:
+            names[entry_team] = player.get("name") or ""
+        if score is None:
+            continue
+        cause = score.get("cause")
+        if cause is None:
+            cause = "REGULAR" if regular or entry_team == team else violation_cause(reason or "")
+        parts = tuple(p.text for p in score.findall("part"))
+        scores.append(Score(cause, score.get("reason", reason), parts))
+    winner = (names.get(team, ""), team) if team is not None else None
+    return Result(room_id, fragments, tuple(scores), winner, element)
 
 
 def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
@@ -206,12 +263,13 @@ def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
             return Welcome(room_id, data.get("color") or "", element)
         if kind == "memento" and data.find("state") is not None:
             return Memento(room_id, data.find("state"), plugin, element)
-        if kind == msg.MOVE_REQUEST_CLASS:
+        if kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):  # classic, 2022+
             return MoveRequest(room_id, element)
         if kind == "result":
             return _result(room_id, data, element)
         if kind == "error":
-            return Error(room_id, data.get("message") or "", data.find("originalRequest"), element)
+            original = data.find("originalRequest") or data.find("originalMessage")  # classic, 2022+
+            return Error(room_id, data.get("message") or "", original, element)
         return Unknown(element)
     if tag == "joined":
         return Joined(room_id, element)

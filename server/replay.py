@@ -122,8 +122,19 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
         except Exception:  # a game package that does not import must not hide the others
             continue
         if plugin is not None and state.get("class") in plugin.data_classes:
-            return plugin
+            if _reads(plugin, state):
+                return plugin
     return None
+
+
+def _reads(plugin: GamePlugin, state: Element) -> bool:
+    """Whether ``plugin`` can rebuild ``state``: the 2023+ games all call their state class
+    ``state``, so the class alone does not say which game it is."""
+    try:
+        plugin.game_from_state(state)
+    except Exception:  # any failure means: not this game's state
+        return False
+    return True
 
 
 def read_replay(path: str | Path) -> Replay:

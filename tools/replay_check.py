@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from swc_local.games.plugin import Game, InvalidMove, MalformedMove
+from swc_local.client.messages import parse as parse_message
+from swc_local.games.plugin import MODERN, Game, GamePlugin, InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
 from swc_local.server.replay import Replay
 
@@ -46,8 +47,8 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
-def _side(game: Game) -> str:
-    return ("RED", "BLUE")[game.current_seat]
+def _side(game: Game, plugin: GamePlugin) -> str:
+    return (("ONE", "TWO") if plugin.dialect == MODERN else ("RED", "BLUE"))[game.current_seat]
 
 
 def print_replay(replay: Replay, out: TextIO) -> None:
@@ -61,23 +62,41 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         game = replay.plugin.game_from_state(state)
         print("", file=out)
         if previous is not None:
-            print(f"{_side(previous)} moves: {move_text(state) or '?'}", file=out)
+            print(f"{_side(previous, replay.plugin)} moves: {move_text(state) or '?'}", file=out)
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
     print(result_text(replay.result), file=out)
 
 
+def recorded_scores(result: Element) -> list[tuple[str, str | None, list[str]]]:
+    """(cause, reason, parts) per seat from a result's ``<data>``, in either dialect's layout
+    (the 2025+ envelope has no cause: :func:`swc_local.client.messages.parse` derives it)."""
+    typed = parse_message(Element("room", {"roomId": ""}, [result]))
+    return [(score.cause, score.reason, list(score.parts)) for score in typed.scores]
+
+
+def result_names(result: Element) -> tuple[str, str]:
+    """The display names of a 2022+ result's ``<player name team/>`` entries ("" when absent)."""
+    names = ["", ""]
+    scores = result.find("scores")
+    for entry in scores.findall("entry") if scores is not None else ():
+        player = entry.find("player")
+        if player is not None and player.get("team") in ("ONE", "TWO"):
+            names[("ONE", "TWO").index(player.get("team"))] = player.get("name") or ""
+    return names[0], names[1]
+
+
 def result_text(result: Element | None) -> str:
     if result is None:
         return "no result (cancelled, or the replay is cut short)"
+    typed = parse_message(Element("room", {"roomId": ""}, [result]))
+    modern = result.find("scores") is not None
     lines = ["result:"]
-    for color, score in zip(("red ", "blue"), result.findall("score")):
-        parts = " ".join(p.text for p in score.findall("part"))
-        reason = score.get("reason")
-        lines.append(f"  {color} {score.get('cause')} [{parts}]" + (f" {reason!r}" if reason else ""))
-    winner = result.find("winner")
-    lines.append(f"  winner: {winner.get('displayName')} ({winner.get('color')})" if winner is not None else "  no winner")
+    for side, score in zip(("ONE", "TWO") if modern else ("red ", "blue"), typed.scores):
+        lines.append(f"  {side} {score.cause} [{' '.join(score.parts)}]" + (f" {score.reason!r}" if score.reason else ""))
+    winner = typed.winner
+    lines.append(f"  winner: {winner[0]} ({winner[1]})" if winner is not None else "  no winner")
     return "\n".join(lines)
 
 
@@ -98,7 +117,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     expected = state.render()
     move = _recorded_move(game, state)
     candidates = [move] if move is not None else plugin.legal_moves(game)
-    where = f"turn {game.turn} ({_side(game)} to move)"
+    where = f"turn {game.turn} ({_side(game, plugin)} to move)"
     for candidate in candidates:
         trial = plugin.game_from_state(game.state_element())
         try:
@@ -147,9 +166,9 @@ def check_replay(replay: Replay) -> CheckReport:
     if recorded is None:
         report.notes.append("no result recorded")
         return report
-    scores = [
-        (s.get("cause"), s.get("reason"), [p.text for p in s.findall("part")]) for s in recorded.findall("score")
-    ]
+    scores = recorded_scores(recorded)
+    if plugin.dialect == MODERN:  # 2025+ reasons name the players: take the names the result shows
+        game.set_display_names(result_names(recorded))
     if all(cause == "REGULAR" for cause, _, _ in scores):
         expected = _expected_scores(game)
         if expected is None:
