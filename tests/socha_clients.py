@@ -64,9 +64,11 @@ def socha_python(version: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another process may be building it right now
         if marker.is_file():
             return _python_of(env)
+        # socha's starter imports pkg_resources, which setuptools 81 removed (and 3.12+ venvs
+        # come without setuptools at all)
         venv.EnvBuilder(with_pip=True, clear=True).create(env)
         python = _python_of(env)
-        command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"socha=={version}"]
+        command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"socha=={version}", "setuptools<81"]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
         except subprocess.TimeoutExpired:
