@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track
 from swc_local.games.hase_und_igel_2025.plugin import PLUGIN, describe
+from swc_local.games.plugin import InvalidMove, MalformedMove
+from swc_local.protocol.element import Element
 from swc_local.games.hase_und_igel_2025.state import (
     CARDS,
     Advance,
@@ -144,3 +146,61 @@ def test_huge_distances_wrap_like_kotlin_ints():
     with pytest.raises(rules.RuleViolation) as error:
         rules.perform_move(state.copy(), Advance(1000))
     assert error.value.mistake.name == "MISSING_CARROTS"
+
+
+MOVE_CLASSES = sorted(PLUGIN.move_classes) + ["card", "move", "state"]
+INTS = st.one_of(st.integers(-70, 70), st.integers(-(2**31), 2**31 - 1))
+CARD_TEXT = st.sampled_from(list(CARDS) + ["JOKER", "", " EAT_SALAD", "eat_salad"])
+
+
+@st.composite
+def move_data(draw):
+    """Arbitrary ``<data class=...>`` elements, mostly well-formed, sometimes not."""
+    attrs = {"class": draw(st.sampled_from(MOVE_CLASSES))}
+    for name in draw(st.lists(st.sampled_from(["distance", "amount", "foo"]), max_size=3)):
+        attrs[name] = draw(st.one_of(INTS.map(str), st.sampled_from(["", "x", "0x10", "#7",
+                                                                     "99999999999", "-0"])))
+    children = [Element("card", text=draw(CARD_TEXT))
+                for _ in range(draw(st.integers(0, 4)))]
+    if draw(st.booleans()) and draw(st.booleans()):
+        children.append(Element("foo"))
+    return Element("data", attrs, children)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.integers(0, 40), move_data())
+def test_any_move_data_is_a_move_a_malformed_move_or_a_verdict(seed, plies, data):
+    """Whatever a client sends decodes to a move or MalformedMove, and applying a decoded move
+    either works or raises InvalidMove with both official texts; nothing else escapes."""
+    rng = random.Random(seed)
+    game = PLUGIN.new_game(rng)
+    for _ in range(plies):
+        move = PLUGIN.random_move(game, rng)
+        if move is None or game.outcome() is not None:
+            break
+        game.apply(game.current_seat, move)
+    try:
+        move = game.decode_move(data)
+    except MalformedMove as error:
+        assert error.cause == "PROTOCOL_ERROR"
+        return
+    try:
+        game.apply(game.current_seat, move)
+    except InvalidMove as error:
+        assert error.reason.endswith(f" bei '{move}'")
+        assert error.detail.startswith("InvalidMoveException(mistake=")
+        return
+    assert game.state.turn >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(INTS, st.lists(st.sampled_from(CARDS), max_size=6), SEEDS)
+def test_any_advance_gets_a_verdict(distance, cards, seed):
+    state = State(track.generate(random.Random(seed)))
+    hare = state.hares[0]
+    hare.cards = list(cards)
+    hare.position = random.Random(seed).randrange(0, 64)
+    try:
+        rules.perform_move(state, Advance(distance, tuple(cards)))
+    except rules.RuleViolation as violation:
+        assert violation.mistake.value in violation.reason
