@@ -12,7 +12,11 @@ Spec-conformance notes (classic lobby spec §3, §8):
   needs it.
 * The plugin for a memento is the one the client was given, or else the first registered plugin
   whose ``data_classes`` contains the state's ``class`` attribute (Piranhas names
-  ``sc.plugin2019.GameState``).
+  ``sc.plugin2019.GameState``); Hase und Igel 2018 and Ostseeschach 2022 both say ``state``,
+  so :func:`swc_local.games.registry.plugin_for_state` lets a plugin claim its own states.
+* Both dialects parse into the same types: the 2022+ ``moveRequest``, ``welcomeMessage
+  color="ONE"`` and ``<scores><entry>`` results as well as the classic ones (:func:`seat_of`
+  maps red/ONE to seat 0).
 * ``<left>`` is not wrapped in ``<room>``; ``<sc.protocol.responses.CloseConnection/>`` becomes
   :class:`Closed`.  Anything else is :class:`Unknown`.
 """
@@ -29,7 +33,7 @@ from swc_local.protocol.element import Element
 __all__ = [
     "Joined", "JoinedGameRoom", "Prepared", "Observed", "Welcome", "Memento", "MoveRequest",
     "Score", "Result", "Error", "Left", "Closed", "Testing", "Unknown", "ServerMessage", "parse",
-    "plugin_for_state",
+    "plugin_for_state", "seat_of",
 ]
 
 
@@ -64,12 +68,12 @@ class Observed:
 @dataclass(frozen=True)
 class Welcome:
     room_id: str
-    color: str  # "red" or "blue", lower case as on the wire
+    color: str  # "red"/"blue" (classic) or "ONE"/"TWO" (2022+), as on the wire
     element: Element = field(repr=False, compare=False)
 
     @property
     def seat(self) -> int:
-        return 0 if self.color.lower() in ("red", "one") else 1  # ONE/TWO: the 2022+ dialect
+        return seat_of(self.color)
 
 
 @dataclass(frozen=True)
@@ -118,14 +122,14 @@ class Result:
     room_id: str
     fragments: tuple[str, ...]  # score fragment names, e.g. ("Gewinner", "∅ Schwarm")
     scores: tuple[Score, ...]  # red first, then blue
-    winner: tuple[str, str] | None  # (displayName, COLOR) or None for a draw
+    winner: tuple[str, str] | None  # (displayName, COLOR or TEAM) or None for a draw
     element: Element = field(repr=False, compare=False)
 
     @property
     def winner_seat(self) -> int | None:
         if self.winner is None:
             return None
-        return 0 if self.winner[1].upper() in ("RED", "ONE") else 1
+        return seat_of(self.winner[1])
 
 
 @dataclass(frozen=True)
@@ -170,42 +174,16 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     """The registered plugin whose XML names this state's class, if any."""
     from swc_local.games import registry
 
-    state_class = state.get("class")
-    for game_type in registry.game_types():
-        try:
-            plugin = registry.get(game_type)
-        except Exception:  # a game that does not import must not break the others
-            continue
-        if plugin is not None and state_class in plugin.data_classes:
-            if _reads(plugin, state):
-                return plugin
-    return None
+    return registry.plugin_for_state(state)
 
 
-def _reads(plugin: GamePlugin, state: Element) -> bool:
-    """Whether ``plugin`` can rebuild ``state``: the 2023+ games all call their state class
-    ``state``, so the class alone does not say which game it is."""
-    try:
-        plugin.game_from_state(state)
-    except Exception:  # any failure means: not this game's state
-        return False
-    return True
+MODERN_MOVE_REQUEST_CLASS = "moveRequest"
+"""The 2022+ dialect's move request (``<data class="moveRequest"/>``)."""
 
 
-def _result(room_id: str, data: Element, element: Element) -> Result:
-    definition = data.find("definition")
-    fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
-    scores = tuple(
-        Score(s.get("cause") or "", s.get("reason"), tuple(p.text for p in s.findall("part")))
-        for s in data.findall("score")
-    )
-    winner_element = data.find("winner")
-    winner = None
-    if data.find("scores") is not None:
-        return _modern_result(room_id, data, fragments, element)
-    if winner_element is not None:
-        winner = (winner_element.get("displayName") or "", winner_element.get("color") or "")
-    return Result(room_id, fragments, scores, winner, element)
+def seat_of(color_or_team: str) -> int:
+    """0 for red/ONE, 1 for blue/TWO (the first and the second seat of both dialects)."""
+    return 0 if color_or_team.upper() in ("RED", "ONE") else 1
 
 
 _VIOLATION_CAUSES = (
@@ -225,31 +203,48 @@ def violation_cause(reason: str) -> str:
     return "UNKNOWN"
 
 
-def _modern_result(room_id: str, data: Element, fragments: tuple[str, ...], element: Element) -> Result:
-    """The 2022+ layout: ``<scores><entry><player [name] team/><score [cause reason]><part>…``
-    and ``<winner [team] [regular reason]/>``.  The 2025+ envelope has no ``cause``: every score
-    of a ``regular`` result is REGULAR; otherwise the loser's cause is read from the violation
-    text (:func:`violation_cause`) and the winner's is REGULAR, as 2022 wrote them."""
-    winner_element = data.find("winner")
-    team = winner_element.get("team") if winner_element is not None else None
-    regular = winner_element is None or winner_element.get("regular") != "false"
-    reason = winner_element.get("reason") if winner_element is not None else None
+def cause_2025(winner: Element | None, player: Element | None) -> str:
+    """A 2025+ score's cause, which the envelope no longer writes: REGULAR for both players of a
+    ``regular`` result and for the winner of an irregular one; the loser's is read from the
+    violation text of ``<winner reason>``."""
+    if winner is None or winner.get("regular") != "false":
+        return "REGULAR"
+    if player is not None and player.get("team") == winner.get("team"):
+        return "REGULAR"
+    return violation_cause(winner.get("reason") or "")
+
+
+def _modern_result(room_id: str, data: Element, element: Element) -> Result:
+    """The 2022+ result: ``<scores><entry><player name team/><score cause reason><part>``."""
+    definition = data.find("definition")
+    fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
     scores = []
-    names = {}
+    winner_element = data.find("winner")
     for entry in data.find("scores").findall("entry"):
-        player, score = entry.find("player"), entry.find("score")
-        entry_team = player.get("team") if player is not None else None
-        if player is not None:
-            names[entry_team] = player.get("name") or ""
-        if score is None:
-            continue
-        cause = score.get("cause")
-        if cause is None:
-            cause = "REGULAR" if regular or entry_team == team else violation_cause(reason or "")
-        parts = tuple(p.text for p in score.findall("part"))
-        scores.append(Score(cause, score.get("reason", reason), parts))
-    winner = (names.get(team, ""), team) if team is not None else None
+        s = entry.find("score")
+        if s is not None:
+            cause = s.get("cause")
+            if cause is None:  # the 2025+ envelope has none: derived from <winner regular reason>
+                cause = cause_2025(winner_element, entry.find("player"))
+            scores.append(Score(cause, s.get("reason"), tuple(p.text for p in s.findall("part"))))
+    winner = None
+    if winner_element is not None:
+        winner = (winner_element.get("name") or "", winner_element.get("team") or "")
     return Result(room_id, fragments, tuple(scores), winner, element)
+
+
+def _result(room_id: str, data: Element, element: Element) -> Result:
+    definition = data.find("definition")
+    fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
+    scores = tuple(
+        Score(s.get("cause") or "", s.get("reason"), tuple(p.text for p in s.findall("part")))
+        for s in data.findall("score")
+    )
+    winner_element = data.find("winner")
+    winner = None
+    if winner_element is not None:
+        winner = (winner_element.get("displayName") or "", winner_element.get("color") or "")
+    return Result(room_id, fragments, scores, winner, element)
 
 
 def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
@@ -263,12 +258,16 @@ def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
             return Welcome(room_id, data.get("color") or "", element)
         if kind == "memento" and data.find("state") is not None:
             return Memento(room_id, data.find("state"), plugin, element)
-        if kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):  # classic, 2022+
+        if kind == msg.MOVE_REQUEST_CLASS or kind == MODERN_MOVE_REQUEST_CLASS:
             return MoveRequest(room_id, element)
+        if kind == "result" and data.find("scores") is not None:
+            return _modern_result(room_id, data, element)
         if kind == "result":
             return _result(room_id, data, element)
         if kind == "error":
-            original = data.find("originalRequest") or data.find("originalMessage")  # classic, 2022+
+            original = data.find("originalRequest")
+            if original is None:
+                original = data.find("originalMessage")  # the 2022+ name
             return Error(room_id, data.get("message") or "", original, element)
         return Unknown(element)
     if tag == "joined":

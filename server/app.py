@@ -109,6 +109,7 @@ class Server:
             try:
                 events = reader.feed(data)
             except ProtocolError as error:
+                connection.protocol_error = True
                 connection.drop(f"protocol error: {error}")
                 return
             if connection.muted:

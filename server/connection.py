@@ -55,6 +55,7 @@ class Connection:
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.hold: trio.Event | None = None  # while set, the reader waits (a rate-limited modern login)
+        self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
         self.lost = False  # the peer went away; nothing can be written
         self._queue: list[bytes] = []
         self._queued = 0

@@ -152,6 +152,7 @@ class ModernLobby:
         if tag in (wire.CLOSE_CONNECTION_2022, wire.CLOSE_ALIAS):
             handler = self._on_close
         if handler is None:
+            connection.protocol_error = True
             connection.drop(f"unknown element <{tag}>")
             return
         handler(connection, element)

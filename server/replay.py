@@ -116,25 +116,7 @@ class Replay:
 
 
 def plugin_for_state(state: Element) -> GamePlugin | None:
-    for game_type in registry.game_types():
-        try:
-            plugin = registry.get(game_type)
-        except Exception:  # a game package that does not import must not hide the others
-            continue
-        if plugin is not None and state.get("class") in plugin.data_classes:
-            if _reads(plugin, state):
-                return plugin
-    return None
-
-
-def _reads(plugin: GamePlugin, state: Element) -> bool:
-    """Whether ``plugin`` can rebuild ``state``: the 2023+ games all call their state class
-    ``state``, so the class alone does not say which game it is."""
-    try:
-        plugin.game_from_state(state)
-    except Exception:  # any failure means: not this game's state
-        return False
-    return True
+    return registry.plugin_for_state(state)
 
 
 def read_replay(path: str | Path) -> Replay:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -16,9 +17,12 @@ from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.server.replay import position_factory, read_replay
 from swc_local.tools.match import MatchConfig, run_match
-from swc_local.tools.replay_check import check_replay, print_replay, recorded_scores
+from swc_local.client.messages import parse as parse_message
+from swc_local.protocol.element import Element, parse
+from swc_local.tools.replay_check import check_replay, print_replay
 
 PLUGIN = registry.get("swc_2025_hase_und_igel")
+DATA = Path(__file__).parent / "data" / "hase_und_igel_2025"
 GAMES = 100
 PARALLEL = 8
 
@@ -83,6 +87,14 @@ async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_serv
         print_replay(replay, printed)
         assert "ONE moves: " in printed.getvalue() and "winner: " in printed.getvalue()
 
+    tampered = tmp_path / "tampered.xml"
+    original = files[0].read_text(encoding="utf-8")
+    for old, new in ((' regular="true" reason="', ' regular="true" reason="X'),
+                     ("<part>2</part>", "<part>1</part>")):
+        tampered.write_text(original.replace(old, new), encoding="utf-8")
+        assert check_replay(read_replay(tampered)).disagreement.startswith("result: recorded")
+    tampered.unlink()
+
     replay = read_replay(files[0])
     expected = replay.game_at(10).state_element().render()
     loaded_dir = tmp_path / "loaded"
@@ -99,7 +111,18 @@ async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_serv
     assert loaded.states[0].render() == expected  # the room started at the loaded position
     checked = check_replay(loaded)
     assert checked.ok, checked.disagreement
-    assert [score[0] for score in recorded_scores(loaded.result)] == ["REGULAR", "REGULAR"]
+    typed = parse_message(Element("room", {"roomId": ""}, [loaded.result]))
+    assert [score.cause for score in typed.scores] == ["REGULAR", "REGULAR"]
+
+
+def test_2025_results_get_their_causes_back():
+    """The 2025 envelope writes no cause; the client derives it from ``<winner regular reason>``."""
+    capture = (DATA / "hui_invalid_cards" / "C2.raw").read_text(encoding="utf-8")
+    result = re.search(r'<room roomId="[^"]*">\s*<data class="result">.*?</room>', capture, re.S)
+    typed = parse_message(parse(result[0]))
+    assert [score.cause for score in typed.scores] == ["RULE_VIOLATION", "REGULAR"]
+    assert [score.parts for score in typed.scores] == [("0", "0", "0"), ("2", "0", "68")]
+    assert typed.winner_seat == 1
 
 
 @pytest.mark.swc_server(game="hase_und_igel_2025", seed=7)

@@ -288,3 +288,22 @@ def test_settings_keys_and_flags(tmp_path):
     assert (args.game, args.no_timeout, args.lobby_dialect) == ("test_2025_toy", True, "modern")
     assert check_default_game("test_2025_toy") is None
     assert "not a modern game" in check_default_game("swc_2019_piranhas")
+
+
+async def test_2025_unknown_element_in_a_game_is_a_protocol_error(start_server):
+    server = await start_server(default_game="test_2025_toy")
+    one, two, room_id = await pair(server.port)
+    await one.send("<foo/>")
+    assert await one.read_until_closed() == bytes(one.received)  # closed without a word
+    await two.read_until(b"<left")
+    assert b'<winner team="TWO" regular="false" reason="ONE hat das Spiel verlassen: PROTOCOL_ERROR"/>' in two.received
+
+
+async def test_one_connection_in_both_seats(start_server):
+    """Two <join/> on one connection take both seats (captured on 26.1.0, lobby L8)."""
+    server = await start_server(default_game="test_2025_toy")
+    client = await Raw.connect(server.port)
+    await client.send("<protocol><join/><join/>")
+    await client.read_until(b'class="moveRequest"')
+    kinds = [m.tag if m.tag != "room" else data_class(m) for m in messages(bytes(client.received))]
+    assert kinds == ["joined", "joined", "welcomeMessage", "welcomeMessage", "memento", "memento", "moveRequest"]

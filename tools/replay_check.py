@@ -11,6 +11,8 @@ Spec-conformance notes (choices where the spec is silent):
   rules say it is over, or a result that differs from the one the rules give.
 * Results ended by a fault (``LEFT``, timeouts, ``RULE_VIOLATION``) are not decided by the rules;
   for those only the state-derived score parts (after "Gewinner") are compared.
+* Both result layouts are read: classic ``<score>`` children, and the 2022+ ``<scores><entry>``
+  with ``<winner team/>``; sides are called RED/BLUE in classic games and ONE/TWO in modern ones.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from swc_local.client.messages import parse as parse_message
 from swc_local.games.plugin import MODERN, Game, GamePlugin, InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
 from swc_local.server.replay import Replay
@@ -47,14 +48,28 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
-def _side(game: Game, plugin: GamePlugin) -> str:
-    return (("ONE", "TWO") if plugin.dialect == MODERN else ("RED", "BLUE"))[game.current_seat]
+def sides(plugin: GamePlugin) -> tuple[str, str]:
+    """What the two seats are called on the wire of this game's dialect."""
+    return ("ONE", "TWO") if getattr(plugin, "dialect", None) == MODERN else ("RED", "BLUE")
+
+
+def recorded_scores(result: Element) -> list[Element]:
+    """The ``<score>`` elements of a result, first seat first, in either dialect's layout."""
+    scores = result.find("scores")
+    if scores is not None:
+        return [score for entry in scores.findall("entry") if (score := entry.find("score")) is not None]
+    return result.findall("score")
+
+
+def _side(game: Game, plugin: GamePlugin | None = None) -> str:
+    return sides(plugin)[game.current_seat] if plugin is not None else ("RED", "BLUE")[game.current_seat]
 
 
 def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
-    print(f"{replay.game_type}: {replay.names[0]} (red) vs {replay.names[1]} (blue), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    first, second = sides(replay.plugin) if replay.plugin.dialect == MODERN else ("red", "blue")
+    print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
     previous: Game | None = None
@@ -66,37 +81,25 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
-    print(result_text(replay.result), file=out)
+    print(result_text(replay.result, replay.plugin), file=out)
 
 
-def recorded_scores(result: Element) -> list[tuple[str, str | None, list[str]]]:
-    """(cause, reason, parts) per seat from a result's ``<data>``, in either dialect's layout
-    (the 2025+ envelope has no cause: :func:`swc_local.client.messages.parse` derives it)."""
-    typed = parse_message(Element("room", {"roomId": ""}, [result]))
-    return [(score.cause, score.reason, list(score.parts)) for score in typed.scores]
-
-
-def result_names(result: Element) -> tuple[str, str]:
-    """The display names of a 2022+ result's ``<player name team/>`` entries ("" when absent)."""
-    names = ["", ""]
-    scores = result.find("scores")
-    for entry in scores.findall("entry") if scores is not None else ():
-        player = entry.find("player")
-        if player is not None and player.get("team") in ("ONE", "TWO"):
-            names[("ONE", "TWO").index(player.get("team"))] = player.get("name") or ""
-    return names[0], names[1]
-
-
-def result_text(result: Element | None) -> str:
+def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str:
     if result is None:
         return "no result (cancelled, or the replay is cut short)"
-    typed = parse_message(Element("room", {"roomId": ""}, [result]))
-    modern = result.find("scores") is not None
     lines = ["result:"]
-    for side, score in zip(("ONE", "TWO") if modern else ("red ", "blue"), typed.scores):
-        lines.append(f"  {side} {score.cause} [{' '.join(score.parts)}]" + (f" {score.reason!r}" if score.reason else ""))
-    winner = typed.winner
-    lines.append(f"  winner: {winner[0]} ({winner[1]})" if winner is not None else "  no winner")
+    names = ("red ", "blue") if plugin is None or plugin.dialect != MODERN else sides(plugin)
+    for color, score in zip(names, recorded_scores(result)):
+        parts = " ".join(p.text for p in score.findall("part"))
+        reason = score.get("reason")
+        lines.append(f"  {color} {score.get('cause')} [{parts}]" + (f" {reason!r}" if reason else ""))
+    winner = result.find("winner")
+    if winner is not None:
+        side = winner.get("color") or winner.get("team")
+        name = winner.get("displayName") or winner.get("name")
+        lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
+    else:
+        lines.append("  no winner")
     return "\n".join(lines)
 
 
@@ -166,9 +169,12 @@ def check_replay(replay: Replay) -> CheckReport:
     if recorded is None:
         report.notes.append("no result recorded")
         return report
-    scores = recorded_scores(recorded)
-    if plugin.dialect == MODERN:  # 2025+ reasons name the players: take the names the result shows
-        game.set_display_names(result_names(recorded))
+    winner = recorded.find("winner")
+    if winner is not None and winner.get("regular") is not None:
+        return _check_result_2025(game, recorded, report)
+    scores = [
+        (s.get("cause"), s.get("reason"), [p.text for p in s.findall("part")]) for s in recorded_scores(recorded)
+    ]
     if all(cause == "REGULAR" for cause, _, _ in scores):
         expected = _expected_scores(game)
         if expected is None:
@@ -181,5 +187,44 @@ def check_replay(replay: Replay) -> CheckReport:
             report.notes.append(f"{('red', 'blue')[seat]} ended the game by a fault ({cause}); not re-checked")
         if parts[1:] != game.score_parts(seat):
             report.disagreement = f"result: recorded parts {parts[1:]} for {('red', 'blue')[seat]}, the final state gives {game.score_parts(seat)}"
+            return report
+    return report
+
+
+def _check_result_2025(game: Game, recorded: Element, report: CheckReport) -> CheckReport:
+    """A 2025+ result (``<winner [team] regular reason/>``, scores without cause): a regular one
+    must be the rules' outcome (winner, reason with the result's player names, every part); after
+    a fault only the non-violator's parts are re-checked, from the final state."""
+    from swc_local.client.messages import cause_2025
+
+    winner = recorded.find("winner")
+    entries = recorded.find("scores").findall("entry")
+    players = [entry.find("player") for entry in entries]
+    names = tuple((p.get("name") or "") if p is not None else "" for p in players)
+    game.set_display_names((names + ("", ""))[:2])
+    scores = [[p.text for p in entry.find("score").findall("part")] if entry.find("score") is not None else []
+              for entry in entries]
+    if winner.get("regular") == "true":
+        outcome = game.outcome()
+        if outcome is None:
+            report.disagreement = f"turn {game.turn}: the replay ends with a result, but by the rules the game goes on"
+            return report
+        team = None if outcome.winner is None else ("ONE", "TWO")[outcome.winner]
+        recorded_winner = (winner.get("team"), winner.get("reason"))
+        if recorded_winner != (team, outcome.reason):
+            report.disagreement = f"result: recorded winner {recorded_winner}, the rules give {(team, outcome.reason)}"
+            return report
+        expected = _expected_scores(game)
+        expected_parts = [parts for _, _, parts in expected] if expected is not None else []
+        if scores != expected_parts:
+            report.disagreement = f"result: recorded parts {scores}, the rules give {expected_parts}"
+        return report
+    for seat, (player, parts) in enumerate(zip(players, scores)):
+        cause = cause_2025(winner, player)
+        if cause != "REGULAR":
+            report.notes.append(f"{('ONE', 'TWO')[seat]} ended the game by a fault ({cause}); not re-checked")
+        elif parts[1:] != game.score_parts(seat):
+            report.disagreement = (f"result: recorded parts {parts[1:]} for {('ONE', 'TWO')[seat]}, "
+                                   f"the final state gives {game.score_parts(seat)}")
             return report
     return report
