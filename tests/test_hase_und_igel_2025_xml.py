@@ -68,6 +68,11 @@ def test_captured_game_replays_move_by_move(name):
 
 def test_plugin_identity_and_registry():
     assert registry.get(registry.resolve("hase_und_igel_2025")) is PLUGIN
+    state = parse(captured_states("hui_join")[0])
+    assert PLUGIN.recognizes_state(state) and registry.plugin_for_state(state) is PLUGIN
+    other = registry.get("swc_2018_hase_und_igel").new_game(random.Random(1)).state_element()
+    assert not PLUGIN.recognizes_state(other)
+    assert registry.plugin_for_state(other) is registry.get("swc_2018_hase_und_igel")
     assert PLUGIN.game_type == "swc_2025_hase_und_igel" and PLUGIN.dialect == MODERN
     assert [f.name for f in PLUGIN.score_fragments] == ["Siegpunkte", "Feldnummer", "Karotten"]
     assert [f.aggregation for f in PLUGIN.score_fragments] == ["SUM", "AVERAGE", "AVERAGE"]

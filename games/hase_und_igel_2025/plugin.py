@@ -45,6 +45,13 @@ class HaseUndIgel2025Plugin:
     def new_game(self, rng: random.Random) -> HaseUndIgel2025Game:
         return HaseUndIgel2025Game(State(track.generate(rng)))
 
+    def recognizes_state(self, state: Element) -> bool:
+        """A 2025 state: ``<hare>`` children and a ``<board>`` of 65 ``<field>`` (other seasons
+        also call their state class ``state``)."""
+        board = state.find("board")
+        return (state.find("hare") is not None and board is not None
+                and len(board.findall("field")) == track.SIZE)
+
     def game_from_state(self, state: Element) -> HaseUndIgel2025Game:
         return HaseUndIgel2025Game(xmlmap.parse_state(state))
 
