@@ -48,7 +48,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     async def bot(seed: int) -> None:
         reports.append(await play_game(PLUGIN, "127.0.0.1", server.port, seed=seed))
 
-    with trio.fail_after(240):
+    with trio.fail_after(600):  # a guard against a hang, not a speed limit
         async with trio.open_nursery() as nursery:
             for index in range(GAMES):
                 nursery.start_soon(one_game, index)
@@ -104,7 +104,7 @@ async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_serv
     async with trio.open_nursery() as nursery:
         for seed in (1, 2):
             nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.port, None, seed)
-    with trio.fail_after(10):
+    with trio.fail_after(120):
         while not list(loaded_dir.glob("*.xml")):
             await trio.sleep(0.01)
     loaded = read_replay(next(loaded_dir.glob("*.xml")))
