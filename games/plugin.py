@@ -139,6 +139,9 @@ class Game(Protocol):
     # LEFT with ``cause``).  An InvalidMove may carry the error text as ``detail`` or as an
     # ``error_message`` attribute (both are read).
     #
+    # def early_outcome(self) -> Outcome:   (optional, 2025 envelope)
+    #     """Who leads when an admin cancels the game before its end (25.x currentWinner())."""
+    #
     # ``set_display_names`` gets "" for players who came in by ``<join/>`` (they have no name).
     # ``outcome().reason`` is the win reason as sent in a 2025 ``<winner reason>`` (names filled
     # in); the 2022 envelope never sends it.  ``score_parts`` must work in every state, also

@@ -13,7 +13,9 @@ Routing (in this order; the first that applies):
 * ``joinPrepared``: the dialect of the room the code reserves;
 * ``prepare``: modern for a modern game, else the connection's dialect, else the syntax
   (``pause=``/``reserved=`` modern, ``shouldBePaused=`` classic);
-* ``<room>``: the dialect of the sender's room;
+* ``<room>``: the dialect of the sender's room; from a client that is not in it, the
+  connection's dialect, else the room's;
+* ``observe``/``pause``/``step``/``cancel``: the connection's dialect, else the room's;
 * anything else: the connection's dialect.
 
 A connection that has shown no dialect yet (its first message is malformed, unknown, or an
@@ -31,7 +33,10 @@ Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.m
 * ``joined`` goes to the joiner at once (also for ``joinPrepared``); ``joinedGameRoom
   playerCount`` goes to every admin after a ``<join>`` was handled, after the game-start
   messages.
-* Errors are errorpackets with the request echoed; the connection stays open.  Prepare of an
+* Errors are errorpackets with the request echoed; the connection stays open.  Texts not
+  captured are those of the 22.x/25.x Lobby and GameRoom code: "Room R is already full!" for a
+  ``joinRoom`` without a free slot, "Client is not a member of game R" for a move into a room
+  the sender does not play in.  Prepare of an
   unknown game type, without slots (or, our addition, with more than two) closes the admin's
   connection without a word, as 22.final did.
 * A wrong password is answered with the errorpacket; beyond five a minute from one address the
@@ -122,7 +127,10 @@ def route(lobby: Lobby, connection: Connection, element: Element) -> str:
     elif tag == "room":
         room = lobby.rooms.get(element.get("roomId") or "")
         mine = room is not None and any(slot.room is room for slot in connection.slots)
-        chosen = _room_dialect(room) if mine else known
+        chosen = _room_dialect(room) if mine else (known or (_room_dialect(room) if room is not None else None))
+    elif tag in ADMIN_TAGS:
+        room = lobby.rooms.get(element.get("roomId") or "")
+        chosen = known or (_room_dialect(room) if room is not None else hint)
     else:
         chosen = known or hint
     if chosen is None:
@@ -207,7 +215,7 @@ class ModernLobby:
             return
         slot = next((slot for slot in room.slots if slot.is_open), None)
         if slot is None or room.status is not Status.CREATED:
-            self._error(connection, f"{wire.ROOM_EXCEPTION}The room {room_id} has no free slot", element)
+            self._error(connection, f"{wire.ROOM_EXCEPTION}Room {room_id} is already full!", element)
             return
         self._seat(connection, room, slot)
 
@@ -313,8 +321,11 @@ class ModernLobby:
         room_id = element.get("roomId")
         room = self.lobby.rooms.get(room_id or "")
         slots = [slot for slot in connection.slots if room is not None and slot.room is room]
-        if room is None or not slots or not isinstance(room, ModernRoom):
+        if room is None or not isinstance(room, ModernRoom):
             self._error(connection, wire.room_not_found(room_id), element)
+            return
+        if not slots:
+            self._error(connection, f"{wire.ROOM_EXCEPTION}Client is not a member of game {room.id}", element)
             return
         data = element.find("data")
         data_class = data.get("class") if data is not None else None

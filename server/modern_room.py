@@ -24,7 +24,10 @@ Spec-conformance notes (ostseeschach_2022.md A.3-A.5, modern_dialect_2023plus.md
 * 2022 scores: the offender 0 with its cause, the other 2; hard timeouts are written with cause
   ``SOFT_TIMEOUT`` and no ``<winner>`` follows a timeout (both copied from 22.final).
 * 2025 scores: no cause; the violator's parts all 0; ``<winner>`` always, ``regular="false"``
-  with the violation text naming the violator (its display name, or its team when blank).
+  with the violation text naming the violator (its display name, or its team when blank).  A
+  game cancelled without a violator is scored as 25.x ``getResult`` does: the current leader by
+  the ranking score parts gets 2 (a tie 1 each); its reason is the game's ``early_outcome()``
+  or "" (the fragments' explanation texts are not in our contract).
 
 Deliberate differences (README, "Differences from the official server"):
 
@@ -60,6 +63,7 @@ HARD_2025 = "{name} hat innerhalb von {seconds} Sekunden nach Aufforderung keine
 LEFT_2025 = "{name} hat das Spiel verlassen: {cause}"
 RULE_2025 = "Regelverletzung von {name}: {reason}"
 PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
+TIE_2025 = "Beide Spieler sind gleichauf"
 
 
 def move_text(game: object, move: object) -> str:
@@ -317,8 +321,13 @@ class ModernRoom(GameRoom):
     def finish(self) -> None:
         if self.status is Status.OVER:
             return
-        outcome = self.game.outcome() if not self.cancelled else None
-        result = self.result_2025(outcome) if self.envelope == ENVELOPE_2025 else self.result_2022(outcome)
+        outcome = self.game.outcome()
+        if self.envelope == ENVELOPE_2025:
+            if outcome is None and not any(slot.at_fault for slot in self.slots):
+                outcome = self._current_winner()  # stopped early (cancel): as 25.x currentWinner()
+            result = self.result_2025(outcome)
+        else:
+            result = self.result_2022(None if self.cancelled else outcome)
         log.info(
             "room %s ended: %s",
             self.id,
@@ -328,6 +337,26 @@ class ModernRoom(GameRoom):
         self._to_all(wire.left(self.id).render(1).encode())
         self.last_modern_result = result
         self._close_room()
+
+    def _current_winner(self) -> Outcome:
+        """The 25.x ``currentWinner()`` of a game stopped before its end: the game's own
+        ``early_outcome()`` if it has one, else the first ranking score part (after the win
+        points) where one team is strictly ahead (reason "": the fragment's explanation text
+        is not part of our plugin contract), else a tie."""
+        early = getattr(self.game, "early_outcome", None)
+        if early is not None:
+            return early()
+        parts = [self.game.score_parts(seat) for seat in (0, 1)]
+        for index, fragment in enumerate(self.plugin.score_fragments[1:]):
+            if not fragment.relevant_for_ranking or index >= len(parts[0]):
+                continue
+            try:
+                one, two = float(parts[0][index]), float(parts[1][index])
+            except ValueError:
+                continue
+            if one != two:
+                return Outcome(0 if one > two else 1, "")
+        return Outcome(None, TIE_2025)
 
     def _fragments(self) -> tuple[wire.Fragment, ...]:
         return tuple(
@@ -395,9 +424,8 @@ class ModernRoom(GameRoom):
             other = self.slots[1 - violator.seat]
             team = None if other.at_fault else other.team
             winner = wire.Winner(team, regular=False, reason=self._violation_text(violator))
-        elif outcome is not None:
+        else:
+            assert outcome is not None
             team = None if outcome.winner is None else TEAMS[outcome.winner]
             winner = wire.Winner(team, regular=True, reason=outcome.reason)
-        else:  # cancelled by an admin: no win condition holds
-            winner = wire.Winner(None, regular=True, reason="")
         return wire.Result(fragments, tuple(scores), winner)

@@ -307,3 +307,117 @@ async def test_one_connection_in_both_seats(start_server):
     await client.read_until(b'class="moveRequest"')
     kinds = [m.tag if m.tag != "room" else data_class(m) for m in messages(bytes(client.received))]
     assert kinds == ["joined", "joined", "welcomeMessage", "welcomeMessage", "memento", "memento", "moveRequest"]
+
+
+async def test_abuse_next_to_a_normal_modern_game(start_server):
+    """Foreign moves, moves into a running room from outsiders, admin requests without a password,
+    junk and a stolen joinRoom never touch the game next door, which ends REGULAR."""
+    server = await start_server(default_game="test_2022_toy", lobby_dialect="modern")
+    one, two, room_id = await pair(server.port)
+    abuse = [
+        move(room_id, 0, 1),  # an outsider moves in a foreign room
+        f'<joinRoom roomId="{room_id}"/>',  # the room is full
+        f'<observe roomId="{room_id}"/>',  # not authenticated
+        f'<cancel roomId="{room_id}"/>',
+        f'<pause roomId="{room_id}" pause="true"/>',
+        f'<room roomId="{room_id}"><data class="moveRequest"/></room>',
+        f'<room roomId="{room_id}"/>',
+        '<authenticate password="guess"/>',
+        '<joinPrepared reservationCode=""/>',
+        "<prepare/>",
+    ]
+    outsiders = []
+    for text in abuse:
+        client = await Raw.connect(server.port)
+        await client.send("<protocol>" + text)
+        outsiders.append(client)
+    for client in outsiders:
+        await client.read_until(b"</errorpacket>")
+        assert b"<room" not in client.received
+    junk = await Raw.connect(server.port)
+    await junk.send("<protocol><join/><join><unclosed></protocol>")  # a third <join/>: a new room, then junk
+    await junk.read_until_closed()
+    await play_out(one, two, room_id)
+    await two.read_until(b"<left")
+    assert bytes(two.received).count(b'cause="REGULAR"') == 2
+    with trio.fail_after(2):
+        while server.lobby.rooms:
+            await trio.sleep(0.01)
+
+
+def test_dialect_helpers_never_raise_on_any_element():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from swc_local.protocol import modern as wire
+    from swc_local.protocol.element import Element
+
+    names = st.sampled_from(
+        ["join", "joinRoom", "joinPrepared", "authenticate", "prepare", "slot", "observe", "pause", "step",
+         "cancel", "room", "data", "close", "x", "sc.protocol.CloseConnection"]
+    )
+    attrs = st.dictionaries(
+        st.sampled_from(["gameType", "roomId", "password", "passphrase", "pause", "reserved", "forced",
+                         "displayName", "canTimeout", "shouldBePaused", "class", "reservationCode"]),
+        st.text(max_size=8),
+        max_size=4,
+    )
+    elements = st.recursive(
+        st.builds(Element, names, attrs), lambda kids: st.builds(Element, names, attrs, st.lists(kids, max_size=3)), max_leaves=8
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(elements)
+    def check(element):
+        assert wire.dialect_hint(element) in (None, wire.MODERN, wire.CLASSIC)
+        rendered = wire.errorpacket(wire.unauthenticated(element), element).render(1)
+        assert rendered.startswith("\n  <errorpacket message=")
+        wire.decode_prepare(element)
+        if element.find("data") is not None:
+            wire.data_text("r", element.find("data"))
+
+    check()
+
+
+async def test_the_admin_library_drives_a_modern_room(start_server):
+    """swc_local.client.admin speaks the classic admin syntax (passphrase, shouldBePaused); the
+    server accepts it for a 2022+ game: prepare, observe, the game, the result."""
+    from swc_local.client.admin import Admin
+    from swc_local.client.bot import play_game
+    from swc_local.client.messages import Result
+    from swc_local.games import registry
+
+    server = await start_server()
+    ostseeschach = registry.get("swc_2022_ostseeschach")
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("ostseeschach", ["Alice", "Bob"])
+        assert len(room.reservations) == 2
+        await admin.observe(room.room_id)
+        reports = []
+        async with trio.open_nursery() as nursery:
+            for seat, code in enumerate(room.reservations):
+
+                async def bot(code=code, seat=seat):
+                    reports.append(await play_game(ostseeschach, "127.0.0.1", server.port, code, seat))
+
+                nursery.start_soon(bot)
+            with trio.fail_after(20):
+                result = await admin.wait_result(room.room_id)
+    assert isinstance(result, Result)
+    assert [s.cause for s in result.scores] == ["REGULAR", "REGULAR"]
+    assert {r.color for r in reports} == {"ONE", "TWO"}
+
+
+async def test_2025_cancel_scores_the_current_leader(start_server):
+    server = await start_server(default_game="test_2025_toy")
+    admin = await Raw.connect(server.port)
+    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>')
+    one, two, room_id = await pair(server.port)
+    await one.send(move(room_id, 0, 2))
+    await wait_count(two, b'class="moveRequest"', 1)
+    await admin.send(f'<cancel roomId="{room_id}"/>')
+    await two.read_until(b"<left")
+    result = [m for m in messages(bytes(two.received)) if data_class(m) == "result"][0].find("data")
+    parts = [[p.text for p in e.find("score").findall("part")] for e in result.find("scores").findall("entry")]
+    assert parts == [["2", "2"], ["0", "0"]]
+    assert result.find("winner").attrs == {"team": "ONE", "regular": "true", "reason": ""}

@@ -22,8 +22,7 @@ from tests.wire import Raw, data_class, messages
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 FOLDER = Path(__file__).parent / "data" / "ostseeschach_2022" / "scenarios"
-# the 22.x server hosted this one game, so its captures join without a gameType
-MODERN = {"lobby_dialect": "modern", "default_game": "swc_2022_ostseeschach"}
+MODERN = {"lobby_dialect": "modern", "default_game": "swc_2022_ostseeschach"}  # <join/> on a 22.x server
 
 
 async def replay(start_server, name: str, timed: bool = False, **settings):
