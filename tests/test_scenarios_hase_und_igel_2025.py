@@ -18,6 +18,7 @@ import pytest
 from tests import socha_capture
 from tests.conftest import PASSWORD
 from tests.scenario import replay_capture
+from swc_local.protocol.element import parse
 from tests.wire import Raw, data_class, messages
 
 FOLDER = Path(__file__).parent / "data" / "hase_und_igel_2025"
@@ -71,3 +72,38 @@ async def test_captured_socha_game(start_server, name):
     for team, client in clients.items():
         ours = socha_capture.normalise(bytes(client.received), client.golden)
         assert ours == client.golden, f"{name}: {team} received other bytes"
+
+
+async def test_cancel_scores_by_the_winner_rule(start_server):
+    """An admin cancels a 2025 game at turn 1 with both hares in the goal (not over yet: the
+    round is not complete): fewer carrots win, as ``winCondition`` says; the generic fallback
+    (first ranking part, higher is better) would have picked the other hare."""
+    state = parse(
+        '<state class="state" startTeam="ONE" turn="1"><board>'
+        + "".join(f"<field>{kind}</field>" for kind in _track_fields())
+        + '</board><hare team="ONE" position="64" salads="0" carrots="8"><cards/></hare>'
+        '<hare team="TWO" position="64" salads="0" carrots="5"><cards/></hare></state>')
+    server = await start_server(default_game=GAME,
+                                game_factory=lambda plugin, rng: plugin.game_from_state(state))
+    admin = await Raw.connect(server.port)
+    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>')
+    one, two = await Raw.connect(server.port), await Raw.connect(server.port)
+    await one.send("<protocol><join/>")
+    await one.read_until(b"<joined")
+    await two.send("<protocol><join/>")
+    await two.read_until(b'class="moveRequest"')
+    room_id = re.search(rb'roomId="([^"]+)"', bytes(two.received))[1].decode()
+    await admin.send(f'<cancel roomId="{room_id}"/>')
+    await one.read_until(b"<left")
+    result = [m for m in messages(bytes(one.received)) if data_class(m) == "result"][0].find("data")
+    parts = [[p.text for p in e.find("score").findall("part")]
+             for e in result.find("scores").findall("entry")]
+    assert parts == [["0", "64", "8"], ["2", "64", "5"]]
+    assert result.find("winner").attrs == {
+        "team": "TWO", "regular": "true", "reason": "TWO hat weniger Karotten uebrig."}
+
+
+def _track_fields():
+    from swc_local.games.hase_und_igel_2025 import track
+
+    return track.from_letters("0HK2HK1KHMSIHKKI12MIKKS2IMHKK2IKKHH21IKKH2SIK2KHM1IMHK2KISHK1KHKZ")

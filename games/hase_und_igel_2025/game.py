@@ -11,6 +11,9 @@ Spec-conformance notes:
 - A failed move leaves the state partly changed, as on the official server; the non-violator's
   score parts are read from that state (spec §4 step 1).
 - Display names are blank for ``<join/>`` players; a reason then names the team (``ONE``).
+- ``early_outcome`` (a cancelled game) applies the winner rule of spec §5 to the current state,
+  as the server's ``winCondition ?: currentWinner()``; the generic fallback would compare carrots
+  the wrong way round (fewer is better here).
 """
 
 from __future__ import annotations
@@ -65,6 +68,12 @@ class HaseUndIgel2025Game:
     def outcome(self) -> Outcome | None:
         result = rules.result(self.state)
         return None if result is None else Outcome(result.winner, result.reason(self.names))
+
+    def early_outcome(self) -> Outcome:
+        """Who wins a game an admin cancels before its end: the goal rule if a hare is in the
+        goal, else the farther hare, then the one with fewer carrots (spec §5)."""
+        result = rules.winner(self.state)
+        return Outcome(result.winner, result.reason(self.names))
 
     def state_element(self) -> Element:
         return xmlmap.state_element(self.state)
