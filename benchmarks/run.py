@@ -35,11 +35,13 @@ class Plan:
     memory_rooms: int = 300
     startup_samples: int = 5
     engine_budget: float = 1.5
+    join_prepared_rooms: int = 10_000  # prepared rooms waiting while joins are timed
+    join_samples: int = 200
 
 
 FULL = Plan()
 QUICK = Plan(rooms=(1, 10), seconds=0.5, paced_rooms=10, paced_think=(0.005, 0.015), paced_seconds=0.5,
-             memory_rooms=10, startup_samples=1, engine_budget=0.1)
+             memory_rooms=10, startup_samples=1, engine_budget=0.1, join_prepared_rooms=200, join_samples=50)
 
 
 def _log(text: str) -> None:
@@ -127,13 +129,24 @@ def engine_rows(plan: Plan) -> list[Row]:
     parse_s = engine.move_parse_seconds(plan.engine_budget)
     rows.append(Row("hot path: render one Piranhas memento", f"{render_s * 1e6:.0f} µs ({size:,} bytes)"))
     rows.append(Row("hot path: parse one move (reader + decode)", f"{parse_s * 1e6:.1f} µs"))
+    from benchmarks.roborally import roborally_rows  # Robo Rally (issue 16)
+
+    rows += roborally_rows(plan.engine_budget)
     return rows
+
+
+def join_rows(plan: Plan) -> list[Row]:
+    from benchmarks.reliability import join_cost_rows  # the open-room index (issue 15)
+
+    return join_cost_rows(plan.join_prepared_rooms, plan.join_samples)
 
 
 def collect(plan: Plan) -> list[Row]:
     rows = []
+    from benchmarks.reversixt import reversixt_rows
+
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
-                       ("rules engines", engine_rows)):
+                       ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows

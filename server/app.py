@@ -22,6 +22,8 @@ from swc_local.server.lobby import Lobby
 log = logging.getLogger("swc.server")
 
 RECEIVE_SIZE = 65536
+MESSAGES_PER_TURN = 32
+"""Messages of one connection handled before the reader yields to every other task."""
 
 
 class Server:
@@ -38,7 +40,10 @@ class Server:
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
         self.port: int | None = None
+        self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
+        self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
+        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -52,8 +57,17 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
+            if self.settings.reversixt_enabled:  # ReversiXT binary protocol, its own port
+                from swc_local.server.reversixt_config import run_door_for
+
+                await nursery.start(run_door_for, self.settings, self)
+            from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
+
+            self.roborally = await start_beside(nursery, self.settings)
             task_status.started(self)
-            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+            with self._accepting:
+                await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+            await trio.sleep_forever()  # connections and rooms live on until stop()
 
     def _replay_header(self) -> dict[str, str]:
         loaded = self.settings.load_game_file
@@ -62,6 +76,17 @@ class Server:
     def stop(self) -> None:
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
+
+    def stop_accepting(self) -> None:
+        """Close the listening sockets; open connections go on (the first step of a shutdown)."""
+        self._accepting.cancel()
+        log.info("no longer accepting connections")
+
+    async def shutdown(self, why: str = "server stopped") -> None:
+        """End every game and connection the documented way, then stop (server/shutdown.py)."""
+        from swc_local.server.shutdown import stop_gracefully
+
+        await stop_gracefully(self, why)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
@@ -90,10 +115,21 @@ class Server:
             self.connections.discard(connection)
             try:
                 assert self.lobby is not None
+                await self._leave_rooms_in_batches(connection)
                 self.lobby.disconnected(connection)
             except Exception:
                 log.exception("%r: error while cleaning up after the connection", connection)
             log.info("%r closed", connection)
+
+    async def _leave_rooms_in_batches(self, connection: Connection) -> None:
+        """End the rooms of a connection with many seats a batch at a time (each end renders a
+        result), yielding between batches so the goodbye of one client never stalls the others."""
+        with trio.CancelScope(shield=True):  # the rooms must end even while the server stops
+            for count, slot in enumerate(list(connection.slots), 1):
+                if slot in connection.slots:
+                    slot.room.on_disconnect(slot)
+                if count % MESSAGES_PER_TURN == 0:
+                    await trio.lowlevel.checkpoint()
 
     async def _read_loop(self, connection: Connection, stream: trio.SocketStream) -> None:
         assert self.lobby is not None
@@ -114,7 +150,13 @@ class Server:
                 return
             if connection.muted:
                 continue
-            for event in events:
+            for count, event in enumerate(events, 1):
+                if count % MESSAGES_PER_TURN == 0:
+                    # One write may hold thousands of messages: let every other task run
+                    # between batches, so no connection's input can stall the other games.
+                    await trio.lowlevel.checkpoint()
+                    if connection.closing:
+                        return
                 if isinstance(event, StreamEnded):
                     connection.drop("the client ended its stream")
                     return
@@ -125,8 +167,6 @@ class Server:
                     connection.drop("internal error")
                 if connection.closing:
                     return
-                if connection.hold is not None:  # a rate-limited modern login: read nothing meanwhile
-                    await connection.hold.wait()
 
     async def _idle_watch(self, connection: Connection) -> None:
         await trio.sleep(self.settings.idle_timeout)
@@ -152,8 +192,11 @@ def run(settings: Settings, game_factory=None) -> None:
     # rooms (benchmarks/README.md). Only here, not for servers run inside a test process.
     gc.freeze()
     gc.set_threshold(50_000, 50, 100)
+    from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
+
     try:
-        trio.run(Server(settings, game_factory=game_factory).run)
+        trio.run(serve_until_signalled, Server(settings, game_factory=game_factory))
+        log.info("stopped")
     except BaseExceptionGroup as group:
         raise _first_leaf(group) from None
 

@@ -21,6 +21,7 @@ log = logging.getLogger("swc")
 
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
+    from swc_local.server.reversixt_config import serve_overrides as reversixt_overrides
     from swc_local.server.replay import ReplayError
 
     try:
@@ -38,7 +39,12 @@ def _serve(args: argparse.Namespace) -> int:
             replay_dir=args.replay_dir,
             load_game_file=args.load_game,
             turn_to_load=args.turn,
+            **reversixt_overrides(args),
+            roborally_port=args.roborally_port,
         )
+        from swc_local.server.roborally_config import serve_default
+
+        settings = serve_default(settings, args)
     except ConfigError as error:
         log.error("%s", error)
         return 2
@@ -104,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
     serve.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
     serve.add_argument("--lobby-dialect", choices=("classic", "modern"), help="answers before a client showed its dialect (lobbyDialect)")
+    from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
+
+    add_reversixt_arguments(serve)
+    serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    from swc_local.server.roborally_config import add_serve_flags
+
+    add_serve_flags(serve)
     serve.set_defaults(run=_serve)
 
     bot = commands.add_parser("bot", help="play one game with the reference random bot")
@@ -114,13 +127,28 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
 
+    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (main)
+    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
+
     from swc_local.tools.cli import add_commands  # match, replay, admin
 
     add_commands(commands)
+    from swc_local.server.roborally_cli import add_commands as add_roborally_commands  # roborally, roborally-bot
+
+    add_roborally_commands(commands)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["reversixt"]:  # the reference server's options, verbatim
+        from swc_local.server.reversixt_dropin import main as reversixt_main
+
+        return reversixt_main(argv[1:])
+    if argv[:2] == ["match", "reversixt"]:  # ReversiXT seats and maps, not the XML lobby's options
+        from swc_local.tools.reversixt_match import main as reversixt_match
+
+        return reversixt_match(argv[2:])
     args = build_parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,

@@ -51,9 +51,20 @@ class Settings(BaseModel):
     idle_timeout: float = 60.0
     soft_timeout_ms: int | None = None
     hard_timeout_ms: int | None = None
+    max_seats_per_connection: int = 100
+    passphrase_checks_per_second: float = 5.0
     default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
     lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
+    # ReversiXT door (server/reversixt_door.py); keys in server/reversixt_config.py
+    reversixt_enabled: bool = True
+    reversixt_port: int | None = None  # None: 7777, or a free port when port is 0
+    reversixt_map: str | None = None  # None: the bundled classic_2p.map
+    reversixt_time_limit: float = 0.0
+    reversixt_depth: int = 1
+    reversixt_zleep: float | None = None
+    roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
+    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
 
 
 def _strict_bool(key: str, value: str) -> bool:
@@ -111,6 +122,7 @@ def read_properties(path: Path) -> dict[str, object]:
         ("maxConnections", "max_connections"),
         ("softTimeoutMs", "soft_timeout_ms"),
         ("hardTimeoutMs", "hard_timeout_ms"),
+        ("maxSeatsPerConnection", "max_seats_per_connection"),
     ):
         if key in props:
             fields[name] = _int(key, props[key])
@@ -125,6 +137,14 @@ def read_properties(path: Path) -> dict[str, object]:
         fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
+    if "passphraseChecksPerSecond" in props:
+        fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
+    from swc_local.server.reversixt_config import reversixt_fields
+
+    fields.update(reversixt_fields(props))
+    roborally = {key[len("roborally."):]: value.strip() for key, value in props.items() if key.startswith("roborally.")}
+    if roborally:
+        fields["roborally"] = roborally
     return fields
 
 

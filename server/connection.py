@@ -33,6 +33,9 @@ log = logging.getLogger("swc.connection")
 
 MAX_QUEUED_BYTES = 64 << 20
 """A client that reads nothing while this much is queued for it is dropped."""
+CLOSE_FLUSH_SECONDS = 2.0
+"""How long a connection being closed may take to read its last bytes before it is cut off:
+a dropped client that only writes must not keep its connection (and its rooms) for ever."""
 
 _ids = itertools.count(1)
 
@@ -48,13 +51,13 @@ class Connection:
         self.is_admin = False
         self.engaged = False  # has joined a game or authenticated at some point (idle timeout)
         self.failed_logins = 0
+        self.ignored_admin_requests = 0  # admin requests sent without authenticating (log once)
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
         self.dialect: str | None = None  # "classic"/"modern" once a message showed it (modern_lobby.route)
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
-        self.hold: trio.Event | None = None  # while set, the reader waits (a rate-limited modern login)
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
         self.lost = False  # the peer went away; nothing can be written
         self._queue: list[bytes] = []
@@ -130,7 +133,14 @@ class Connection:
                 self._queue.clear()
                 self._queued = 0
                 try:
-                    await self.stream.send_all(data)
+                    if self.closing:
+                        with trio.move_on_after(CLOSE_FLUSH_SECONDS) as flush:
+                            await self.stream.send_all(data)
+                        if flush.cancelled_caught:
+                            log.info("%r did not read its last %d bytes; cut off", self, len(data))
+                            self.lost = True
+                    else:
+                        await self.stream.send_all(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     self.lost = True
                 del data  # do not keep the last memento alive while idle

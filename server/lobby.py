@@ -8,24 +8,32 @@ Spec-conformance notes:
   unknown room in ``observe``/``step``/``<room>``; "drop" for unknown elements, zero slots, an
   unknown ``freeReservation`` code and an unknown ``scoreForPlayer`` name.
 * Differences, all listed in the README: ``join`` pairs only clients of the same game type (the
-  official server ignored the type when any room was open); rooms are searched in creation order
-  (the official order was a hash map's); a rejected ``prepare`` (three or more or zero slots)
+  official server ignored the type when any room was open); rooms are searched in the order their
+  seats became free, through an index of open rooms per game type, so a join costs the same with
+  10,000 rooms waiting as with none (the official order was a hash map's, its search a scan); a
+  ``join`` room whose only player disconnected while waiting is removed (officially the next joiner
+  was paired with the dead player); one connection holds at most ``maxSeatsPerConnection`` seats at
+  once, a join beyond that drops it; a rejected ``prepare`` (three or more or zero slots)
   leaves no orphan room behind; a listed slot without ``displayName`` plays as ``Unknown``
   instead of making the game impossible to start; ``timeout`` on a room that has not started sets
   the slot's flag instead of crashing the admin's connection; ``cancel`` keeps the admin
   connected; ``cancel`` of an unknown room closes the admin's connection.
 * A wrong passphrase is logged without the passphrase itself.  Each connection gets one attempt
-  (the official server closes it after a wrong one); beyond five wrong attempts a minute from one
-  address, the same close is sent only after two seconds (a difference in timing only).
+  (the official server closes it after a wrong one), and the close comes at once.  The server
+  checks at most ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket
+  holding up to four seconds' worth, so a script that authenticates for every game is not hit);
+  an attempt beyond that is closed unchecked with the same answer as a wrong one, so nothing tells
+  the attacker whether its guess was looked at, and joining players are never affected.
+* Unauthenticated admin requests are ignored silently on the wire; only the first of each
+  connection is logged at INFO (the rest at DEBUG), so a flood of them cannot flood the log.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+import secrets
 import uuid
-
-import trio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,14 +43,14 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
 from swc_local.server.connection import Connection
+from swc_local.server.limits import TokenBucket
 from swc_local.server.room import GameRoom, Status
 
 log = logging.getLogger("swc.lobby")
 
-FAILED_LOGINS_ALLOWED = 5
-"""Wrong passphrases per client address and minute answered at once; later ones wait."""
-FAILED_LOGIN_WINDOW = 60.0
-FAILED_LOGIN_DELAY = 2.0
+PASSPHRASE_BURST_SECONDS = 4
+"""Passphrase checks saved up while nobody authenticates, in seconds of the rate: a script that
+authenticates for every game it prepares is not hit by the limit."""
 
 
 def new_id() -> str:
@@ -77,14 +85,18 @@ class Lobby:
         self.test_mode = settings.test_mode
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
-        self.failed_logins: dict[str, list[float]] = {}
+        rate = settings.passphrase_checks_per_second
+        self.passphrase_gate = TokenBucket(rate, burst=PASSPHRASE_BURST_SECONDS * rate)
+        self.passphrase_checks = 0  # passphrases compared (the rest were over the rate)
+        self.passphrases_unchecked = 0  # attempts over the rate since the last check
+        # game type -> rooms that may have a seat free for a join, in the order they got one
+        # (a dict as an ordered set); entries are checked when used, so a stale one costs O(1)
+        self.open_rooms: dict[str, dict[GameRoom, None]] = {}
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
         from swc_local.server.modern_lobby import ModernLobby  # the 2022+ dialect's handlers
 
         self.modern = ModernLobby(self)
-
-    FAILED_LOGINS_ALLOWED = FAILED_LOGINS_ALLOWED
 
     @staticmethod
     def new_code() -> str:
@@ -98,17 +110,6 @@ class Lobby:
             self.modern.handle(connection, element)
         else:
             self.handle(connection, msg.decode_request(element))
-
-    def count_failed_login(self, connection: Connection) -> int:
-        """Record a wrong passphrase; how many came from its address in the last minute."""
-        connection.failed_logins += 1
-        host = connection.peer.rsplit(":", 1)[0]
-        now = trio.current_time()
-        recent = [t for t in self.failed_logins.get(host, []) if now - t < FAILED_LOGIN_WINDOW]
-        recent.append(now)
-        self.failed_logins[host] = recent
-        log.warning("%r: wrong admin passphrase (%d from %s in the last minute)", connection, len(recent), host)
-        return len(recent)
 
     # -- rooms --------------------------------------------------------------------------------
 
@@ -148,10 +149,13 @@ class Lobby:
 
     def _room_over(self, room: GameRoom) -> None:
         self.rooms.pop(room.id, None)
-        for code, (reserved_room, _) in list(self.reservations.items()):
-            if reserved_room is room:
-                del self.reservations[code]
-        self.rooms_finished += 1
+        self.open_rooms.get(room.plugin.game_type, {}).pop(room, None)
+        for slot in room.slots:  # a room's live codes are its slots' (constant time, no scan)
+            entry = self.reservations.get(slot.reservation or "")
+            if entry is not None and entry[0] is room:
+                del self.reservations[slot.reservation or ""]
+        if not room.abandoned:
+            self.rooms_finished += 1
         result = room.last_result
         if self.test_mode and result is not None:
             for slot, score in zip(room.slots, result.scores):
@@ -165,14 +169,32 @@ class Lobby:
     def handle(self, connection: Connection, request: msg.Request) -> None:
         """Process one request from ``connection``; never raises for anything a client sends."""
         if isinstance(request, msg.ADMIN_REQUESTS) and not connection.is_admin:
-            log.info("%r: %s without authentication, ignored", connection, type(request).__name__)
+            connection.ignored_admin_requests += 1
+            level = logging.INFO if connection.ignored_admin_requests == 1 else logging.DEBUG
+            log.log(level, "%r: %s without authentication, ignored", connection, type(request).__name__)
             return
         handler = getattr(self, "_on_" + type(request).__name__)
         handler(connection, request)
 
     def _on_Authenticate(self, connection: Connection, request: msg.Authenticate) -> None:
+        if not self.passphrase_gate.allow():
+            self.passphrases_unchecked += 1  # the first of a run is a warning, the rest debug
+            level = logging.WARNING if self.passphrases_unchecked == 1 else logging.DEBUG
+            log.log(
+                level,
+                "%r: admin passphrase not checked: more than %g checks a second (passphraseChecksPerSecond)",
+                connection,
+                self.settings.passphrase_checks_per_second,
+            )
+            connection.close_politely("authentication failed (not checked: passphrase rate limit)")
+            return
+        self.passphrase_checks += 1
+        if self.passphrases_unchecked:
+            log.warning("%d admin passphrases were not checked (passphraseChecksPerSecond)", self.passphrases_unchecked)
+            self.passphrases_unchecked = 0
         password = self.settings.password
-        if password is not None and request.passphrase == password:
+        passphrase = request.passphrase
+        if password is not None and passphrase is not None and secrets.compare_digest(passphrase.encode(), password.encode()):
             if connection.is_admin:
                 log.warning("%r authenticated twice", connection)
             else:
@@ -182,23 +204,16 @@ class Lobby:
                 self.admins.append(connection)
             return
         connection.failed_logins += 1
-        host = connection.peer.rsplit(":", 1)[0]
-        now = trio.current_time()
-        recent = [t for t in self.failed_logins.get(host, []) if now - t < FAILED_LOGIN_WINDOW]
-        recent.append(now)
-        self.failed_logins[host] = recent
-        log.warning("%r: wrong admin passphrase (%d from %s in the last minute)", connection, len(recent), host)
-        if len(recent) <= FAILED_LOGINS_ALLOWED:
-            connection.close_politely("authentication failed")
-            return
-        # Rate limit: the official answer, but only after a pause; the connection reads nothing
-        # more meanwhile. One attempt per connection is the official rule anyway.
-        connection.muted = True
-        self.spawn(self._close_later, connection, FAILED_LOGIN_DELAY)
+        log.warning("%r: wrong admin passphrase", connection)
+        connection.close_politely("authentication failed")
 
-    async def _close_later(self, connection: Connection, delay: float) -> None:
-        await trio.sleep(delay)
-        connection.close_politely("authentication failed (rate limited)")
+    def _seat_limit_reached(self, connection: Connection) -> bool:
+        """Drop ``connection`` (logged) when it already holds ``maxSeatsPerConnection`` seats."""
+        limit = self.settings.max_seats_per_connection
+        if limit > 0 and len(connection.slots) >= limit:
+            connection.drop(f"join beyond {limit} seats held at once (maxSeatsPerConnection)")
+            return True
+        return False
 
     def _on_Prepare(self, connection: Connection, request: msg.Prepare) -> None:
         plugin = registry.get(request.game_type or "")
@@ -233,6 +248,9 @@ class Lobby:
         if room.slots[seat].occupied:  # a forced step gave the seat to a dummy meanwhile
             connection.close_politely("joinPrepared: the reserved seat is already taken")
             return
+        if self._seat_limit_reached(connection):
+            self.reservations[request.reservation_code or ""] = entry  # the code stays usable
+            return
         log.info("%r joined room %s as %s", connection, room.id, room.slots[seat].color)
         room.occupy(room.slots[seat], connection)
         if room.full and room.status is Status.CREATED:
@@ -240,10 +258,14 @@ class Lobby:
 
     def _on_Join(self, connection: Connection, request: msg.Join) -> None:
         game_type = request.game_type or ""
-        for room in self.rooms.values():
-            if room.plugin.game_type != game_type or room.status is not Status.CREATED:
-                continue
-            open_slots = [slot for slot in room.slots if slot.is_open]
+        if self._seat_limit_reached(connection):
+            return
+        open_rooms = self.open_rooms.get(game_type)
+        while open_rooms:
+            room = next(iter(open_rooms))
+            open_slots = [slot for slot in room.slots if slot.is_open] if room.status is Status.CREATED else []
+            if len(open_slots) <= 1:  # this join takes the last free seat, or there is none
+                del open_rooms[room]
             if open_slots:
                 self._seat(connection, room, open_slots[0], existing=True)
                 return
@@ -253,7 +275,12 @@ class Lobby:
             return
         descriptor = msg.SlotDescriptor(display_name="Unknown", can_timeout=True)
         room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+        self._mark_open(room)
         self._seat(connection, room, room.slots[0], existing=False)
+
+    def _mark_open(self, room: GameRoom) -> None:
+        """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""
+        self.open_rooms.setdefault(room.plugin.game_type, {})[room] = None
 
     def _seat(self, connection: Connection, room: GameRoom, slot, existing: bool) -> None:
         log.info("%r joined room %s as %s", connection, room.id, slot.color)
@@ -302,6 +329,8 @@ class Lobby:
         room, seat = entry
         room.slots[seat].reservation = None
         log.info("room %s: reservation of %s freed", room.id, room.slots[seat].color)
+        if room.status is Status.CREATED and room.slots[seat].is_open:
+            self._mark_open(room)
 
     def _on_Timeout(self, connection: Connection, request: msg.Timeout) -> None:
         room = self._room_or_close(connection, request.room_id, "timeout")
@@ -358,6 +387,7 @@ class Lobby:
             slot.room.on_disconnect(slot)
         if connection in self.admins:
             self.admins.remove(connection)
-        for room in list(self.rooms.values()):
-            if connection in room.observers:
-                room.observers.remove(connection)
+        if connection.is_admin:  # only admins observe: a player's goodbye never scans the rooms
+            for room in list(self.rooms.values()):
+                if connection in room.observers:
+                    room.observers.remove(connection)

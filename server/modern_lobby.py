@@ -39,25 +39,27 @@ Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.m
   the sender does not play in.  Prepare of an
   unknown game type, without slots (or, our addition, with more than two) closes the admin's
   connection without a word, as 22.final did.
-* A wrong password is answered with the errorpacket; beyond five a minute from one address the
-  answer comes after two seconds and the connection reads nothing meanwhile (a difference in
-  timing only, against guessing).
+* A wrong password is answered with the errorpacket and the connection stays open, as on
+  22.final; the lobby's passphrase gate (``passphraseChecksPerSecond``) bounds the guesses per
+  second for the whole server, an attempt over the rate gets the same errorpacket unchecked.
+* ``<join/>`` uses the lobby's index of open rooms per game type, and every join counts against
+  ``maxSeatsPerConnection`` (a join beyond it closes the connection without a word).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import secrets
 from typing import TYPE_CHECKING
 
-import trio
 
 from swc_local.games import registry
 from swc_local.games.plugin import CLASSIC, ENVELOPE_2022, MODERN, GamePlugin
 from swc_local.protocol import messages as msg
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.modern_room import ModernRoom, envelope_of
+from swc_local.server.modern_room import ModernRoom
 from swc_local.server.room import GameRoom, Status
 
 if TYPE_CHECKING:
@@ -177,22 +179,27 @@ class ModernLobby:
         if plugin is None or plugin.dialect != MODERN:
             connection.drop(f"join: no modern game {game_type!r}")
             return
-        room = next(
-            (
-                r
-                for r in self.lobby.rooms.values()
-                if isinstance(r, ModernRoom)
-                and r.join_room
-                and r.plugin.game_type == plugin.game_type
-                and r.status is Status.CREATED
-                and any(slot.is_open for slot in r.slots)
-            ),
-            None,
-        )
+        if self.lobby._seat_limit_reached(connection):
+            return
+        room = None
+        open_rooms = self.lobby.open_rooms.get(plugin.game_type)
+        while open_rooms:
+            candidate = next(iter(open_rooms))
+            free = (
+                [slot for slot in candidate.slots if slot.is_open]
+                if isinstance(candidate, ModernRoom) and candidate.join_room and candidate.status is Status.CREATED
+                else []
+            )
+            if len(free) <= 1:  # this join takes the last free seat, or there is none
+                del open_rooms[candidate]
+            if free:
+                room = candidate
+                break
         if room is None:
             descriptor = msg.SlotDescriptor(display_name="", can_timeout=self.settings.join_timeout)
-            room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+            room = self.lobby.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
             room.join_room = True
+            self.lobby._mark_open(room)
         slot = next(slot for slot in room.slots if slot.is_open)
         self._seat(connection, room, slot)
         notice = wire.joined_game_room(room.id, room.player_count).render(1).encode()
@@ -214,6 +221,8 @@ class ModernLobby:
             self._error(connection, wire.room_not_found(room_id), element)
             return
         slot = next((slot for slot in room.slots if slot.is_open), None)
+        if slot is not None and self.lobby._seat_limit_reached(connection):
+            return
         if slot is None or room.status is not Status.CREATED:
             self._error(connection, f"{wire.ROOM_EXCEPTION}Room {room_id} is already full!", element)
             return
@@ -225,6 +234,8 @@ class ModernLobby:
         if entry is None or not isinstance(entry[0], ModernRoom) or entry[0].slots[entry[1]].occupied:
             self._error(connection, wire.UNKNOWN_RESERVATION, element)
             return
+        if self.lobby._seat_limit_reached(connection):
+            return  # the code stays usable
         del self.lobby.reservations[code]
         room, seat = entry
         self._seat(connection, room, room.slots[seat])
@@ -232,32 +243,30 @@ class ModernLobby:
     # -- admin ----------------------------------------------------------------------------------
 
     def _on_authenticate(self, connection: Connection, element: Element) -> None:
-        password = self.settings.password
-        if password is not None and element.get("password") == password:
-            log.info("%r authenticated as admin%s", connection, " again" if connection.is_admin else "")
-            connection.is_admin = connection.engaged = True
-            if connection not in self.lobby.admins:
-                self.lobby.admins.append(connection)
-            return
-        recent = self.lobby.count_failed_login(connection)
+        """No answer on success; the errorpacket otherwise, and the connection stays open.
+
+        The lobby's passphrase gate caps the checks per second for the whole server (both
+        dialects); an attempt over the rate gets the same errorpacket unchecked.
+        """
+        lobby = self.lobby
         answer = wire.errorpacket(wire.AUTHENTICATION_FAILED, element)
-        if recent <= self.lobby.FAILED_LOGINS_ALLOWED:
+        if not lobby.passphrase_gate.allow():
+            lobby.passphrases_unchecked += 1
+            level = logging.WARNING if lobby.passphrases_unchecked == 1 else logging.DEBUG
+            log.log(level, "%r: admin password not checked (passphraseChecksPerSecond)", connection)
             connection.send(answer)
             return
-        connection.hold = trio.Event()
-        self.lobby.spawn(self._answer_later, connection, answer)
-
-    async def _answer_later(self, connection: Connection, answer: Element) -> None:
-        from swc_local.server.lobby import FAILED_LOGIN_DELAY
-
-        await trio.sleep(FAILED_LOGIN_DELAY)
+        lobby.passphrase_checks += 1
+        password, given = self.settings.password, element.get("password")
+        if password is not None and given is not None and secrets.compare_digest(given.encode(), password.encode()):
+            log.info("%r authenticated as admin%s", connection, " again" if connection.is_admin else "")
+            connection.is_admin = connection.engaged = True
+            if connection not in lobby.admins:
+                lobby.admins.append(connection)
+            return
+        connection.failed_logins += 1
+        log.warning("%r: wrong admin password", connection)
         connection.send(answer)
-        hold, connection.hold = connection.hold, None
-        if hold is not None:
-            hold.set()
-
-    def create_room(self, plugin: GamePlugin, descriptors, prepared: bool, paused: bool) -> GameRoom:
-        return self.lobby.create_room(plugin, descriptors, prepared=prepared, paused=paused)
 
     def _on_prepare(self, connection: Connection, element: Element) -> None:
         request = wire.decode_prepare(element)
@@ -278,7 +287,7 @@ class ModernLobby:
             )
             for s in slots
         )
-        room = self.create_room(plugin, descriptors, prepared=True, paused=request.pause)
+        room = self.lobby.create_room(plugin, descriptors, prepared=True, paused=request.pause)
         codes = []
         for slot, wanted in zip(room.slots, slots):
             if wanted.reserved:
@@ -340,7 +349,3 @@ class ModernLobby:
             connection.drop("unknown element <close> (22.x had no close alias)")
             return
         connection.close_stream("the client closed the connection")
-
-
-def envelope_for(plugin: GamePlugin) -> str:
-    return envelope_of(plugin)

@@ -305,6 +305,7 @@ class ModernRoom(GameRoom):
                 slot.disconnected = False
                 if self.player_count == 0:
                     log.info("room %s: its only player left before the start; closed", self.id)
+                    self.abandoned = True
                     self._close_room()
             else:
                 slot.left, slot.left_cause = True, slot.left_cause or "LOST_CONNECTION"

@@ -4,7 +4,8 @@ Format (version 1).  A replay is the observer's stream of one game, byte for byt
 observing admin received it, closed like a stream the server ends::
 
     <protocol swcReplay="1" gameType="swc_2019_piranhas" roomId="..." seed="1234"
-              red="Alice" blue="Bob" [loadGameFile="..." turnToLoad="N"]>
+              red="Alice" blue="Bob" [loadGameFile="..." turnToLoad="N"]
+              [unfinished="server stopped (SIGTERM)"]>
       <room roomId="..."><data class="memento"><state .../></data></room>   (one per state)
       ...
       <room roomId="..."><data class="result">...</data></room>
@@ -19,6 +20,8 @@ Spec-conformance notes (spec §7, ``saveReplay``/``loadGameFile``/``turnToLoad``
   header is a set of attributes on the root, where every reader of an observer stream (ours, the
   official loader, a third-party viewer) ignores them; ``seed`` is the room's board seed
   (``plugin.new_game(random.Random(seed))`` rebuilds the start board).
+* A game the server stopped (SIGTERM/SIGINT) is written with the states so far and ``<left>``,
+  no result, and ``unfinished`` says why.
 * A room that never sent a state (cancelled before it started) writes no file.
 * The file is written synchronously when the room closes, in the same step that queues the
   result: by the time any client has read the result, the replay is complete on disk.
@@ -231,7 +234,10 @@ class ReplayWriter:
             return None
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.directory / self.file_name(room)
-        path.write_bytes(replay_bytes(header(room, self.extra_header), history))
+        extra = dict(self.extra_header)
+        if getattr(room, "unfinished", None):  # stopped by a shutdown: moves so far, no result
+            extra["unfinished"] = room.unfinished
+        path.write_bytes(replay_bytes(header(room, extra), history))
         self.paths[room.id] = path
         log.info("room %s: replay written to %s", room.id, path)
         return path

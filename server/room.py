@@ -19,7 +19,9 @@ Spec-conformance notes (classic lobby spec §4-§8):
 * Differences (operator-only bugs not copied): a second ``step`` or an unpause while a request is
   pending restarts that request's timer instead of leaving a stale timer that fires a spurious
   HARD_TIMEOUT; ``cancel`` does not drop the admin that sent it.
-* A player that disconnected before its game started keeps its slot (official behaviour) and is
+* A ``join`` room whose only player disconnected while waiting is removed without a message (a
+  difference: officially the next joiner was paired with the dead player and lost at once).
+* A player that disconnected before its prepared game started keeps its slot (official behaviour) and is
   scored HARD_TIMEOUT when its first move request times out; if its slot cannot time out, it is
   scored LEFT at that point instead of hanging the room for ever (a difference).
 """
@@ -150,6 +152,8 @@ class GameRoom:
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
     last_result: msg.GameResult | None = None  # set when the room ends with a result
+    abandoned: bool = False  # a join room whose only player left before the game began
+    unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
 
     def __post_init__(self) -> None:
         self.game = self.initial_game or self.plugin.new_game(random.Random(self.rng_seed))
@@ -287,6 +291,16 @@ class GameRoom:
         self.to_observers(rendered)
         self._close_room()
 
+    def stop(self, why: str) -> None:
+        """The server is stopping: a running game ends as ``cancel`` ends it (``left``, no
+        result, its replay marked unfinished); a room still waiting is removed without a word."""
+        if self.status is Status.RUNNING:
+            self.unfinished = why
+            self.cancel()
+        elif self.status is Status.CREATED:
+            self.abandoned = True
+            self._close_room()
+
     # -- player input -------------------------------------------------------------------------
 
     @guarded
@@ -377,6 +391,12 @@ class GameRoom:
             self.finish()
         elif self.status is Status.CREATED:
             slot.disconnected = True  # keeps its seat (spec §6, last row)
+            if not self.prepared and not any(s.occupied and not s.disconnected for s in self.slots):
+                # A deliberate difference: the next joiner would be paired with the dead player
+                # and lose its game at once; prepared rooms keep the official behaviour.
+                log.info("room %s removed: its only player left before an opponent joined", self.id)
+                self.abandoned = True
+                self._close_room()
 
     def _detach(self, slot: PlayerSlot) -> None:
         if slot.connection is not None:

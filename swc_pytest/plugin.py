@@ -26,6 +26,11 @@ from __future__ import annotations
 
 import pytest
 
+from swc_local.swc_pytest.reversixt import MARKER as REVERSIXT_MARKER
+from swc_local.swc_pytest.reversixt import reversixt_server  # noqa: F401 -- the ReversiXT fixture
+from swc_local.swc_pytest.roborally import MARKER as ROBORALLY_MARKER
+from swc_local.swc_pytest.roborally import roborally_play, roborally_server  # noqa: F401 -- Robo Rally fixtures (issue 16)
+
 
 def pytest_configure(config) -> None:
     config.addinivalue_line(
@@ -33,6 +38,8 @@ def pytest_configure(config) -> None:
         "swc_server(game='piranhas', seed=None, paused=False, password='examplepassword', **settings): "
         "options of the swc_server fixture",
     )
+    config.addinivalue_line("markers", REVERSIXT_MARKER)
+    config.addinivalue_line("markers", ROBORALLY_MARKER)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from benchmarks import run
 from benchmarks.table import render
 
 TINY = run.Plan(rooms=(1, 2), seconds=0.3, paced_rooms=2, paced_think=(0.001, 0.003), paced_seconds=0.3,
-                memory_rooms=3, startup_samples=1, engine_budget=0.02)
+                memory_rooms=3, startup_samples=1, engine_budget=0.02, join_prepared_rooms=20, join_samples=5)
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's RSS and CPU from /proc")
@@ -28,5 +28,6 @@ def test_every_benchmark_produces_its_rows():
     assert "memory per active room (two players, turn 10)" in metrics
     assert "swc_2019_piranhas: legal-move generations/s" in metrics
     assert "hot path: render one Piranhas memento" in metrics
+    assert "join round trip / server CPU per join, 0 vs 20 prepared rooms waiting" in metrics
     table = render(rows)
     assert table.count("\n") == len(rows) + 1

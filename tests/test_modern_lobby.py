@@ -421,3 +421,37 @@ async def test_2025_cancel_scores_the_current_leader(start_server):
     parts = [[p.text for p in e.find("score").findall("part")] for e in result.find("scores").findall("entry")]
     assert parts == [["2", "2"], ["0", "0"]]
     assert result.find("winner").attrs == {"team": "ONE", "regular": "true", "reason": ""}
+
+
+@pytest.mark.parametrize(
+    ("first", "dialect"),
+    [
+        ("<join/>", "modern"),
+        ('<join gameType="test_2022_toy"/>', "modern"),
+        ('<join gameType="swc_2019_piranhas"/>', "classic"),
+        ('<join gameType="nothing"/>', None),
+        ('<joinRoom roomId="r"/>', "modern"),
+        ('<authenticate password="p"/>', "modern"),
+        ('<authenticate passphrase="p"/>', "classic"),
+        ('<prepare gameType="swc_2019_piranhas"><slot reserved="true"/></prepare>', "modern"),
+        ('<prepare gameType="swc_2019_piranhas"><slot shouldBePaused="true"/></prepare>', "classic"),
+        ('<prepare gameType="test_2022_toy"><slot shouldBePaused="true"/></prepare>', "modern"),
+        ("<sc.protocol.CloseConnection/>", "modern"),
+        ("<sc.protocol.responses.CloseConnection/>", "classic"),
+        ('<joinPrepared reservationCode="x"/>', None),
+        ("<foo/>", None),
+    ],
+)
+def test_routing_of_a_connections_first_message(first, dialect):
+    """Which dialect answers a fresh connection's first message (None: the lobbyDialect)."""
+    from swc_local.protocol.element import parse
+    from swc_local.server.config import Settings
+    from swc_local.server.connection import Connection
+    from swc_local.server.lobby import Lobby
+    from swc_local.server.modern_lobby import route
+
+    for fallback in ("classic", "modern"):
+        lobby = Lobby(Settings(lobby_dialect=fallback), spawn=lambda *args: None)
+        connection = Connection(None)
+        connection.fallback_dialect = fallback
+        assert route(lobby, connection, parse(first)) == (dialect or fallback)

@@ -33,6 +33,11 @@ def add_commands(commands) -> None:
     match.add_argument("--hard-timeout", type=int, metavar="MS", help="hard move time limit (default: the game's, 10000)")
     match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     match.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
+    match.add_argument("--map", help="roborally: the map (default Dizzy Highway)")
+    match.add_argument("--player", action="append", help="roborally: one command per seat (2-6), or one for all seats; {host} {port} {seed}")
+    match.add_argument("--players", type=int, help="roborally: number of seats when one --player is given (default 2)")
+    match.add_argument("--max-rounds", type=int, default=40, help="roborally: end a game without winner after this many rounds (default 40)")
+    match.add_argument("--timer", dest="rr_timer", type=float, help="roborally: programming timer in seconds (default 30)")
     match.set_defaults(run=_match)
 
     replay = commands.add_parser("replay", help="print a replay move by move, or check it against the rules")
@@ -46,6 +51,10 @@ def add_commands(commands) -> None:
 
 
 def _match(args: argparse.Namespace) -> int:
+    if args.game == "roborally":  # its own wire family and runner (issue 16)
+        from swc_local.tools.roborally_match import run_cli
+
+        return run_cli(args)
     from swc_local.tools.match import MatchConfig, run_match
     from swc_local.tools.match_report import Progress, results_table
     from swc_local.server.replay import ReplayError
@@ -78,6 +87,14 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from swc_local.tools import reversixt_replay  # ReversiXT move logs (log_game.txt)
+
+    if reversixt_replay.is_move_log(args.file):
+        return reversixt_replay.main(args.file, args.check)
+    if args.file.suffix == ".jsonl":  # a Robo Rally game log (issue 16)
+        from swc_local.tools.roborally_replay import print_log
+
+        return print_log(args.file, sys.stdout)
     from swc_local.server.replay import ReplayError, read_replay
     from swc_local.tools.replay_check import check_replay, print_replay
 

@@ -163,6 +163,7 @@ async def run_match(config: MatchConfig, on_game: Callable[[GameRecord], None] |
         save_replay=config.replays is not None, replay_dir=str(config.replays or "replays"),
         load_game_file=config.load_game, turn_to_load=config.turn,
         soft_timeout_ms=config.soft_timeout_ms, hard_timeout_ms=config.hard_timeout_ms,
+        passphrase_checks_per_second=0,  # a private server with a random passphrase: no limit needed
     )
     started_at = trio.current_time()
     records: list[GameRecord] = []

@@ -1,0 +1,7 @@
+"""ReversiXT, the game of the university AI course, as served by its reference server.
+
+``mapfile`` (maps and their load-time checks), ``rules`` (board, moves, bombs), ``referee`` (turn
+order, time accounts, verdicts, move log and result file), ``text`` (a board for people) and
+``bots`` (reference clients over the wire). The wire codec is ``swc_local.protocol.reversixt``;
+the server side is ``swc_local.server.reversixt_*``. Contract: ``shared/spec/reversixt.md``.
+"""

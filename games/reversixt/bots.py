@@ -1,0 +1,185 @@
+"""Reference ReversiXT clients that speak only the wire protocol: ``random`` and ``greedy``.
+
+They learn everything from the server's messages (MAP, PLAYER, MOVED, DISQ, END_PHASE1,
+END_GAME), keep their own copy of the game with :mod:`.rules`, and answer every REQUEST with a
+legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
+with the most stones; bonus: an overwrite stone); in phase 2 it bombs where it loses the fewest
+and others lose the most. Run one with::
+
+    python -m swc_local.games.reversixt.bots --port 7777 --strategy greedy [--group 0] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass, field
+
+import trio
+
+from swc_local.protocol import reversixt as wire
+
+from .mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
+from .rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
+
+STRATEGIES = ("random", "greedy")
+
+
+class ClientError(Exception):
+    """The client cannot go on (the server sent something it cannot use)."""
+
+
+@dataclass
+class ClientGame:
+    """What a client knows, updated from the server's messages (sans-I/O)."""
+
+    strategy: str = "greedy"
+    rng: random.Random = field(default_factory=random.Random)
+    state: State | None = None
+    me: int = 0
+    phase: int = 1
+    over: bool = False
+    disqualified: bool = False
+
+    def handle(self, frame: wire.Frame) -> bytes | None:
+        """Feed one server frame; returns the answer to send (for a REQUEST), else None."""
+        if frame.type == wire.MAP:
+            try:
+                self.state = State.initial(parse_map(frame.payload))
+            except MapError as error:  # e.g. a map over 64 KiB, cut by the 16-bit MAP length
+                raise ClientError(f"cannot read the map: {error}") from None
+        elif frame.type == wire.PLAYER:
+            self.me = frame.payload[0]
+        elif frame.type == wire.MOVED:
+            move, player = wire.decode_moved(frame.payload)
+            self._apply(player, move)
+        elif frame.type == wire.DISQ:
+            player = frame.payload[0]
+            self.state.disqualified.add(player)
+            self.disqualified |= player == self.me
+        elif frame.type == wire.END_PHASE1:
+            self.phase = 2
+        elif frame.type == wire.END_GAME:
+            self.over = True
+        elif frame.type == wire.REQUEST:
+            x, y, special = self.choose()
+            return wire.encode_move(x, y, special)
+        return None
+
+    def _apply(self, player: int, move: wire.Move) -> None:
+        state = self.state
+        if self.phase == 1:
+            flips = state.check_placement(player, move.x, move.y, move.special)
+            if flips is None:  # cannot happen with a correct server; stay usable anyway
+                flips = []
+            state.place(player, move.x, move.y, move.special, flips)
+        else:
+            state.bomb(player, move.x, move.y)
+
+    def _special(self, square: int) -> int:
+        code = self.state.squares[square]
+        if code == CHOICE:
+            if self.strategy == "random":
+                return self.rng.randint(1, self.state.players)
+            counts = {p: self.state.stones(p) for p in range(1, self.state.players + 1)}
+            return max(counts, key=lambda p: (counts[p], p == self.me))
+        if code == BONUS:
+            return SPECIAL_OVERWRITE if self.strategy == "greedy" else self.rng.choice((20, 21))
+        return 0
+
+    def choose(self) -> tuple[int, int, int]:
+        state, me = self.state, self.me
+        width = state.game_map.width
+        if self.phase == 1:
+            targets = sorted(state.legal_targets(me))
+            if not targets:
+                return (0, 0, 0)
+            if self.strategy == "random":
+                square = self.rng.choice(targets)
+                return (square % width, square // width, self._special(square))
+            best, best_key = targets[0], None
+            mine = state.stones(me)
+            for square in targets:
+                special = self._special(square)
+                x, y = square % width, square // width
+                code = state.squares[square]
+                if code in (CHOICE, INVERSION):  # colours change: play it out on a copy
+                    trial = state.copy()
+                    trial.place(me, x, y, special, trial.check_placement(me, x, y, special))
+                    stones, overwrites = trial.stones(me), trial.overwrites[me]
+                else:
+                    flips = state.check_placement(me, x, y, special)
+                    stones = mine + len(set(flips)) + (code != me)
+                    overwrites = state.overwrites[me] - (code not in EMPTY_KINDS) + (code == BONUS)
+                # prefer more stones, then not spending an overwrite stone
+                key = (stones, overwrites)
+                if best_key is None or key > best_key:
+                    best, best_key = square, key
+            return (best % width, best // width, self._special(best))
+        squares = [i for i, code in enumerate(state.squares) if code != HOLE]
+        if self.strategy == "random" or len(squares) > 400:
+            square = self.rng.choice(squares)
+            return (square % width, square // width, 0)
+        best, best_key = squares[0], None
+        for square in squares:
+            trial = state.copy()
+            trial.bomb(me, square % width, square // width)
+            others = sum(trial.stones(p) for p in state.in_game() if p != me)
+            key = (trial.stones(me), -others)
+            if best_key is None or key > best_key:
+                best, best_key = square, key
+        return (best % width, best // width, 0)
+
+
+async def play(host: str, port: int, *, strategy: str = "greedy", group: int = 0, seed: int | None = None) -> ClientGame:
+    """Join, play until END_GAME (or until the server closes), return what the client saw."""
+    game = ClientGame(strategy, random.Random(seed))
+    stream = await trio.open_tcp_stream(host, port)
+    reader = wire.FrameReader(server_side=False, max_payload=1 << 24)
+    async with stream:
+        await stream.send_all(wire.encode_group(group))
+        while not game.over:
+            try:
+                data = await stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                break
+            if not data:
+                break
+            reader.feed(data)
+            try:
+                frames = reader.frames()
+            except wire.FrameError as error:
+                raise ClientError(f"bad frame from the server: {error}") from None
+            for frame in frames:
+                answer = game.handle(frame)
+                if answer is not None:
+                    await stream.send_all(answer)
+    return game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="reversixt-bot", description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", "-p", type=int, default=7777)
+    parser.add_argument("--strategy", choices=STRATEGIES, default="greedy")
+    parser.add_argument("--group", type=int, default=0)
+    parser.add_argument("--seed", type=int)
+    args = parser.parse_args(argv)
+    try:
+        game = trio.run(lambda: play(args.host, args.port, strategy=args.strategy, group=args.group, seed=args.seed))
+    except OSError as error:
+        print(f"cannot connect to {args.host}:{args.port}: {error}", file=sys.stderr)
+        return 1
+    except ClientError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    if game.state is None:
+        return 1
+    points = game.state.stones(game.me)
+    print(f"player {game.me}: {'disqualified' if game.disqualified else f'{points} stones'}")
+    return 0 if game.over and not game.disqualified else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""Reference Robo Rally clients that speak only the wire protocol (spec roborally.md §3).
+
+``python -m swc_local.games.roborally.bots --host H --port P [--greedy] [--seed N]`` (or ``swc
+roborally-bot``) plays one game against any course-protocol server and exits after
+``GameFinished``. The random bot makes a valid random choice at every step; the greedy bot
+programs the five registers that bring its robot closest to its next checkpoint
+(:func:`~swc_local.games.roborally.plan.best_program`). Both answer ``Alive``, send ``PlayCard``
+on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
+The bots import nothing from the server: only the codec and the map files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+from dataclasses import dataclass, field
+
+import trio
+
+from swc_local.protocol.roborally import DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION
+
+from .board import board_from_game_map
+from .plan import best_program
+
+log = logging.getLogger("swc.roborally.bot")
+
+
+@dataclass
+class BotReport:
+    client_id: int = 0
+    winner: int | None = None
+    errors: list[str] = field(default_factory=list)
+    rounds: int = 0
+    checkpoints: int = 0
+    reboots: int = 0
+    finished: bool = False
+
+
+class RoboRallyBot:
+    def __init__(self, greedy: bool = False, seed: int | None = None, name: str | None = None, is_ai: bool = True,
+                 map_name: str | None = None, play_cards: bool = True) -> None:
+        self.greedy = greedy
+        self.rng = random.Random(seed)
+        self.name = name or ("GreedyBot" if greedy else "RandomBot")
+        self.is_ai = is_ai
+        self.map_name = map_name
+        self.play_cards = play_cards
+        self.report = BotReport()
+        self.me = 0
+        self.taken_figures: set[int] = set()
+        self.figure: int | None = None
+        self.board = None
+        self.phase = -1
+        self.positions: dict[int, tuple[int, int]] = {}
+        self.state: tuple[int, int, str] | None = None
+        self.my_cards: dict[int, str] = {}
+        self.player_set = False
+        self.out: list[dict] = []
+
+    def send(self, message_type: str, body: dict) -> None:
+        self.out.append({"messageType": message_type, "messageBody": body})
+
+    # ------------------------------------------------------------------ reactions
+
+    def on_message(self, message_type: str, body: dict) -> None:
+        handler = getattr(self, "on_" + message_type, None)
+        if handler is not None:
+            handler(body)
+
+    def on_HelloClient(self, body: dict) -> None:
+        self.send("HelloServer", {"group": "swc-local", "isAI": self.is_ai, "protocol": PROTOCOL_VERSION})
+
+    def on_Welcome(self, body: dict) -> None:
+        self.me = self.report.client_id = body["clientID"]
+
+    def on_Alive(self, body: dict) -> None:
+        self.send("Alive", {})
+
+    def _offer_values(self) -> None:
+        # start from the client ID, so that bots joining at the same moment rarely collide
+        free = [f % 7 for f in range(self.me, self.me + 7) if f % 7 not in self.taken_figures]
+        if free:
+            self.figure = free[0]
+            self.taken_figures.add(self.figure)
+            self.send("PlayerValues", {"name": self.name, "figure": self.figure})
+
+    def on_PlayerAdded(self, body: dict) -> None:
+        self.taken_figures.add(body["figure"])
+        if body["clientID"] == self.me:
+            self.player_set = True
+            self.send("SetStatus", {"ready": True})
+
+    def on_Error(self, body: dict) -> None:
+        text = body["error"]
+        if self.report.finished:
+            return  # the answer to a message that crossed GameFinished on the wire
+        self.report.errors.append(text)
+        log.info("bot %d: Error %s", self.me, text)
+        if text.startswith("Figure") and not self.player_set:
+            self._offer_values()
+
+    def on_SelectMap(self, body: dict) -> None:
+        choice = self.map_name if self.map_name in body["availableMaps"] else self.rng.choice(body["availableMaps"])
+        self.send("MapSelected", {"map": choice})
+
+    def on_GameStarted(self, body: dict) -> None:
+        self.board = board_from_game_map("?", body["gameMap"])
+
+    def on_ActivePhase(self, body: dict) -> None:
+        self.phase = body["phase"]
+        if self.phase == 2:
+            self.report.rounds += 1
+
+    def on_CurrentPlayer(self, body: dict) -> None:
+        if body["clientID"] != self.me:
+            return
+        if self.phase == 0 and self.board is not None:
+            free = [p for p in self.board.start_points if p not in self.positions.values()]
+            x, y = self.rng.choice(free) if free else self.board.start_points[0]
+            self.send("SetStartingPoint", {"x": x, "y": y})
+        elif self.phase == 3 and self.play_cards and self.me in self.my_cards:
+            self.send("PlayCard", {"card": self.my_cards[self.me]})
+
+    def on_StartingPointTaken(self, body: dict) -> None:
+        self.positions[body["clientID"]] = (body["x"], body["y"])
+        if body["clientID"] == self.me and self.board is not None:
+            self.state = (body["x"], body["y"], self.board.antenna[2])
+
+    def on_Movement(self, body: dict) -> None:
+        self.positions[body["clientID"]] = (body["x"], body["y"])
+        if body["clientID"] == self.me and self.state is not None:
+            self.state = (body["x"], body["y"], self.state[2])
+
+    def on_PlayerTurning(self, body: dict) -> None:
+        if body["clientID"] == self.me and self.state is not None:
+            from .board import CLOCKWISE, COUNTERCLOCKWISE
+
+            turn = CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE
+            self.state = (self.state[0], self.state[1], turn[self.state[2]])
+
+    def on_Reboot(self, body: dict) -> None:
+        self.positions.pop(body["clientID"], None)
+        if body["clientID"] == self.me:
+            self.report.reboots += 1
+            if self.state is not None:
+                self.state = (self.state[0], self.state[1], "top")
+            direction = self.rng.choice(DIRECTIONS)
+            if self.greedy and self.board is not None:
+                direction = self.board.antenna[2]
+            self.send("RebootDirection", {"direction": direction})
+
+    def on_CurrentCards(self, body: dict) -> None:
+        self.my_cards = {entry["clientID"]: entry["card"] for entry in body["activeCards"]}
+
+    def on_YourCards(self, body: dict) -> None:
+        hand = list(body["cardsInHand"])
+        program = self._program(hand)
+        for register, card in enumerate(program, start=1):
+            self.send("SelectedCard", {"card": card, "register": register})
+
+    def _program(self, hand: list[str]) -> list[str]:
+        if self.greedy and self.board is not None and self.state is not None:
+            target = self.board.checkpoints.get(self.report.checkpoints + 1)
+            if target is not None:
+                return best_program(self.board, self.state, hand, target)
+        cards = list(hand)
+        self.rng.shuffle(cards)
+        first = next((c for c in cards if c != "Again"), None)
+        if first is None:
+            return []
+        cards.remove(first)
+        return [first] + cards[:4]
+
+    def on_PickDamage(self, body: dict) -> None:
+        piles, count = list(body["availablePiles"]), body["count"]
+        self.send("SelectedDamage", {"cards": [piles[i % len(piles)] for i in range(count)] if len(piles) >= 1 else []})
+
+    def on_CheckPointReached(self, body: dict) -> None:
+        if body["clientID"] == self.me:
+            self.report.checkpoints = body["number"]
+
+    def on_GameFinished(self, body: dict) -> None:
+        self.report.winner = body["clientID"]
+        self.report.finished = True
+
+    # ------------------------------------------------------------------ the connection
+
+    async def play(self, host: str, port: int) -> BotReport:
+        stream = await trio.open_tcp_stream(host, port)
+        buffer = b""
+        sent_values = False
+        async with stream:
+            while not self.report.finished:
+                try:
+                    data = await stream.receive_some(65536)
+                except trio.BrokenResourceError:
+                    data = b""
+                if not data:
+                    break
+                buffer += data
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    if not line.strip():
+                        continue
+                    message = json.loads(line)
+                    self.on_message(message["messageType"], message["messageBody"])
+                if self.me and not sent_values:
+                    # after Welcome and its catch-up (the figures already taken), choose a figure
+                    sent_values = True
+                    self._offer_values()
+                if self.out:
+                    data = "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in self.out).encode()
+                    self.out.clear()
+                    try:
+                        await stream.send_all(data)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        break
+        return self.report
+
+
+async def play_bot(host: str, port: int, greedy: bool = False, seed: int | None = None, **options) -> BotReport:
+    return await RoboRallyBot(greedy=greedy, seed=seed, **options).play(host, port)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+    parser.add_argument("--host", default="localhost")
+    parser.add_argument("--port", type=int, default=52020)
+    parser.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--name")
+    parser.add_argument("--human", action="store_true", help="say isAI=false (the bot may then choose the map)")
+    parser.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
+                                       is_ai=not args.human, map_name=args.map))
+    print(json.dumps(report.__dict__))
+    return 0 if report.finished else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""The ReversiXT front door of ``swc serve``: the reference server's protocol, game after game.
+
+Unlike the reference (one game, then exit) the door keeps serving: connections are accepted at
+any time, each sends its GROUP, and whenever the map's number of players have joined a game
+starts with them in join order (player numbers = join order, as on the reference); several games
+run at once. Each game is exactly the reference's: MAP and PLAYER, the 1 s pause, the same
+requests, verdicts and bytes (``server/reversixt_game.py``).
+
+Conformance notes and differences:
+- a bad join (GROUP > 99, wrong type or length, a close) aborts the whole reference server; here
+  it only closes that connection (nothing sent, as on the reference) and the others wait on;
+- ``zleep`` (``-z``) limits waiting: a connection that has not sent its GROUP after that long is
+  closed, and a game still short of players that long after its first player joined is called
+  off (its players closed, nothing sent), as the reference's abort; without it the door waits
+  for ever, for that connection or that game only;
+- a client that closes while it waits for its game is not dealt in: the others wait on, first in
+  the queue, for someone to take its place (the reference has no such waiting);
+- every game's move log (``log_game.txt`` format) can be kept in ``replay_dir`` for
+  ``swc replay``, and a result file (``-r`` format) beside it;
+- at most ``maxConnections`` connections at once (the XML door's key); more are closed at once;
+- a crash inside one game is logged and closes that game's connections only.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import math
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import trio
+
+from swc_local.games.reversixt.mapfile import GameMap, load_map
+from swc_local.games.reversixt.referee import Referee
+from swc_local.protocol import reversixt as wire
+from swc_local.server.reversixt_dropin import JoinAbort, read_group
+from swc_local.server.reversixt_game import GameRunner, Seat, Timing, close_seat, send_frame
+
+log = logging.getLogger("swc.reversixt")
+
+DEFAULT_PORT = 7777
+DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "games", "reversixt", "maps", "classic_2p.map")
+
+
+@dataclass
+class DoorSettings:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    map_path: str = ""
+    time_limit: float = 0.0
+    depth: int = 1
+    zleep: float | None = None
+    replay_dir: str | None = None
+    timing: Timing = field(default_factory=Timing)
+    max_connections: int = 1000  # more at once are closed at once (the XML door's maxConnections)
+
+
+@dataclass
+class FinishedGame:
+    game_id: str
+    referee: Referee
+    groups: list[int]
+
+    def result_text(self) -> str:
+        return self.referee.result_text(os.path.basename(self.referee.map_name))
+
+
+class ReversiDoor:
+    """``await door.run(task_status=...)`` inside a nursery; the started value is the door."""
+
+    def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
+        self.settings = settings
+        self.game_map = game_map if game_map is not None else load_map(settings.map_path or DEFAULT_MAP)
+        self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
+        self.port: int | None = None
+        self.games_started = 0
+        self.open_connections = 0
+        self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=1000)
+        self.on_finished: list[Callable[[FinishedGame], None]] = []
+        self._waiting: list[tuple[Seat, int, trio.Event]] = []
+        self._waiting_since: float | None = None
+        self._waiting_changed = trio.Event()
+        self._counter = itertools.count(1)
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host or None)
+        self.port = listeners[0].socket.getsockname()[1]
+        log.info(
+            "ReversiXT door listening on %s:%d (%s, %d players)",
+            self.settings.host,
+            self.port,
+            self.map_name,
+            self.game_map.players,
+        )
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            if self.settings.zleep:
+                nursery.start_soon(self._watch_waiting)
+            task_status.started(self)
+            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+
+    def waiting_count(self) -> int:
+        """Players joined and waiting for their game to fill up."""
+        return len(self._waiting)
+
+    def stop(self) -> None:
+        if self._nursery is not None:
+            self._nursery.cancel_scope.cancel()
+
+    def _scaled(self, seconds: float) -> float:
+        return seconds * self.settings.timing.scale
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        number = next(self._counter)
+        seat = Seat(0, stream)
+        if self.open_connections >= self.settings.max_connections:
+            log.warning("reversixt connection %d refused: %d connections open", number, self.open_connections)
+            await close_seat(seat)
+            return
+        self.open_connections += 1
+        try:
+            await self._serve_connection(number, seat)
+        finally:
+            self.open_connections -= 1
+
+    async def _serve_connection(self, number: int, seat: Seat) -> None:
+        limit = self._scaled(self.settings.zleep) if self.settings.zleep else math.inf
+        with trio.move_on_after(limit) as scope:
+            try:
+                group = await read_group(seat)
+            except JoinAbort as error:
+                log.info("reversixt connection %d refused: %s", number, error)
+                await close_seat(seat)
+                return
+        if scope.cancelled_caught:
+            log.info("reversixt connection %d: no group after %g s, closed", number, self.settings.zleep)
+            await close_seat(seat)
+            return
+        log.info("reversixt connection %d joined with group %d", number, group)
+        done = trio.Event()
+        self._join(seat, group, done)
+        await done.wait()  # serve_listeners closes the stream when this handler returns
+
+    def _join(self, seat: Seat, group: int, done: trio.Event) -> None:
+        if not self._waiting:
+            self._waiting_since = trio.current_time()
+        self._waiting.append((seat, group, done))
+        if len(self._waiting) == self.game_map.players:
+            players, self._waiting, self._waiting_since = self._waiting, [], None
+            assert self._nursery is not None
+            self._nursery.start_soon(self._play, players)
+        self._waiting_changed.set()
+        self._waiting_changed = trio.Event()
+
+    async def _watch_waiting(self) -> None:
+        """Call off a game still short of players ``zleep`` after its first player joined."""
+        while True:
+            if self._waiting_since is None:
+                await self._waiting_changed.wait()
+                continue
+            deadline = self._waiting_since + self._scaled(self.settings.zleep)
+            with trio.move_on_at(deadline):
+                await self._waiting_changed.wait()
+                continue
+            seats, self._waiting, self._waiting_since = self._waiting, [], None
+            log.info("reversixt: not all clients joined after %g s; %d waiting closed", self.settings.zleep, len(seats))
+            for seat, _, done in seats:
+                await close_seat(seat)
+                done.set()
+
+    async def _play(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
+        finished = players
+        try:
+            finished = await self._play_game(players)
+        finally:
+            for _, _, done in finished:  # their handlers end, serve_listeners closes the streams
+                done.set()
+
+    async def _still_there(self, seat: Seat) -> bool:
+        """False when the client has closed while it waited (bytes it sent early are kept)."""
+        try:
+            with trio.move_on_after(0.001):
+                data = await seat.stream.receive_some(4096)
+                if not data:
+                    return False
+                seat.reader.feed(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            return False
+        return True
+
+    async def _play_game(self, players: list[tuple[Seat, int, trio.Event]]) -> list:
+        """Play one game; returns the entries whose connections are done with."""
+        gone = [entry for entry in players if not await self._still_there(entry[0])]
+        if gone:
+            # a client that left while waiting is not dealt into a game: the others wait on,
+            # first in the queue again, for someone to take its place
+            log.info("reversixt: %d waiting client(s) left before their game started", len(gone))
+            for seat, _, _ in gone:
+                await close_seat(seat)
+            stayed = [entry for entry in players if entry not in gone]
+            self._waiting[:0] = stayed
+            if self._waiting_since is None:
+                self._waiting_since = trio.current_time()
+            if len(self._waiting) >= self.game_map.players:
+                ready = self._waiting[: self.game_map.players]
+                del self._waiting[: self.game_map.players]
+                if not self._waiting:
+                    self._waiting_since = None
+                assert self._nursery is not None
+                self._nursery.start_soon(self._play, ready)
+            self._waiting_changed.set()
+            self._waiting_changed = trio.Event()
+            return gone
+        game_id = uuid.uuid4().hex[:12]
+        self.games_started += 1
+        seats = {}
+        groups = []
+        for k, (seat, group, _) in enumerate(players, 1):
+            seat.player = k
+            seats[k] = seat
+            groups.append(group)
+        settings = self.settings
+        referee = Referee(
+            self.game_map,
+            groups,
+            int(round(settings.time_limit * 1000)),
+            settings.depth,
+            self.map_name,
+            self.port or 0,
+            settings.time_limit,
+        )
+        log.info("reversixt game %s started: groups %s", game_id, groups)
+        try:
+            for seat in seats.values():
+                await send_frame(seat, wire.encode_map(self.game_map.raw))
+                await send_frame(seat, wire.encode_player(seat.player))
+            runner = GameRunner(referee, seats, settings.timing, None, f"reversixt game {game_id}")
+            await runner.run()
+        except Exception:
+            log.exception("reversixt game %s: internal error; its connections are closed", game_id)
+            for seat in seats.values():
+                await close_seat(seat)
+            return players
+        finished = FinishedGame(game_id, referee, groups)
+        self.finished.append(finished)
+        summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
+        log.info("reversixt game %s ended: %s", game_id, summary)
+        if settings.replay_dir:
+            os.makedirs(settings.replay_dir, exist_ok=True)
+            base = os.path.join(settings.replay_dir, f"reversixt-{game_id}")
+            with open(base + ".log", "w") as handle:
+                handle.write("".join(referee.log))
+            with open(base + ".result", "w") as handle:
+                handle.write(finished.result_text())
+        for callback in self.on_finished:
+            callback(finished)
+        return players
+
+
+async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    await ReversiDoor(settings).run(task_status=task_status)

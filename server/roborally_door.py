@@ -1,0 +1,249 @@
+"""The Robo Rally front door on trio: listen, read lines, write lines, Alive, room clocks.
+
+Each connection has a reader (bounded reads, :class:`~swc_local.protocol.roborally.LineDecoder`),
+a writer draining a byte queue (so the synchronous lobby never waits on a socket) and, after
+``Welcome``, an ``Alive`` task (spec roborally.md §7.1). Each running game has one clock task
+that sleeps until its current wait's deadline (:meth:`Room.deadline`) or until the game moved on.
+Whatever a client sends, the worst outcome is that its own connection is closed: an unexpected
+exception is logged with its traceback and handled as a disconnect.
+
+``swc roborally`` runs :class:`RoboRallyDoor` with ``single_game=True``: after the game's
+``GameFinished`` and the close delay the door returns and the process exits. Inside ``swc
+serve`` the door keeps serving (spec §10.1).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import trio
+
+from swc_local.protocol.roborally import LineDecoder, LineTooLong
+from swc_local.server.roborally_lobby import CLOSED, Door, Peer, RoboRallySettings, Room
+
+log = logging.getLogger("swc.roborally")
+
+RECEIVE_SIZE = 65536
+MAX_QUEUED_BYTES = 16 << 20
+
+
+class _Connection:
+    def __init__(self, stream: trio.SocketStream, name: str) -> None:
+        self.stream = stream
+        self.queue: list[bytes] = []
+        self.queued = 0
+        self.wakeup = trio.Event()
+        self.closing = False
+        self.reason = ""
+        self.scope = trio.CancelScope()
+        self.peer = Peer(self.write, self.close, name)
+
+    def write(self, data: bytes) -> None:
+        if self.closing:
+            return
+        self.queue.append(data)
+        self.queued += len(data)
+        if self.queued > MAX_QUEUED_BYTES:
+            self.close("the client reads nothing (output queue full)")
+        self.wakeup.set()
+
+    def close(self, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            self.reason = reason
+            self.wakeup.set()
+
+    async def write_loop(self) -> None:
+        while True:
+            await self.wakeup.wait()
+            self.wakeup = trio.Event()
+            if self.queue:
+                data = b"".join(self.queue)
+                self.queue.clear()
+                self.queued = 0
+                try:
+                    await self.stream.send_all(data)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self.closing, self.reason = True, self.reason or "write failed"
+            if self.closing:
+                with trio.move_on_after(1):
+                    await self.stream.aclose()
+                self.scope.cancel()
+                return
+
+
+class RoboRallyDoor:
+    """One listening Robo Rally port; ``await door.run(task_status=...)`` inside a nursery."""
+
+    def __init__(self, settings: RoboRallySettings, game_factory=None) -> None:
+        self.settings = settings
+        self.port: int | None = None
+        self.door: Door | None = None
+        self._game_factory = game_factory
+        self._nursery: trio.Nursery | None = None
+        self.done = trio.Event()
+        self.log_files: list[str] = []
+        self.finished_rooms: list[Room] = []  # for swc match and tests
+        self.connections: set[_Connection] = set()
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
+        self.port = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            self.door = Door(self.settings, spawn_room=self._spawn_room, game_factory=self._game_factory)
+            log.info("Robo Rally listening on %s:%d", self.settings.host, self.port)
+            task_status.started(self)
+            nursery.start_soon(self._serve, listeners)
+            if self.settings.single_game:
+                await self.done.wait()
+                nursery.cancel_scope.cancel()
+
+    async def _serve(self, listeners) -> None:
+        assert self._nursery is not None
+        await trio.serve_listeners(self._handle, listeners, handler_nursery=self._nursery)
+
+    def stop(self) -> None:
+        if self._nursery is not None:
+            self._nursery.cancel_scope.cancel()
+
+    # ------------------------------------------------------------------ connections
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        try:
+            name = "%s:%s" % stream.socket.getpeername()[:2]
+        except OSError:
+            name = "?"
+        if len(self.connections) >= self.settings.max_connections:
+            log.warning("Robo Rally connection from %s refused: %d connections open", name, len(self.connections))
+            with trio.move_on_after(1):
+                await stream.aclose()
+            return
+        connection = _Connection(stream, name)
+        peer = connection.peer
+        assert self.door is not None
+        self.connections.add(connection)
+        try:
+            with connection.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(connection.write_loop)
+                    if self.settings.hello_timeout > 0:
+                        nursery.start_soon(self._hello_watch, connection)
+                    self.door.accepted(peer)
+                    await self._read_loop(connection, nursery)
+                    await trio.sleep(math.inf)  # the writer ends the scope after flushing
+        finally:
+            self.connections.discard(connection)
+            connection.closing = True
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(1):
+                    await stream.aclose()
+            try:
+                self.door.disconnected(peer, connection.reason)
+            except Exception:
+                log.exception("%r: error while handling the disconnect", peer)
+
+    async def _read_loop(self, connection: _Connection, nursery: trio.Nursery) -> None:
+        assert self.door is not None
+        peer = connection.peer
+        decoder = LineDecoder(self.settings.max_line_bytes)
+        alive_started = False
+        while not connection.closing:
+            try:
+                data = await connection.stream.receive_some(RECEIVE_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                connection.close("end of stream")
+                return
+            try:
+                events = decoder.feed(data)
+            except LineTooLong:
+                peer.error("Message too long")
+                connection.close("line over the size limit")
+                return
+            for event in events:
+                try:
+                    self.door.handle(peer, event)
+                except Exception:
+                    log.exception("%r: unexpected error handling a message", peer)
+                    connection.close("internal error")
+                if connection.closing or peer.state == CLOSED:
+                    return
+                if not alive_started and peer.client_id:
+                    alive_started = True
+                    nursery.start_soon(self._alive, connection)
+            await trio.sleep(0)  # bounded work per read: let the others run
+
+    async def _hello_watch(self, connection: _Connection) -> None:
+        await trio.sleep(self.settings.hello_timeout)
+        if not connection.peer.client_id:
+            connection.close(f"no HelloServer within {self.settings.hello_timeout:g} s")
+
+    async def _alive(self, connection: _Connection) -> None:
+        peer = connection.peer
+        interval = self.settings.alive_interval
+        sent = False
+        while not connection.closing:
+            await trio.sleep(interval)
+            if sent and peer.alive_outstanding:
+                log.info("%r: no Alive answer within %g s", peer, interval)
+                connection.close("no Alive answer")
+                return
+            peer.alive_outstanding = True
+            sent = True
+            peer.send("Alive", {})
+
+    # ------------------------------------------------------------------ rooms
+
+    def _spawn_room(self, room: Room) -> None:
+        assert self._nursery is not None
+        self._nursery.start_soon(self._room_clock, room)
+
+    async def _room_clock(self, room: Room) -> None:
+        game = room.game
+        room.clock = trio.current_time
+        changed = trio.Event()
+
+        def poke() -> None:
+            changed.set()
+
+        room.poke = poke
+        seen = None
+        since = timer_since = 0.0
+        try:
+            while not game.over:
+                wait = game.wait
+                now = trio.current_time()
+                if wait is not seen:
+                    seen, since, timer_since = wait, now, None
+                if wait is not None and wait.kind == "programming" and wait.timer_started and timer_since is None:
+                    timer_since = now
+                deadline = room.deadline(since, timer_since)
+                changed = trio.Event()
+                with trio.move_on_at(deadline) as scope:
+                    await changed.wait()
+                if scope.cancelled_caught and game.wait is wait and not game.over:
+                    try:
+                        room.timeout()
+                    except Exception:
+                        log.exception("Robo Rally room: error on a timeout; the game ends")
+                        break
+            await trio.sleep(self.settings.close_delay)
+        finally:
+            path = room.write_log()
+            if path:
+                self.log_files.append(path)
+            for peer in room.lobby.connected():
+                peer.close("game over")
+            assert self.door is not None
+            self.door.room_closed(room)
+            self.finished_rooms.append(room)
+            log.info("Robo Rally game over, winner %s", game.winner)
+            if self.settings.single_game:
+                self.done.set()
+
+
+async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    await RoboRallyDoor(settings).run(task_status=task_status)

@@ -1,0 +1,69 @@
+"""ReversiXT tools: swc match reversixt, swc replay of move logs, the pytest fixture, the bots."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from swc_local.server import cli
+from swc_local.tools.reversixt_replay import check, read_move_log
+from tests.reversixt_golden import GOLDEN, MAPS
+
+BOT = f"{sys.executable} -m swc_local.games.reversixt.bots --port {{port}} --seed {{seed}}"
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*/log_game.txt")), ids=lambda p: p.parent.name)
+def test_every_reference_move_log_checks(path):
+    ok, message = check(read_move_log(path.read_text()))
+    assert ok == (path.parent.name != "fault_no_answer_no_limit"), message
+
+
+def test_replay_command_prints_and_checks(capsys):
+    path = str(GOLDEN / "rules_specials" / "log_game.txt")
+    assert cli.main(["replay", path]) == 0
+    out = capsys.readouterr().out
+    assert "move 44: player 1 -> (4,0,0)" in out and "1. player 1 (group 0): 20 stones" in out
+    assert cli.main(["replay", "--check", path]) == 0
+    assert capsys.readouterr().out.startswith("ok: 45 moves")
+
+
+def test_replay_check_finds_a_wrong_move(tmp_path, capsys):
+    text = (GOLDEN / "rules_groups" / "log_game.txt").read_text().replace("player 2 moved (1,0,0)", "player 2 moved (0,0,0)", 1)
+    (tmp_path / "log.txt").write_text(text)
+    assert cli.main(["replay", "--check", str(tmp_path / "log.txt")]) == 1
+    assert "disagreement" in capsys.readouterr().out
+
+
+def test_match_plays_games_and_prints_a_table(tmp_path, capsys):
+    status = cli.main([
+        "match", "reversixt", "--map", str(MAPS / "trio_3p.map"), "--games", "2", "--parallel", "2",
+        "--player", BOT + " --strategy greedy", "--player", BOT + " --strategy random", "--player", BOT,
+        "--start-delay", "0", "--turn-delay", "0", "--seed", "5",
+        "--results", str(tmp_path / "results"), "--replays", str(tmp_path / "replays"),
+    ])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert "[2/2] game" in captured.err
+    table = captured.out.splitlines()
+    assert table[0].split()[:6] == ["seat", "games", "wins", "avg", "rank", "avg"]
+    assert [line.split()[:2] for line in table[1:4]] == [["1", "2"], ["2", "2"], ["3", "2"]]
+    results = sorted((tmp_path / "results").iterdir())
+    assert len(results) == 2 and results[0].read_text().startswith("trio_3p.map\n")
+    for replay in (tmp_path / "replays").iterdir():
+        assert check(read_move_log(replay.read_text()))[0]
+
+
+def test_match_reports_a_player_that_never_joins(capsys):
+    status = cli.main(["match", "reversixt", "--map", str(MAPS / "tiny_2p.map"), "--games", "1", "--player", "true",
+                       "--start-timeout", "5"])
+    assert status == 1 and "did not join" in capsys.readouterr().out
+
+
+@pytest.mark.reversixt_server(map=str(MAPS / "quad_4p.map"))
+def test_fixture_plays_a_game(reversixt_server):
+    game = reversixt_server.play(BOT + " --strategy random", seat=2, opponents="greedy")
+    assert game.error is None and not game.disqualified
+    assert sorted(game.ranks) == [1, 2, 3, 4] and game.result.startswith(Path(reversixt_server.map_path).name)
+    assert reversixt_server.port > 0

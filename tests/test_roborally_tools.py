@@ -1,0 +1,69 @@
+"""``swc match roborally`` and ``swc replay`` of a Robo Rally game log."""
+
+import io
+
+import pytest
+
+import trio
+
+from swc_local.server.cli import main
+from swc_local.tools.roborally_match import RoboRallyMatchConfig, greedy_bot_command, results_table, run_roborally_match
+from swc_local.tools.roborally_replay import print_log
+
+from .roborally_wire import running_door
+from swc_local.games.roborally.bots import RoboRallyBot
+
+
+async def test_match_runs_bot_processes_and_reports(tmp_path):
+    config = RoboRallyMatchConfig(map="Dizzy Highway", players=[greedy_bot_command()] * 3, games=2, seed=11, parallel=2,
+                                  replays=tmp_path, door={"timer": 0.2})
+    with trio.fail_after(90):
+        games = await run_roborally_match(config)
+    assert [g.index for g in sorted(games, key=lambda g: g.index)] == [0, 1]
+    for game in games:
+        assert game.winner is not None, game
+        assert game.checkpoints[game.winner] == 1 and len(game.reboots) == 3 and game.rounds >= 1
+        assert game.log_file and game.log_file.endswith(".jsonl")
+    table = results_table(sorted(games, key=lambda g: g.index), 3)
+    assert "seat1 cp/rb" in table and table.splitlines()[-1].startswith("wins:")
+
+
+async def test_replay_prints_the_board_round_by_round(tmp_path):
+    async with running_door(map="Death Trap", single_game=True, timer=0.05, log_dir=str(tmp_path)) as door:
+        bots = [RoboRallyBot(greedy=True, seed=seat) for seat in range(2)]
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for bot in bots:
+                    nursery.start_soon(bot.play, "127.0.0.1", door.port)
+                    await trio.sleep(0.01)
+                with trio.move_on_after(3):
+                    while not door.log_files:
+                        await trio.sleep(0.05)
+                nursery.cancel_scope.cancel()
+    logs = list(tmp_path.glob("*.jsonl"))
+    if not logs:  # the game needed more than 3 s: end it by leaving, which also writes the log
+        await trio.sleep(0.3)
+        logs = list(tmp_path.glob("*.jsonl"))
+    assert logs
+    out = io.StringIO()
+    assert print_log(logs[0], out) == 0
+    text = out.getvalue()
+    assert text.startswith("Robo Rally on Death Trap")
+    assert "== setup" in text and "== after round 1" in text
+    assert "@1" in text and "@2" in text
+
+
+def test_swc_replay_dispatches_jsonl(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    log.write_text('{"game": "roborally", "map": "Dizzy Highway", "seed": 1, "players": [1, 2], "winner": 1}\n'
+                   '{"t": 0.1, "dir": "out", "peer": "all", "messageType": "StartingPointTaken", "messageBody": {"x": 1, "y": 4, "clientID": 1}}\n'
+                   '{"t": 0.2, "dir": "out", "peer": "all", "messageType": "ActivePhase", "messageBody": {"phase": 2}}\n')
+    assert main(["replay", str(log)]) == 0
+    assert "@1>" in capsys.readouterr().out
+
+
+@pytest.mark.roborally_server(map="Dizzy Highway", timer=0.2, seed=3)
+def test_pytest_fixture_plays_a_client_command(roborally_server):
+    assert roborally_server.port
+    game = roborally_server.play(greedy_bot_command(), opponents=1)
+    assert game.winner in (0, 1) and game.rounds >= 1
