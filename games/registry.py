@@ -16,6 +16,7 @@ _PLUGINS: dict[str, str] = {
     "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.plugin",
     "swc_2022_ostseeschach": "swc_local.games.ostseeschach.plugin",
     "swc_2026_piranhas": "swc_local.games.piranhas_2026.plugin",
+    "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.plugin",
 }
 
 _SHORT_NAMES: dict[str, str] = {
@@ -23,6 +24,7 @@ _SHORT_NAMES: dict[str, str] = {
     "hase_und_igel": "swc_2018_hase_und_igel",
     "ostseeschach": "swc_2022_ostseeschach",
     "piranhas_2026": "swc_2026_piranhas",
+    "hase_und_igel_2025": "swc_2025_hase_und_igel",
 }
 
 

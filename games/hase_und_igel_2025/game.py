@@ -1,0 +1,92 @@
+"""One running Hase und Igel 2025 game: the rules engine behind :class:`swc_local.games.plugin.Game`.
+
+Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
+maps a rule mistake onto the server's fault kind and keeps the display names the results show.
+
+Spec-conformance notes:
+- A rule mistake becomes :class:`HuIInvalidMove`, an ``InvalidMove`` whose ``reason`` is the
+  exception message the result quotes (``<mistake text> bei '<move>'``) and whose ``detail``
+  is what the error message shows after ``Ungueltiger Zug von 'NAME'.\\n``
+  (``InvalidMoveException(mistake=NAME, move=<move>)``), both verbatim (spec §7, captured).
+- A failed move leaves the state partly changed, as on the official server; the non-violator's
+  score parts are read from that state (spec §4 step 1).
+- Display names are blank for ``<join/>`` players; a reason then names the team (``ONE``).
+- ``early_outcome`` (a cancelled game) applies the winner rule of spec §5 to the current state,
+  as the server's ``winCondition ?: currentWinner()``; the generic fallback would compare carrots
+  the wrong way round (fewer is better here).
+"""
+
+from __future__ import annotations
+
+from swc_local.games.hase_und_igel_2025 import movegen, rules, xmlmap
+from swc_local.games.hase_und_igel_2025.state import Move, State
+from swc_local.games.plugin import InvalidMove, Outcome
+from swc_local.protocol.element import Element
+
+
+class HuIInvalidMove(InvalidMove):
+    """A rule mistake with both official texts (result reason and error message)."""
+
+    def __init__(self, violation: rules.RuleViolation):
+        super().__init__(violation.reason, violation.error_text)
+        self.mistake = violation.mistake.name
+
+
+class HaseUndIgel2025Game:
+    """A game in progress; seat 0 is ONE (always starts), seat 1 TWO."""
+
+    def __init__(self, state: State, names: tuple[str, str] = ("", "")):
+        self.state = state
+        self.names = names
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    @property
+    def current_seat(self) -> int:
+        return self.state.seat
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0] or "", names[1] or "")
+
+    def decode_move(self, data: Element) -> Move:
+        return xmlmap.decode_move(data)
+
+    def move_text(self, move: Move) -> str:
+        """The move as the official ``toString`` writes it (quoted in turn-order errors)."""
+        return str(move)
+
+    def apply(self, seat: int, move: Move) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} moved at turn {self.turn}")
+        try:
+            rules.perform_move(self.state, move)
+        except rules.RuleViolation as violation:
+            raise HuIInvalidMove(violation) from None
+
+    def outcome(self) -> Outcome | None:
+        result = rules.result(self.state)
+        return None if result is None else Outcome(result.winner, result.reason(self.names))
+
+    def early_outcome(self) -> Outcome:
+        """Who wins a game an admin cancels before its end: the goal rule if a hare is in the
+        goal, else the farther hare, then the one with fewer carrots (spec §5)."""
+        result = rules.winner(self.state)
+        return Outcome(result.winner, result.reason(self.names))
+
+    def state_element(self) -> Element:
+        return xmlmap.state_element(self.state)
+
+    def score_parts(self, seat: int) -> list[str]:
+        hare = self.state.hares[seat]
+        return [str(hare.position), str(hare.carrots)]
+
+    def winner_element(self, seat: int) -> Element:
+        """A regular win of ``seat`` as the modern result writes it."""
+        result = rules.winner(self.state)
+        return Element("winner", {"team": ("ONE", "TWO")[seat], "regular": "true",
+                                  "reason": result.reason(self.names)})
+
+    def legal_moves(self) -> list[Move]:
+        return movegen.sensible_moves(self.state)
