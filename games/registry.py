@@ -14,12 +14,14 @@ _PLUGINS: dict[str, str] = {
     "swc_2019_piranhas": "swc_local.games.piranhas.plugin",
     "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.plugin",
     "swc_2022_ostseeschach": "swc_local.games.ostseeschach.plugin",
+    "swc_2027_blokus": "swc_local.games.blokus.plugin",
 }
 
 _SHORT_NAMES: dict[str, str] = {
     "piranhas": "swc_2019_piranhas",
     "hase_und_igel": "swc_2018_hase_und_igel",
     "ostseeschach": "swc_2022_ostseeschach",
+    "blokus": "swc_2027_blokus",
 }
 
 
