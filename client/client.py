@@ -23,7 +23,7 @@ from swc_local.protocol.element import Element
 from swc_local.protocol import messages as msg
 from swc_local.client.connection import ClientConnection, ConnectionClosed
 from swc_local.client.messages import (
-    Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse,
+    Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse, seat_of,
 )
 
 __all__ = ["Client", "ConnectionClosed", "resolve_plugin"]
@@ -115,10 +115,10 @@ class Client:
 
     @property
     def seat(self) -> int | None:
-        """0 for red, 1 for blue, None before the welcome message."""
+        """0 for red/ONE, 1 for blue/TWO, None before the welcome message."""
         if self.color is None:
             return None
-        return 0 if self.color.lower() == "red" else 1
+        return seat_of(self.color)
 
     def __aiter__(self) -> Client:
         return self

@@ -12,7 +12,11 @@ Spec-conformance notes (classic lobby spec §3, §8):
   needs it.
 * The plugin for a memento is the one the client was given, or else the first registered plugin
   whose ``data_classes`` contains the state's ``class`` attribute (Piranhas names
-  ``sc.plugin2019.GameState``).
+  ``sc.plugin2019.GameState``); Hase und Igel 2018 and Ostseeschach 2022 both say ``state``,
+  so :func:`swc_local.games.registry.plugin_for_state` lets a plugin claim its own states.
+* Both dialects parse into the same types: the 2022+ ``moveRequest``, ``welcomeMessage
+  color="ONE"`` and ``<scores><entry>`` results as well as the classic ones (:func:`seat_of`
+  maps red/ONE to seat 0).
 * ``<left>`` is not wrapped in ``<room>``; ``<sc.protocol.responses.CloseConnection/>`` becomes
   :class:`Closed`.  Anything else is :class:`Unknown`.
 """
@@ -29,7 +33,7 @@ from swc_local.protocol.element import Element
 __all__ = [
     "Joined", "JoinedGameRoom", "Prepared", "Observed", "Welcome", "Memento", "MoveRequest",
     "Score", "Result", "Error", "Left", "Closed", "Testing", "Unknown", "ServerMessage", "parse",
-    "plugin_for_state",
+    "plugin_for_state", "seat_of",
 ]
 
 
@@ -64,12 +68,12 @@ class Observed:
 @dataclass(frozen=True)
 class Welcome:
     room_id: str
-    color: str  # "red" or "blue", lower case as on the wire
+    color: str  # "red"/"blue" (classic) or "ONE"/"TWO" (2022+), as on the wire
     element: Element = field(repr=False, compare=False)
 
     @property
     def seat(self) -> int:
-        return 0 if self.color.lower() == "red" else 1
+        return seat_of(self.color)
 
 
 @dataclass(frozen=True)
@@ -118,14 +122,14 @@ class Result:
     room_id: str
     fragments: tuple[str, ...]  # score fragment names, e.g. ("Gewinner", "∅ Schwarm")
     scores: tuple[Score, ...]  # red first, then blue
-    winner: tuple[str, str] | None  # (displayName, COLOR) or None for a draw
+    winner: tuple[str, str] | None  # (displayName, COLOR or TEAM) or None for a draw
     element: Element = field(repr=False, compare=False)
 
     @property
     def winner_seat(self) -> int | None:
         if self.winner is None:
             return None
-        return 0 if self.winner[1].upper() == "RED" else 1
+        return seat_of(self.winner[1])
 
 
 @dataclass(frozen=True)
@@ -170,15 +174,32 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     """The registered plugin whose XML names this state's class, if any."""
     from swc_local.games import registry
 
-    state_class = state.get("class")
-    for game_type in registry.game_types():
-        try:
-            plugin = registry.get(game_type)
-        except Exception:  # a game that does not import must not break the others
-            continue
-        if plugin is not None and state_class in plugin.data_classes:
-            return plugin
-    return None
+    return registry.plugin_for_state(state)
+
+
+MODERN_MOVE_REQUEST_CLASS = "moveRequest"
+"""The 2022+ dialect's move request (``<data class="moveRequest"/>``)."""
+
+
+def seat_of(color_or_team: str) -> int:
+    """0 for red/ONE, 1 for blue/TWO (the first and the second seat of both dialects)."""
+    return 0 if color_or_team.upper() in ("RED", "ONE") else 1
+
+
+def _modern_result(room_id: str, data: Element, element: Element) -> Result:
+    """The 2022+ result: ``<scores><entry><player name team/><score cause reason><part>``."""
+    definition = data.find("definition")
+    fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
+    scores = []
+    for entry in data.find("scores").findall("entry"):
+        s = entry.find("score")
+        if s is not None:
+            scores.append(Score(s.get("cause") or "", s.get("reason"), tuple(p.text for p in s.findall("part"))))
+    winner_element = data.find("winner")
+    winner = None
+    if winner_element is not None:
+        winner = (winner_element.get("name") or "", winner_element.get("team") or "")
+    return Result(room_id, fragments, tuple(scores), winner, element)
 
 
 def _result(room_id: str, data: Element, element: Element) -> Result:
@@ -206,12 +227,17 @@ def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
             return Welcome(room_id, data.get("color") or "", element)
         if kind == "memento" and data.find("state") is not None:
             return Memento(room_id, data.find("state"), plugin, element)
-        if kind == msg.MOVE_REQUEST_CLASS:
+        if kind == msg.MOVE_REQUEST_CLASS or kind == MODERN_MOVE_REQUEST_CLASS:
             return MoveRequest(room_id, element)
+        if kind == "result" and data.find("scores") is not None:
+            return _modern_result(room_id, data, element)
         if kind == "result":
             return _result(room_id, data, element)
         if kind == "error":
-            return Error(room_id, data.get("message") or "", data.find("originalRequest"), element)
+            original = data.find("originalRequest")
+            if original is None:
+                original = data.find("originalMessage")  # the 2022+ name
+            return Error(room_id, data.get("message") or "", original, element)
         return Unknown(element)
     if tag == "joined":
         return Joined(room_id, element)

@@ -131,9 +131,13 @@ class Game(Protocol):
 
     # Modern dialect only (the server calls these for plugins with dialect MODERN):
     #
-    # def move_text(self, move) -> str:
+    # def move_text(self, move) -> str:   (optional: without it the server uses str(move))
     #     """The move's Kotlin toString, e.g. "Zug von [0|1] zu [1|2]": the server quotes it in
     #     "It's not your turn yet; expected: ONE(), got TWO() (msg was <move_text>)."."""
+    #
+    # ``apply`` may raise MalformedMove (the official rule code crashed: the player is dropped,
+    # LEFT with ``cause``).  An InvalidMove may carry the error text as ``detail`` or as an
+    # ``error_message`` attribute (both are read).
     #
     # ``set_display_names`` gets "" for players who came in by ``<join/>`` (they have no name).
     # ``outcome().reason`` is the win reason as sent in a 2025 ``<winner reason>`` (names filled

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from swc_local.games.plugin import GamePlugin
+from swc_local.protocol.element import Element
 
 _PLUGINS: dict[str, str] = {
     "swc_2019_piranhas": "swc_local.games.piranhas.plugin",
@@ -44,3 +45,26 @@ def get(game_type: str) -> GamePlugin | None:
 
 def all_plugins() -> list[GamePlugin]:
     return [plugin for name in _PLUGINS if (plugin := get(name)) is not None]
+
+
+def plugin_for_state(state: Element) -> GamePlugin | None:
+    """The plugin whose XML names this memento ``<state>``'s class, if any.
+
+    Several years call their state class ``state`` (Hase und Igel 2018, Ostseeschach 2022), so a
+    plugin may define ``recognizes_state(state) -> bool`` to claim its own states; a plugin with
+    that method is asked first, the first plugin without one that names the class is the fallback.
+    """
+    fallback = None
+    for game_type in _PLUGINS:
+        try:
+            plugin = get(game_type)
+        except Exception:  # a game package that does not import must not hide the others
+            continue
+        if plugin is None or state.get("class") not in plugin.data_classes:
+            continue
+        recognizes = getattr(plugin, "recognizes_state", None)
+        if recognizes is None:
+            fallback = fallback or plugin
+        elif recognizes(state):
+            return plugin
+    return fallback

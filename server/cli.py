@@ -80,7 +80,7 @@ def _bot(args: argparse.Namespace) -> int:
     if report.result is None:
         log.error("game ended without a result: %s", report.error)
         return 1
-    scores = [(score.get("cause"), [p.text for p in score.findall("part")]) for score in report.result.findall("score")]
+    scores = [(score.cause, list(score.parts)) for score in report.outcome.scores] if report.outcome else []
     log.info("room %s, playing %s, %d moves: %s", report.room_id, report.color, report.moves, scores)
     return 0
 

@@ -62,6 +62,12 @@ RULE_2025 = "Regelverletzung von {name}: {reason}"
 PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
 
 
+def move_text(game: object, move: object) -> str:
+    """The move's Kotlin toString: ``game.move_text(move)`` if the game has it, else ``str(move)``."""
+    text_of = getattr(game, "move_text", None)
+    return text_of(move) if text_of is not None else str(move)
+
+
 def envelope_of(plugin: object) -> str:
     return getattr(plugin, "envelope", ENVELOPE_2022)
 
@@ -225,17 +231,17 @@ class ModernRoom(GameRoom):
             move = self.game.decode_move(data)
         except MalformedMove as error:
             return self._player_left(slot, f"undecodable move: {error}", error.cause)
-        original = self.plugin.move_element(move)
         current = self.slots[self.game.current_seat]
         if slot is not current:
             text = (
                 f"It's not your turn yet; expected: {current.team}({current.name}), got {slot.team}({slot.name}) "
-                f"(msg was {self.game.move_text(move)})."
+                f"(msg was {move_text(self.game, move)})."
             )
-            return self._turn_violation(slot, text, original)
+            return self._turn_violation(slot, text, self.plugin.move_element(move))
         pending = self.pending
         if pending is None or pending.slot is not slot:
-            return self._turn_violation(slot, f"Move from {slot.team}({slot.name}) has not been requested.", original)
+            text = f"Move from {slot.team}({slot.name}) has not been requested."
+            return self._turn_violation(slot, text, self.plugin.move_element(move))
         self._set_deadline(math.inf)
         elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
         if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
@@ -245,10 +251,13 @@ class ModernRoom(GameRoom):
         self.pending = None
         try:
             self.game.apply(slot.seat, move)
+        except MalformedMove as error:  # the official rule code crashed on it: dropped, LEFT
+            return self._player_left(slot, f"move the rules cannot handle: {error}", error.cause)
         except InvalidMove as error:
             log.info("room %s: %s broke a rule: %s", self.id, slot.team, error.reason)
-            message = f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}"
-            rendered = wire.error(self.id, message, original).render(1).encode()
+            detail = getattr(error, "error_message", None) or error.detail
+            message = f"Ungueltiger Zug von '{slot.name}'.\n{detail}"
+            rendered = wire.error(self.id, message, self.plugin.move_element(move)).render(1).encode()
             slot.send(rendered)
             self.to_observers(rendered)
             slot.violation = error.reason

@@ -116,14 +116,7 @@ class Replay:
 
 
 def plugin_for_state(state: Element) -> GamePlugin | None:
-    for game_type in registry.game_types():
-        try:
-            plugin = registry.get(game_type)
-        except Exception:  # a game package that does not import must not hide the others
-            continue
-        if plugin is not None and state.get("class") in plugin.data_classes:
-            return plugin
-    return None
+    return registry.plugin_for_state(state)
 
 
 def read_replay(path: str | Path) -> Replay:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from swc_local.client.blocking import Portal
 from swc_local.client.client import resolve_plugin
+from swc_local.client.messages import seat_of
 from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.match import MatchConfig, PlayedGame, play_one_game
@@ -43,7 +44,8 @@ class RunningServer:
         logs: str | Path | None = None,
     ) -> PlayedGame:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
-        ``opponent`` (default: the reference bot), ``bot`` seated as ``color``."""
+        ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
+        ONE/TWO in 2022+ games)."""
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")
         config = MatchConfig(
@@ -55,7 +57,7 @@ class RunningServer:
         self._games += 1
         record = self.portal.call(
             play_one_game, config, self.server, self.password,
-            player1_seat=0 if color.lower() == "red" else 1, seed=seed,
+            player1_seat=seat_of(color), seed=seed,
         )
         return PlayedGame(record)
 

@@ -132,8 +132,8 @@ class ToyPlugin:
         return f"turn {game.turn}: {game.positions}"
 
 
-TOY_2022 = ToyPlugin("test_2022_toy", ENVELOPE_2022, 1)
-TOY_2025 = ToyPlugin("test_2025_toy", ENVELOPE_2025, 2)
+TOY_2022 = ToyPlugin("test_2022_toy", ENVELOPE_2022, 9998)
+TOY_2025 = ToyPlugin("test_2025_toy", ENVELOPE_2025, 9999)
 PLUGIN = TOY_2022  # registry entries name a module with a PLUGIN; see register()
 
 

@@ -10,6 +10,7 @@ capture, with our room ids and reservation codes mapped to the captured ones.
 
 from __future__ import annotations
 
+import gzip
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,14 +63,15 @@ def load(folder: Path, name: str) -> tuple[list[Action], dict[str, Client]]:
     if not (folder / name).is_dir():
         return actions, _clients_from_transcript(folder / f"transcript_{name}.txt")
     clients = {}
-    for raw in sorted((folder / name).glob("*.raw")):
-        data = raw.read_bytes()
+    for raw in sorted([*(folder / name).glob("*.raw"), *(folder / name).glob("*.raw.gz")]):
+        data = gzip.decompress(raw.read_bytes()) if raw.suffix == ".gz" else raw.read_bytes()
         parts = SENT.split(data)
         prefixes, total = [], 0
         for part in parts[:-1]:
             total += len(part)
             prefixes.append(total)
-        clients[raw.stem] = Client(raw.stem, b"".join(parts), prefixes)
+        client_name = raw.name.split(".")[0]
+        clients[client_name] = Client(client_name, b"".join(parts), prefixes)
     return actions, clients
 
 
@@ -198,13 +200,32 @@ def first_state(clients: dict[str, Client]):
     return None
 
 
-async def replay_capture(start_server, folder: Path, name: str, timed: bool = False) -> None:
-    """Run capture ``name`` against a fresh server on the captured board; assert every byte."""
+async def replay_capture(start_server, folder: Path, name: str, timed: bool = False, **settings) -> None:
+    """Run capture ``name`` against a fresh server on the captured board; assert every byte.
+
+    ``settings`` go to the server (e.g. ``lobby_dialect="modern"`` for the 2022+ captures).
+    """
     actions, clients = load(folder, name)
-    state = first_state(clients)
-    factory = (lambda plugin, rng: plugin.game_from_state(state)) if state is not None else None
-    server = await start_server(game_factory=factory, password="examplepassword")
-    replay = Replay(server.port, actions, clients, timed=timed)
-    await replay.run()
+    replay = await run_capture(start_server, actions, clients, timed=timed, **settings)
     for client in clients.values():
         assert replay.normalised(client) == client.golden, client.name
+
+
+async def run_capture(start_server, actions, clients, timed: bool = False, boards=None, **settings) -> Replay:
+    """Replay ``actions`` on a fresh server; rooms start from ``boards`` (memento ``<state>`` s,
+    one per room in creation order, the last repeated) or the first captured board."""
+    if boards is None:
+        state = first_state(clients)
+        boards = [state] if state is not None else []
+    factory = None
+    if boards:
+        created = iter(range(1 << 30))
+
+        def factory(plugin, rng):
+            return plugin.game_from_state(boards[min(next(created), len(boards) - 1)])
+
+    server = await start_server(game_factory=factory, password="examplepassword", **settings)
+    replay = Replay(server.port, actions, clients, timed=timed)
+    replay.server = server
+    await replay.run()
+    return replay

@@ -107,6 +107,11 @@ class PlayedGame:
         return ("red", "blue")[self.record.player1_seat]
 
     @property
+    def team(self) -> str:
+        """The bot's seat as the 2022+ games name it (ONE moves first, as red does)."""
+        return ("ONE", "TWO")[self.record.player1_seat]
+
+    @property
     def won(self) -> bool:
         return self.bot is not None and self.bot.points == 2
 

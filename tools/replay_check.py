@@ -11,6 +11,8 @@ Spec-conformance notes (choices where the spec is silent):
   rules say it is over, or a result that differs from the one the rules give.
 * Results ended by a fault (``LEFT``, timeouts, ``RULE_VIOLATION``) are not decided by the rules;
   for those only the state-derived score parts (after "Gewinner") are compared.
+* Both result layouts are read: classic ``<score>`` children, and the 2022+ ``<scores><entry>``
+  with ``<winner team/>``; sides are called RED/BLUE in classic games and ONE/TWO in modern ones.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from swc_local.games.plugin import Game, InvalidMove, MalformedMove
+from swc_local.games.plugin import MODERN, Game, GamePlugin, InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
 from swc_local.server.replay import Replay
 
@@ -46,14 +48,28 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
-def _side(game: Game) -> str:
-    return ("RED", "BLUE")[game.current_seat]
+def sides(plugin: GamePlugin) -> tuple[str, str]:
+    """What the two seats are called on the wire of this game's dialect."""
+    return ("ONE", "TWO") if getattr(plugin, "dialect", None) == MODERN else ("RED", "BLUE")
+
+
+def recorded_scores(result: Element) -> list[Element]:
+    """The ``<score>`` elements of a result, first seat first, in either dialect's layout."""
+    scores = result.find("scores")
+    if scores is not None:
+        return [score for entry in scores.findall("entry") if (score := entry.find("score")) is not None]
+    return result.findall("score")
+
+
+def _side(game: Game, plugin: GamePlugin | None = None) -> str:
+    return sides(plugin)[game.current_seat] if plugin is not None else ("RED", "BLUE")[game.current_seat]
 
 
 def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
-    print(f"{replay.game_type}: {replay.names[0]} (red) vs {replay.names[1]} (blue), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    first, second = sides(replay.plugin) if replay.plugin.dialect == MODERN else ("red", "blue")
+    print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
     previous: Game | None = None
@@ -61,23 +77,29 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         game = replay.plugin.game_from_state(state)
         print("", file=out)
         if previous is not None:
-            print(f"{_side(previous)} moves: {move_text(state) or '?'}", file=out)
+            print(f"{_side(previous, replay.plugin)} moves: {move_text(state) or '?'}", file=out)
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
-    print(result_text(replay.result), file=out)
+    print(result_text(replay.result, replay.plugin), file=out)
 
 
-def result_text(result: Element | None) -> str:
+def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str:
     if result is None:
         return "no result (cancelled, or the replay is cut short)"
     lines = ["result:"]
-    for color, score in zip(("red ", "blue"), result.findall("score")):
+    names = ("red ", "blue") if plugin is None or plugin.dialect != MODERN else sides(plugin)
+    for color, score in zip(names, recorded_scores(result)):
         parts = " ".join(p.text for p in score.findall("part"))
         reason = score.get("reason")
         lines.append(f"  {color} {score.get('cause')} [{parts}]" + (f" {reason!r}" if reason else ""))
     winner = result.find("winner")
-    lines.append(f"  winner: {winner.get('displayName')} ({winner.get('color')})" if winner is not None else "  no winner")
+    if winner is not None:
+        side = winner.get("color") or winner.get("team")
+        name = winner.get("displayName") or winner.get("name")
+        lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
+    else:
+        lines.append("  no winner")
     return "\n".join(lines)
 
 
@@ -98,7 +120,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     expected = state.render()
     move = _recorded_move(game, state)
     candidates = [move] if move is not None else plugin.legal_moves(game)
-    where = f"turn {game.turn} ({_side(game)} to move)"
+    where = f"turn {game.turn} ({_side(game, plugin)} to move)"
     for candidate in candidates:
         trial = plugin.game_from_state(game.state_element())
         try:
@@ -148,7 +170,7 @@ def check_replay(replay: Replay) -> CheckReport:
         report.notes.append("no result recorded")
         return report
     scores = [
-        (s.get("cause"), s.get("reason"), [p.text for p in s.findall("part")]) for s in recorded.findall("score")
+        (s.get("cause"), s.get("reason"), [p.text for p in s.findall("part")]) for s in recorded_scores(recorded)
     ]
     if all(cause == "REGULAR" for cause, _, _ in scores):
         expected = _expected_scores(game)

@@ -4,11 +4,12 @@
 What the modern-dialect server needs beyond the classic contract, and where it finds it here:
 
 * An invalid move raises :class:`MoveMistake`, an :class:`InvalidMove` whose ``reason`` is the
-  score reason (``<mistake> bei Zug 'Zug von [x|y] zu [x|y]'``) and whose ``error_message`` is
-  what follows ``Ungueltiger Zug von 'NAME'.\\n`` in the error to the offender and observers
+  score reason (``<mistake> bei Zug 'Zug von [x|y] zu [x|y]'``) and whose ``detail`` is what
+  follows ``Ungueltiger Zug von 'NAME'.\\n`` in the error to the offender and observers
   (``InvalidMoveException(mistake=<mistake>, move=Zug von [x|y] zu [x|y])``, spec A.3).
-* ``str(move)`` is the official ``Move.toString`` (``Zug von [7|0] zu [6|0]``), which the
-  not-your-turn reason quotes ("… (msg was Zug von [7|0] zu [6|0]).").
+* ``game.move_text(move)`` (= ``str(move)``) is the official ``Move.toString`` (``Zug von [7|0]
+  zu [6|0]``), which the not-your-turn reason quotes ("… (msg was Zug von [7|0] zu [6|0]).").
+* ``envelope = ENVELOPE_2022``: the 22.x result layout, timeouts and step semantics.
 * ``Outcome.reason`` is the empty string: a regular 2022 score has ``reason=""`` (the WinReason
   never goes on the wire); :attr:`OstseeschachGame.win_reason` keeps it for logs.
 
@@ -18,8 +19,9 @@ Spec-conformance notes:
   turn itself before a game sees it, so a mismatch is a caller bug and raises ValueError.
 * A move whose ``to`` is missing but whose ``from`` is an own piece crashed the official rule code:
   ``apply`` raises MalformedMove (the server drops the player, LEFT; ``G/move_no_to``).
-* ``data_classes`` is empty: no class of the 2022 plugin other than the move is room data; the
-  lobby answers any other room data itself (spec A.4).
+* ``data_classes`` names only the state's XStream alias (``state``), so a client can tell an
+  Ostseeschach memento by its class; room data that is not a move is answered by the 2022 lobby
+  itself (spec A.4), never by the game.
 * ``score_parts`` gives 0 as the distance of a team without light pieces (issue 9; the official
   server failed there and sent no result, A.5 item 3).
 * ``random_move`` picks uniformly with ``rng.choice`` over the legal moves in the official
@@ -32,18 +34,24 @@ import random
 
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2022, MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.protocol.element import Element
 
 
 class MoveMistake(InvalidMove):
-    """An invalid move with both official texts: the score reason and the error message."""
+    """An invalid move with both official texts: ``reason`` (the score reason, the exception's
+    message) and ``detail`` (its toString, carried by the error message)."""
 
     def __init__(self, violation: RuleViolation):
-        super().__init__(str(violation))
+        super().__init__(
+            str(violation), f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
+        )
         self.mistake = violation.mistake
         self.move = violation.move
-        self.error_message = f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
+
+    @property
+    def error_message(self) -> str:
+        return self.detail
 
 
 class OstseeschachGame:
@@ -84,6 +92,10 @@ class OstseeschachGame:
     def legal_moves(self) -> list[Move]:
         return self.position.legal_moves()
 
+    def move_text(self, move: Move) -> str:
+        """The official ``Move.toString``, quoted in the not-your-turn reason."""
+        return str(move)
+
     @property
     def win_reason(self) -> str | None:
         """DIFFERING_SCORES, DIFFERING_POSITIONS or EQUAL_SCORE once the game is over."""
@@ -112,6 +124,8 @@ class OstseeschachPlugin:
     game_type = "swc_2022_ostseeschach"
     display_name = "Ostseeschach"
     dialect = MODERN
+    envelope = ENVELOPE_2022
+    season = 2022
     soft_timeout_ms = 2000
     hard_timeout_ms = 10000
     score_fragments = (
@@ -120,7 +134,7 @@ class OstseeschachPlugin:
         ScoreFragment("Leichtfiguren Vorne", "AVERAGE"),
     )
     move_classes = frozenset({"move", "sc.plugin2022.Move"})
-    data_classes: frozenset[str] = frozenset()
+    data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the 2022 error carries <originalMessage class="move"> (spec A.3)
 
     def new_game(self, rng: random.Random) -> OstseeschachGame:
@@ -128,6 +142,11 @@ class OstseeschachPlugin:
 
     def game_from_state(self, state: Element) -> OstseeschachGame:
         return OstseeschachGame(xmlmap.position_from_state(state))
+
+    def recognizes_state(self, state: Element) -> bool:
+        """A 2022 state has ``<startTeam>`` and ``<board><pieces>`` (2018's also says ``state``)."""
+        board = state.find("board")
+        return state.find("startTeam") is not None and board is not None and board.find("pieces") is not None
 
     def legal_moves(self, game: OstseeschachGame) -> list[Move]:
         return game.position.legal_moves()

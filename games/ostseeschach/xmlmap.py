@@ -20,7 +20,7 @@ Spec-conformance notes (where A.3/A.4 are silent):
 from __future__ import annotations
 
 from swc_local.games.ostseeschach.rules import (
-    ONE, SIZE, TEAM_NAMES, Coordinates, Move, Piece, PieceType, Position,
+    SIZE, TEAM_NAMES, Coordinates, Move, Piece, PieceType, Position,
 )
 from swc_local.games.piranhas.xmlmap import java_int  # the same XStream int converter
 from swc_local.games.plugin import MalformedMove
@@ -155,4 +155,4 @@ def position_from_state(state: Element) -> Position:
             ambers[team], entries[team] = int(int_el.text.strip()), True
     except (KeyError, MalformedMove) as error:
         raise ValueError(f"not an Ostseeschach 2022 state: {error!r}") from error
-    return Position(placed, turn, last_move, (ambers[ONE], ambers[1 - ONE]), (entries[0], entries[1]))
+    return Position(placed, turn, last_move, (ambers[0], ambers[1]), (entries[0], entries[1]))
