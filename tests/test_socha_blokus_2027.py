@@ -32,9 +32,9 @@ from tests.wire import data_class, messages
 
 BOT = Path(__file__).parent / "foreign_clients" / "socha_blokus_2027.py"
 SCENARIOS = Path(__file__).parent / "data" / "blokus" / "scenarios"
-JOIN_GAMES = 14
-PREPARED_GAMES = 6
-PARALLEL_GAMES = 10
+JOIN_GAMES = int(os.environ.get('BLOKUS_JOIN_GAMES', 14))
+PREPARED_GAMES = int(os.environ.get('BLOKUS_PREPARED_GAMES', 6))
+PARALLEL_GAMES = int(os.environ.get('BLOKUS_PARALLEL', 4))
 RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
 JOINED = re.compile(r"^PEER joined (\S+)$", re.M)
 SLOW = {"soft_timeout_ms": 20_000, "hard_timeout_ms": 30_000}

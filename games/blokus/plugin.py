@@ -121,7 +121,7 @@ class BlokusPlugin:
         ScoreFragment("Punkte", "AVERAGE"),
     )
     move_classes = xmlmap.MOVE_CLASSES
-    data_classes: frozenset[str] = frozenset()
+    data_classes = frozenset({xmlmap.STATE_CLASS})  # clients and replays find the plugin of a state
     error_echoes_move = True  # the error carries <originalMessage class="sc.plugin2027.…"> (spec §8)
 
     def new_game(self, rng: random.Random) -> BlokusGame:
@@ -129,6 +129,10 @@ class BlokusPlugin:
 
     def game_from_state(self, state: Element) -> BlokusGame:
         return BlokusGame(xmlmap.position_from_state(state))
+
+    def recognizes_state(self, state: Element) -> bool:
+        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too)."""
+        return state.get("startPiece") is not None and state.find("blueShapes") is not None
 
     def legal_moves(self, game: BlokusGame) -> list[Move]:
         return game.position.legal_moves()
