@@ -9,6 +9,7 @@ clock, which the byte-exact ``last_piece_mono`` capture test covers.
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 from swc_local.client.bot import play_game
@@ -19,6 +20,7 @@ PARALLEL = 8
 SLOW = {"soft_timeout_ms": 20_000, "hard_timeout_ms": 30_000}
 
 
+@pytest.mark.timeout(900)  # about a minute on an idle CI machine; generous for a loaded one
 async def test_hundred_reference_bot_games_end_regular(start_server):
     server = await start_server(**SLOW)
     reports = []

@@ -29,6 +29,7 @@ from swc_local.games.blokus.rules import (
     SHAPE_INDEX,
     SHAPE_NAMES,
     SIZE,
+    W,
     Move,
     Position,
     SetMove,
@@ -134,18 +135,28 @@ def move_element(move: Move, tag: str = "data") -> Element:
     return Element(tag, {"class": SET_MOVE_CLASS}, [piece])
 
 
+def _field_elements() -> dict[tuple[int, int], Element]:
+    """One frozen ``<field>`` per (bit index, colour): shared by every memento, rendered once."""
+    return {
+        (y * W + x, color): Element("field", {"x": str(x), "y": str(y), "content": COLORS[color]}).freeze()
+        for y in range(SIZE) for x in range(SIZE) for color in range(4)
+    }
+
+
+_FIELDS = _field_elements()
+
+
 def board_element(position: Position) -> Element:
     """Only occupied fields, y ascending then x ascending."""
-    fields = []
     occupied = position.occupied
-    for y in range(SIZE):
-        for x in range(SIZE):
-            bit = _bit(x, y)
-            for color in range(4):
-                if occupied[color] & bit:
-                    fields.append(Element("field", {"x": str(x), "y": str(y), "content": COLORS[color]}))
-                    break
-    return Element("board", children=fields)
+    colour_of = {}
+    for color in range(4):
+        mask = occupied[color]
+        while mask:
+            low = mask & -mask
+            colour_of[low.bit_length() - 1] = color
+            mask ^= low
+    return Element("board", children=[_FIELDS[index, colour_of[index]] for index in sorted(colour_of)])
 
 
 def state_element(position: Position) -> Element:
