@@ -24,6 +24,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 import trio
 
 from swc_local.games.blokus.plugin import PLUGIN
@@ -45,7 +46,7 @@ async def run_bot(python: Path, port: int, seed: int, reservation: str | None = 
     if reservation is not None:
         command += ["--reservation", reservation]
     env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
-    with trio.fail_after(240):
+    with trio.fail_after(900):
         done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
     return done.returncode, done.stdout.decode() + done.stderr.decode()
 
@@ -86,6 +87,7 @@ def game_results(outputs: list[tuple[int, str]]) -> dict[str, tuple[str, str, st
     return {room: results[0] for room, results in rooms.items()}
 
 
+@pytest.mark.timeout(1800)  # twenty socha games: a few minutes on CI, far more on a loaded machine
 async def test_socha_5_1_0_random_bots_play_join_and_prepared_games(start_server, socha_client):  # noqa: F811
     python = socha_client("5.1.0")
     server = await start_server(password="examplepassword", default_game="swc_2027_blokus", **SLOW)
