@@ -320,3 +320,38 @@ def test_random_playouts_never_raise_and_generator_agrees_with_validator(seed, g
     assert position.round >= 25 or not position.valid_colors()
     assert set(seats) == {0, 1}
     assert "game over" in PLUGIN.describe(game)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    color=st.sampled_from(["BLUE", "YELLOW", "RED", "GREEN", "PINK", ""]),
+    kind=st.sampled_from(["MONO", "PENTO_W", "PENTO_X", "TETRO_L", "HEXO"]),
+    rotation=st.sampled_from(["NONE", "RIGHT", "MIRROR", "LEFT", "UP"]),
+    flipped=st.sampled_from(["true", "false", "TRUE", "1"]),
+    x=st.one_of(st.integers(-3, 22), st.integers(-(2**31), 2**31 - 1), st.just("x")),
+    y=st.one_of(st.integers(-3, 22), st.just("0x3")),
+    turns=st.integers(0, 12),
+)
+def test_arbitrary_move_data_is_a_verdict_or_malformed_and_never_corrupts(color, kind, rotation, flipped, x, y, turns):
+    rng = random.Random(turns)
+    game = PLUGIN.new_game(rng)
+    for _ in range(turns):
+        game.apply(game.current_seat, PLUGIN.random_move(game, rng))
+    before = game.state_element().render()
+    element = parse(
+        f'<data class="sc.plugin2027.SetMove"><piece color="{color}" kind="{kind}" rotation="{rotation}" '
+        f'isFlipped="{flipped}"><position x="{x}" y="{y}"/></piece></data>'
+    )
+    try:
+        move = game.decode_move(element)
+    except MalformedMove:
+        return
+    try:
+        game.apply(game.current_seat, move)
+    except InvalidMove as error:
+        assert game.state_element().render() == before
+        assert error.detail.startswith("InvalidMoveException(mistake=")
+    else:
+        assert move in PLUGIN.legal_moves(PLUGIN.game_from_state(parse(before))) or any(
+            frozenset(m.cells()) == frozenset(move.cells()) for m in PLUGIN.game_from_state(parse(before)).legal_moves()
+        )
