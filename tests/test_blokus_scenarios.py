@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.scenario import SEND_LINE, Action, Replay, _clients_from_transcript, first_state, load, run_capture
-from tests.wire import Raw
+from tests.wire import Raw, data_class, messages
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
@@ -37,6 +37,20 @@ async def test_captured_scenario(start_server, name):
     actions, clients = load(FOLDER, name)
     result = await run_capture(start_server, actions, clients, **MODERN)
     assert_all_equal(result, clients)
+
+
+async def test_a_seat_is_asked_twice_when_the_colour_between_is_removed(start_server):
+    """B13 over TCP: BLUE (ONE) moves, YELLOW (TWO) has no placement and is removed, so ONE gets
+    the next move request too (for RED); TWO gets none.  Its bad colour then drops ONE."""
+    actions, clients = load(FOLDER, "colour_removed")
+    result = await run_capture(start_server, actions, clients, **MODERN)
+    assert_all_equal(result, clients)
+    ours = {name: result.normalised(client) for name, client in clients.items()}
+    assert ours["C1"].count(b'class="moveRequest"') == 2 and ours["C2"].count(b'class="moveRequest"') == 0
+    state = [m for m in messages(ours["C2"]) if data_class(m) == "memento"][-1].find("data").find("state")
+    assert state.get("turn") == "6"
+    assert [c.text for c in state.find("validColors").findall("color")] == ["BLUE", "RED", "GREEN"]
+    assert b"hat das Spiel verlassen: PROTOCOL_ERROR" in ours["C2"]
 
 
 async def test_last_piece_mono_then_hard_timeout(start_server, mock_clock):
