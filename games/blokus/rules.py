@@ -27,6 +27,13 @@ Conformance notes (where the spec leaves a choice):
   (rotation, flip) in the order rotation NONE, RIGHT, MIRROR, LEFT (outer) x flipped false, true
   (inner); the server's generator emits the same representatives (seen in the golden vectors:
   PENTO_T comes as RIGHT+flipped, never LEFT).
+* The cell order (facts read in the official 27.0.4 source, ``PieceShape.kt`` and
+  ``CoordinateHelper.kt``; spec §3 gives only the last step): a shape's variants are built from
+  the enum's constructor argument (a Kotlin ``setOf``, so the listed order), a rotation maps into
+  a ``HashSet`` and aligns into another, a flip maps into a list in iteration order and aligns
+  into a ``HashSet``, ``NONE``/unflipped keep the set as it is, and the piece's coordinates are a
+  ``HashSet`` of the translated cells.  With that order all 4,305 golden vectors agree; with the
+  final ``HashSet`` alone four of them do not.
 * A move arriving for a game that is over, or for a position without valid colours, is answered by
   the same checks; the server never requests one there.
 """
