@@ -33,7 +33,7 @@ Conformance notes (where the spec leaves a choice):
   a ``HashSet`` and aligns into another, a flip maps into a list in iteration order and aligns
   into a ``HashSet``, ``NONE``/unflipped keep the set as it is, and the piece's coordinates are a
   ``HashSet`` of the translated cells.  With that order all 4,305 golden vectors agree; with the
-  final ``HashSet`` alone four of them do not.
+  final ``HashSet`` alone nine of them do not.
 * A move arriving for a game that is over, or for a position without valid colours, is answered by
   the same checks; the server never requests one there.
 """
