@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from benchmarks import engine, machine
+from benchmarks import blokus, engine, machine
 from benchmarks.load import LoadResult, run_load
 from benchmarks.memory import ACTIVE_TURN, run_memory
 from benchmarks.serverproc import ServerProcess
@@ -125,6 +125,7 @@ def engine_rows(plan: Plan) -> list[Row]:
             f"{generations / target:.1f}x target" if target else ""))
         rows.append(Row(f"{result.game_type}: random playouts/s",
                         f"{result.playouts_per_second:,.0f} ({result.plies_per_playout:.0f} plies each)"))
+    rows += blokus_rows(plan)
     render_s, size = engine.memento_render_seconds(plan.engine_budget)
     parse_s = engine.move_parse_seconds(plan.engine_budget)
     rows.append(Row("hot path: render one Piranhas memento", f"{render_s * 1e6:.0f} µs ({size:,} bytes)"))
@@ -139,6 +140,10 @@ def join_rows(plan: Plan) -> list[Row]:
     from benchmarks.reliability import join_cost_rows  # the open-room index (issue 15)
 
     return join_cost_rows(plan.join_prepared_rooms, plan.join_samples)
+def blokus_rows(plan: Plan) -> list[Row]:
+    blokus_result = blokus.measure(plan.engine_budget)
+    return [Row("swc_2027_blokus: legal-move generations/s, mid-game (turns 16–48)",
+                f"{blokus_result.generations_per_second:,.0f} ({blokus_result.moves_per_generation:.0f} moves each)")]
 
 
 def collect(plan: Plan) -> list[Row]:

@@ -17,6 +17,7 @@ _PLUGINS: dict[str, str] = {
     "swc_2022_ostseeschach": "swc_local.games.ostseeschach.plugin",
     "swc_2026_piranhas": "swc_local.games.piranhas_2026.plugin",
     "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.plugin",
+    "swc_2027_blokus": "swc_local.games.blokus.plugin",
 }
 
 _SHORT_NAMES: dict[str, str] = {
@@ -25,6 +26,7 @@ _SHORT_NAMES: dict[str, str] = {
     "ostseeschach": "swc_2022_ostseeschach",
     "piranhas_2026": "swc_2026_piranhas",
     "hase_und_igel_2025": "swc_2025_hase_und_igel",
+    "blokus": "swc_2027_blokus",
 }
 
 

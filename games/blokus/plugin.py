@@ -1,0 +1,165 @@
+"""The Blokus 2027 game plugin (``swc_2027_blokus``): glues the pure rules (:mod:`.rules`) to the
+server contract (:mod:`swc_local.games.plugin`, modern dialect, 2025 envelope) and the XML mapping
+(:mod:`.xmlmap`).
+
+Four colours on two seats: seat 0 (team ONE) plays BLUE and RED, seat 1 (team TWO) YELLOW and
+GREEN.  :attr:`BlokusGame.current_seat` is the team of the colour to move, and the rules skip the
+slots of removed colours, so the room asks the same seat twice in a row whenever the other team's
+colour in between is gone (one move request per colour slot, as the official server).
+
+Conformance notes:
+
+* An invalid move raises :class:`InvalidMove` whose ``reason`` is the InvalidMoveException message
+  (``<mistake>`` plus `` bei '<move>'`` except for WRONG_SHAPE and DUPLICATE_SHAPE) and whose
+  ``detail`` is ``InvalidMoveException(mistake=<mistake>, move=<move or null>)`` (spec §3, §8).
+* ``str(move)`` is the official Move toString, quoted by the not-your-turn message.
+* ``Outcome.reason`` is ``<name> hat am meisten Punkte erzielt.`` with the winner's display name,
+  or the team name for ``<join/>`` players, and ``Beide Spieler sind gleichauf`` for a tie.
+* ``random_move`` (the reference bot) picks uniformly among the distinct placements of the colour
+  to move; it never skips while a placement exists, and the server never asks a colour without one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from swc_local.games.blokus import xmlmap
+from swc_local.games.blokus.rules import (
+    COLORS,
+    SHAPE_SIZES,
+    TEAM_NAMES,
+    TIE,
+    Move,
+    Position,
+    RuleViolation,
+    SetMove,
+    SkipMove,
+)
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
+from swc_local.protocol.element import Element
+
+
+class BlokusGame:
+    """One room's game: a :class:`Position` plus the display names the server sets."""
+
+    __slots__ = ("position", "names")
+
+    def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
+        self.position = position
+        self.names = names
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def current_seat(self) -> int:
+        return self.position.current_team
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0], names[1])
+
+    def decode_move(self, data: Element) -> Move:
+        return xmlmap.decode_move(data)
+
+    def move_text(self, move: Move) -> str:
+        return str(move)
+
+    def apply(self, seat: int, move: object) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} is not on turn")
+        if not isinstance(move, (SetMove, SkipMove)):
+            raise TypeError(f"not a Blokus move: {move!r}")
+        try:
+            self.position.push(move)
+        except RuleViolation as violation:
+            raise InvalidMove(violation.message, violation.detail) from None
+
+    def legal_moves(self) -> list[Move]:
+        return self.position.legal_moves()
+
+    def outcome(self) -> Outcome | None:
+        decision = self.position.decision()
+        if decision is None:
+            return None
+        if decision.winner is None:
+            return Outcome(None, TIE)
+        name = self.names[decision.winner] or TEAM_NAMES[decision.winner]
+        return Outcome(decision.winner, decision.reason % name)
+
+    def state_element(self) -> Element:
+        return xmlmap.state_element(self.position)
+
+    def score_parts(self, seat: int) -> list[str]:
+        return [str(self.position.team_points(seat))]
+
+    def winner_element(self, seat: int) -> Element:
+        return Element("winner", {"team": TEAM_NAMES[seat]})
+
+
+def greedy_move(game: BlokusGame, rng: random.Random) -> Move | None:
+    """The greedy bot: a random placement among those of the largest remaining piece size."""
+    moves = game.position.legal_moves()
+    if not moves:
+        return None
+    largest = max(SHAPE_SIZES[m.kind] for m in moves)
+    return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
+
+
+class BlokusPlugin:
+    """The ``swc_2027_blokus`` game type."""
+
+    game_type = "swc_2027_blokus"
+    display_name = "Blokus"
+    dialect = MODERN
+    envelope = ENVELOPE_2025
+    season = 2027
+    soft_timeout_ms = 2000
+    hard_timeout_ms = 10000
+    score_fragments = (
+        ScoreFragment("Siegpunkte", "SUM"),
+        ScoreFragment("Punkte", "AVERAGE"),
+    )
+    move_classes = xmlmap.MOVE_CLASSES
+    data_classes = frozenset({xmlmap.STATE_CLASS})  # clients and replays find the plugin of a state
+    error_echoes_move = True  # the error carries <originalMessage class="sc.plugin2027.…"> (spec §8)
+
+    def new_game(self, rng: random.Random) -> BlokusGame:
+        return BlokusGame(Position.start(rng))
+
+    def game_from_state(self, state: Element) -> BlokusGame:
+        return BlokusGame(xmlmap.position_from_state(state))
+
+    def recognizes_state(self, state: Element) -> bool:
+        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too)."""
+        return state.get("startPiece") is not None and state.find("blueShapes") is not None
+
+    def legal_moves(self, game: BlokusGame) -> list[Move]:
+        return game.position.legal_moves()
+
+    def move_element(self, move: Move) -> Element:
+        return xmlmap.move_element(move)
+
+    def random_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
+        moves = game.position.legal_moves()
+        return rng.choice(moves) if moves else None
+
+    def greedy_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
+        return greedy_move(game, rng)
+
+    def describe(self, game: BlokusGame) -> str:
+        position = game.position
+        points = f"points ONE {position.team_points(0)}, TWO {position.team_points(1)}"
+        if position.is_over():
+            outcome = game.outcome()
+            assert outcome is not None
+            head = f"turn {position.turn}, round {position.round}, game over: {outcome.reason} ({points})"
+        else:
+            color = COLORS[position.current_color]
+            team = TEAM_NAMES[position.current_team]
+            head = f"turn {position.turn}, round {position.round}, {color} ({team}) to move, {points}"
+        valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
+        return f"{head}\nin play: {valid}\n{position.text()}"
+
+
+PLUGIN = BlokusPlugin()

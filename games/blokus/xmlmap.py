@@ -1,0 +1,227 @@
+"""Blokus 2027 XML mapping: moves in, mementos out, exactly as the 27.0.4 server (spec §8).
+
+Named ``xmlmap`` rather than ``xml`` so it never shadows the standard library package.
+
+Move classes are the Java class names ``sc.plugin2027.SetMove`` and ``sc.plugin2027.SkipMove``;
+the aliases ``setmove``/``skipmove`` in the official source are never registered, so a client
+sending them is dropped by the room (``PROTOCOL_ERROR``, golden ``blokus_alias_setmove``).
+
+Conformance notes (where §8 is silent; what XStream does with the 27.0.4 classes):
+
+* An unknown enum value (colour, kind, rotation), a non-integer coordinate or an unknown child
+  element is an XStream conversion error: :class:`MalformedMove` with cause ``PROTOCOL_ERROR``
+  (captured for a bad colour in ``endgames/colour_removed``).
+* A missing ``<piece>``, ``<position>``, ``color``, ``kind`` or ``rotation`` leaves a Kotlin
+  non-null field null, and the server's rule code fails on it: MalformedMove with cause
+  ``UNKNOWN``.  A missing ``isFlipped`` is false, a missing ``x``/``y`` is 0 (Java defaults).
+* ``isFlipped`` is read as ``Boolean.valueOf``: only ``true`` (any case) is true.
+* ``lastMoveMono`` entries are written in the order the colours finished (a Kotlin map keeps
+  insertion order).
+"""
+
+from __future__ import annotations
+
+from swc_local.games.blokus.rules import (
+    COLOR_INDEX,
+    COLORS,
+    ROTATION_INDEX,
+    ROTATIONS,
+    SHAPE_INDEX,
+    SHAPE_NAMES,
+    SIZE,
+    W,
+    Move,
+    Position,
+    SetMove,
+    SkipMove,
+    _bit,
+    _kinds,
+)
+from swc_local.games.piranhas.xmlmap import java_int  # the same XStream int converter
+from swc_local.games.plugin import MalformedMove
+from swc_local.protocol.element import Element
+
+SET_MOVE_CLASS = "sc.plugin2027.SetMove"
+SKIP_MOVE_CLASS = "sc.plugin2027.SkipMove"
+MOVE_CLASSES = frozenset({SET_MOVE_CLASS, SKIP_MOVE_CLASS})
+STATE_CLASS = "state"
+_SHAPE_LISTS = ("blueShapes", "yellowShapes", "redShapes", "greenShapes")
+_SHAPE_ELEMENTS = tuple(Element("shape", text=name).freeze() for name in SHAPE_NAMES)
+_COLOR_ELEMENTS = tuple(Element("color", text=name).freeze() for name in COLORS)
+
+
+def _protocol_error(message: str) -> MalformedMove:
+    return MalformedMove(message, cause="PROTOCOL_ERROR")
+
+
+def _enum(text: str | None, table: dict[str, int], what: str) -> int | None:
+    """An enum value; None when absent (the caller decides), PROTOCOL_ERROR when unknown."""
+    if text is None:
+        return None
+    value = table.get(text.strip())
+    if value is None:
+        raise _protocol_error(f"no {what} {text!r}")
+    return value
+
+
+def _required(value: int | None, what: str) -> int:
+    if value is None:
+        raise MalformedMove(f"missing {what}: the official rule code fails on null", cause="UNKNOWN")
+    return value
+
+
+def _int(text: str | None) -> int:
+    if text is None:
+        return 0
+    try:
+        return java_int(text.strip())
+    except MalformedMove as error:
+        raise _protocol_error(str(error)) from None
+
+
+def _only_children(element: Element, allowed: tuple[str, ...]) -> None:
+    seen = set()
+    for child in element.children:
+        if child.tag not in allowed:
+            raise _protocol_error(f"unexpected element <{child.tag}> in <{element.tag}>")
+        if child.tag in seen:
+            raise _protocol_error(f"duplicate <{child.tag}> in <{element.tag}>")
+        seen.add(child.tag)
+
+
+def decode_move(data: Element) -> Move:
+    """A ``<data class="sc.plugin2027.SetMove|SkipMove">`` (or ``<lastMove>``) -> Move."""
+    data_class = data.get("class")
+    if data_class == SKIP_MOVE_CLASS:
+        _only_children(data, ("color",))
+        color = data.find("color")
+        return SkipMove(_required(_enum(None if color is None else color.text, COLOR_INDEX, "colour"), "colour"))
+    if data_class != SET_MOVE_CLASS:
+        raise _protocol_error(f"not a Blokus move class: {data_class!r}")
+    # Parse everything first: XStream fails on a bad value before any rule code sees a null.
+    _only_children(data, ("piece",))
+    piece = data.find("piece")
+    if piece is None:
+        raise MalformedMove("a SetMove without <piece>", cause="UNKNOWN")
+    _only_children(piece, ("position",))
+    color = _enum(piece.get("color"), COLOR_INDEX, "colour")
+    kind = _enum(piece.get("kind"), SHAPE_INDEX, "shape")
+    rotation = _enum(piece.get("rotation"), ROTATION_INDEX, "rotation")
+    flipped = (piece.get("isFlipped") or "").strip().lower() == "true"
+    position = piece.find("position")
+    if position is not None and position.children:
+        raise _protocol_error(f"unexpected element <{position.children[0].tag}> in <position>")
+    x = _int(position.get("x")) if position is not None else 0
+    y = _int(position.get("y")) if position is not None else 0
+    if position is None:
+        raise MalformedMove("a piece without <position>", cause="UNKNOWN")
+    return SetMove(_required(color, "colour"), _required(kind, "shape"), _required(rotation, "rotation"), flipped, x, y)
+
+
+def move_element(move: Move, tag: str = "data") -> Element:
+    """The move as socha 5.1.0 sends it (``tag="data"``) or as the state's ``<lastMove>``."""
+    if isinstance(move, SkipMove):
+        return Element(tag, {"class": SKIP_MOVE_CLASS}, [_COLOR_ELEMENTS[move.color]])
+    piece = Element(
+        "piece",
+        {
+            "color": COLORS[move.color],
+            "kind": SHAPE_NAMES[move.kind],
+            "rotation": ROTATIONS[move.rotation],
+            "isFlipped": "true" if move.flipped else "false",
+        },
+        [Element("position", {"x": str(move.x), "y": str(move.y)})],
+    )
+    return Element(tag, {"class": SET_MOVE_CLASS}, [piece])
+
+
+def _field_elements() -> dict[tuple[int, int], Element]:
+    """One frozen ``<field>`` per (bit index, colour): shared by every memento, rendered once."""
+    return {
+        (y * W + x, color): Element("field", {"x": str(x), "y": str(y), "content": COLORS[color]}).freeze()
+        for y in range(SIZE) for x in range(SIZE) for color in range(4)
+    }
+
+
+_FIELDS = _field_elements()
+
+
+def board_element(position: Position) -> Element:
+    """Only occupied fields, y ascending then x ascending."""
+    occupied = position.occupied
+    colour_of = {}
+    for color in range(4):
+        mask = occupied[color]
+        while mask:
+            low = mask & -mask
+            colour_of[low.bit_length() - 1] = color
+            mask ^= low
+    return Element("board", children=[_FIELDS[index, colour_of[index]] for index in sorted(colour_of)])
+
+
+def state_element(position: Position) -> Element:
+    """The memento's ``<state class="state" startTeam turn startPiece round>``."""
+    children = []
+    if position.last_move is not None:
+        children.append(move_element(position.last_move, "lastMove"))
+    children.append(board_element(position))
+    children.append(Element("lastMoveMono", children=[
+        Element("entry", children=[_COLOR_ELEMENTS[color], Element("boolean", text="true" if mono else "false")])
+        for color, mono in position.last_move_mono.items()
+    ]))
+    for color, tag in enumerate(_SHAPE_LISTS):
+        children.append(Element(tag, children=[_SHAPE_ELEMENTS[k] for k in _kinds(position.undeployed[color])]))
+    children.append(Element("validColors", children=[_COLOR_ELEMENTS[c] for c in position.valid_colors()]))
+    attrs = {
+        "class": STATE_CLASS,
+        "startTeam": "ONE",
+        "turn": str(position.turn),
+        "startPiece": SHAPE_NAMES[position.start_piece],
+        "round": str(position.round),
+    }
+    return Element("state", attrs, children)
+
+
+def position_from_state(state: Element) -> Position:
+    """Rebuild a position from a memento's ``<state>``; ValueError if it is not a Blokus 2027 state."""
+    try:
+        turn = int(state.attrs.get("turn", "0"))
+        if turn < 0:
+            raise ValueError(f"negative turn {turn}")
+        start_team = state.get("startTeam", "ONE")
+        if start_team != "ONE":
+            raise ValueError("only startTeam ONE is supported")
+        start_piece = SHAPE_INDEX[state.attrs["startPiece"]]
+        occupied = [0, 0, 0, 0]
+        board = state.find("board")
+        for field in board.findall("field") if board is not None else []:
+            x, y = int(field.attrs["x"]), int(field.attrs["y"])
+            if not (0 <= x < SIZE and 0 <= y < SIZE):
+                raise ValueError(f"field off the board at ({x}, {y})")
+            content = field.attrs.get("content", "EMPTY")
+            if content != "EMPTY":
+                occupied[COLOR_INDEX[content]] |= _bit(x, y)
+        undeployed = [0, 0, 0, 0]
+        for color, tag in enumerate(_SHAPE_LISTS):
+            shapes = state.find(tag)
+            for shape in shapes.findall("shape") if shapes is not None else []:
+                undeployed[color] |= 1 << SHAPE_INDEX[shape.text.strip()]
+        valid = [False] * 4
+        colors = state.find("validColors")
+        if colors is None:
+            valid = [True] * 4
+        else:
+            for color in colors.findall("color"):
+                valid[COLOR_INDEX[color.text.strip()]] = True
+        mono: dict[int, bool] = {}
+        mono_element = state.find("lastMoveMono")
+        for entry in mono_element.findall("entry") if mono_element is not None else []:
+            color_el, bool_el = entry.find("color"), entry.find("boolean")
+            if color_el is None or bool_el is None:
+                raise ValueError("<lastMoveMono> entry without <color> or <boolean>")
+            mono[COLOR_INDEX[color_el.text.strip()]] = bool_el.text.strip() == "true"
+        last = state.find("lastMove")
+        last_move = decode_move(last) if last is not None else None
+    except (KeyError, AttributeError, MalformedMove) as error:
+        raise ValueError(f"not a Blokus 2027 state: {error!r}") from error
+    return Position(start_piece, turn, occupied, undeployed, valid, mono, last_move)
