@@ -28,11 +28,12 @@ def test_the_fixture_plays_a_blokus_game(pytester):
     result.assert_outcomes(passed=1)
 
 
-def test_match_report_reads_causes_of_2025_results():
-    """2025+ scores carry no cause: the report takes REGULAR from ``<winner regular="true">``."""
+def test_2025_results_get_causes_for_the_match_report():
+    """2025+ scores carry no cause: the client derives it from ``<winner regular reason>`` (both
+    REGULAR for a regular result; after a fault the winner REGULAR and the violator's cause read
+    from the violation text), so the match report and the fixture see causes as for 2022."""
     from swc_local.client.messages import parse
     from swc_local.protocol.element import parse as parse_xml
-    from swc_local.tools.match_report import score_cause
 
     room = parse_xml(
         '<room roomId="r"><data class="result"><definition><fragment name="Siegpunkte"><aggregation>SUM'
@@ -42,6 +43,8 @@ def test_match_report_reads_causes_of_2025_results():
         '<winner team="ONE" regular="true" reason="ONE hat am meisten Punkte erzielt."/></data></room>'
     )
     result = parse(room)
-    assert [score_cause(result, s) for s in result.scores] == ["REGULAR", "REGULAR"]
-    irregular = parse(parse_xml(room.render().replace('regular="true"', 'regular="false"')))
-    assert [score_cause(irregular, s) for s in irregular.scores] == ["IRREGULAR", "IRREGULAR"]
+    assert [s.cause for s in result.scores] == ["REGULAR", "REGULAR"]
+    violation = room.render().replace('regular="true" reason="ONE hat am meisten Punkte erzielt."',
+                                      'regular="false" reason="Regelverletzung von TWO: Feld ist belegt."')
+    irregular = parse(parse_xml(violation))
+    assert [s.cause for s in irregular.scores] == ["REGULAR", "RULE_VIOLATION"]

@@ -49,15 +49,6 @@ def _verdict(points: int) -> str:
     return {2: "win", 1: "draw"}.get(points, "loss")
 
 
-def score_cause(result, score) -> str:
-    """A score's cause; the 2025+ results have none, so it comes from ``<winner regular>``."""
-    if score.cause:
-        return score.cause
-    data = result.element.find("data") if result.element.tag == "room" else result.element
-    winner = data.find("winner") if data is not None else None
-    return "REGULAR" if winner is not None and winner.get("regular") == "true" else "IRREGULAR"
-
-
 def game_line(record: GameRecord) -> str:
     if record.result is None:
         return f"no result ({record.error})"
@@ -65,7 +56,7 @@ def game_line(record: GameRecord) -> str:
     for player in (0, 1):
         score = record.score(player)
         color = ("red", "blue")[record.seat_of(player)]
-        parts.append(f"{NAMES[player]} ({color}) {score_cause(record.result, score)} {'/'.join(score.parts)}")
+        parts.append(f"{NAMES[player]} ({color}) {score.cause} {'/'.join(score.parts)}")
     return ", ".join(parts)
 
 
@@ -78,7 +69,7 @@ def results_table(report: MatchReport) -> str:
     for player in (0, 1):
         scores = [r.score(player) for r in with_result]
         verdicts = Counter(_verdict(s.points) for s in scores)
-        causes = Counter(score_cause(r.result, r.score(player)) for r in with_result)
+        causes = Counter(r.score(player).cause for r in with_result)
         averages = []
         for i in range(len(fragments)):
             values = [float(s.parts[i + 1]) for s in scores if len(s.parts) > i + 1]
@@ -104,7 +95,7 @@ def results_table(report: MatchReport) -> str:
     notes = []
     for record in records:
         irregular = record.result is None or any(
-            score_cause(record.result, s) != "REGULAR" for s in record.result.scores
+            s.cause != "REGULAR" for s in record.result.scores
         )
         if irregular:
             codes = ", ".join(f"{NAMES[p]} exit {c}" for p, c in enumerate(record.exit_codes) if c not in (None, 0))
