@@ -22,6 +22,17 @@ RAW_SCENARIOS = [
 ]
 
 
+@pytest.fixture
+def start_server(start_server):
+    """The shared fixture, with Piranhas 2026 as the game of ``<join/>`` (by default the newest
+    season gets it, and these captures are of Piranhas 2026)."""
+
+    async def start(game_factory=None, **settings):
+        return await start_server(game_factory, **({"default_game": "swc_2026_piranhas"} | settings))
+
+    return start
+
+
 @pytest.mark.parametrize("name", RAW_SCENARIOS)
 async def test_captured_scenario(start_server, name):
     await replay_capture(start_server, FOLDER, name)
