@@ -140,6 +140,8 @@ def join_rows(plan: Plan) -> list[Row]:
     from benchmarks.reliability import join_cost_rows  # the open-room index (issue 15)
 
     return join_cost_rows(plan.join_prepared_rooms, plan.join_samples)
+
+
 def blokus_rows(plan: Plan) -> list[Row]:
     blokus_result = blokus.measure(plan.engine_budget)
     return [Row("swc_2027_blokus: legal-move generations/s, mid-game (turns 16–48)",
