@@ -41,6 +41,16 @@ ENVELOPE_2025 = "2025"
 ``</protocol>``, a forced step on a half-empty room cancels it.  See modern_dialect_2023plus.md."""
 
 
+def seat_labels(plugin: object) -> tuple[str, str]:
+    """What a person calls the two seats of ``plugin``'s game, first seat first.
+
+    The names of the game's own wire: ``red``/``blue`` for the classic games (as their welcome
+    says), ``ONE``/``TWO`` for the 2022+ ones (as their welcome, ``<winner team/>`` and the
+    official tools say).  ``swc match``, its report and the pytest helper all label seats with
+    this one function; an object without a ``dialect`` counts as classic."""
+    return ("ONE", "TWO") if getattr(plugin, "dialect", CLASSIC) == MODERN else ("red", "blue")
+
+
 class InvalidMove(Exception):
     """A rule check failed. ``reason`` is the official, verbatim reason text.
 

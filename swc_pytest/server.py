@@ -15,6 +15,14 @@ from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.match import MatchConfig, PlayedGame, play_one_game
 
 
+def _seat(color: str) -> int:
+    """The seat ``color`` names: red/ONE first, blue/TWO second (both dialects' names are
+    accepted for every game, so a test reads the same for a classic and a 2022+ game)."""
+    if not isinstance(color, str) or color.upper() not in ("RED", "ONE", "BLUE", "TWO"):
+        raise ValueError(f"color must be red/blue or ONE/TWO, not {color!r}")
+    return seat_of(color)
+
+
 class RunningServer:
     """What the ``swc_server`` fixture yields: address, options, and ``play``."""
 
@@ -45,7 +53,9 @@ class RunningServer:
     ) -> PlayedGame:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
         ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
-        ONE/TWO in 2022+ games)."""
+        ONE/TWO in 2022+ games; either pair, in any case, is accepted for every game).  The
+        returned game's ``color`` uses the game's own names (red/blue or ONE/TWO)."""
+        seat = _seat(color)
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")
         config = MatchConfig(
@@ -57,7 +67,7 @@ class RunningServer:
         self._games += 1
         record = self.portal.call(
             play_one_game, config, self.server, self.password,
-            player1_seat=seat_of(color), seed=seed,
+            player1_seat=seat, seed=seed,
         )
         return PlayedGame(record)
 

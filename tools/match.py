@@ -6,7 +6,9 @@ How one match runs:
    ``--replays``, ``--load-game``/``--turn``, timeouts as given).
 2. An admin prepares all N rooms up front, in game order, so room *i* always gets the *i*-th
    board of the seed whatever ``--parallel`` is.  Colours alternate: player 1 is red in games
-   1, 3, 5, ... and blue in the others; the display names are ``player1``/``player2``.
+   1, 3, 5, ... and blue in the others (ONE and TWO in the 2022+ games: every seat label, here,
+   in the report and in ``{color}``, comes from :func:`swc_local.games.plugin.seat_labels`); the
+   display names are ``player1``/``player2``.
 3. Up to K games run at once.  For each, an admin connection observes the room, then both
    commands are started with their reservation codes.  The game ends the usual way, with a
    result, whatever the commands do: a crash is LEFT, a bot that stops answering is
@@ -33,7 +35,7 @@ import trio
 
 from swc_local.client.admin import Admin
 from swc_local.client.messages import Left, Memento, Result
-from swc_local.games.plugin import GamePlugin
+from swc_local.games.plugin import GamePlugin, seat_labels
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.tools.players import expand, reference_bot_command, run_player
@@ -69,15 +71,20 @@ class MatchConfig:
 class GameRecord:
     index: int
     room_id: str
-    player1_seat: int  # 0: player1 is red
+    player1_seat: int  # 0: player1 is red (ONE)
     result: Result | None = None
     error: str | None = None
     move_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # per player
     exit_codes: list[int | None] = field(default_factory=lambda: [None, None])  # per player
     replay: Path | None = None
+    labels: tuple[str, str] = ("red", "blue")  # the game's seat names, :func:`seat_labels`
 
     def seat_of(self, player: int) -> int:
         return self.player1_seat if player == 0 else 1 - self.player1_seat
+
+    def label(self, player: int) -> str:
+        """The seat of ``player`` as the game names it: red/blue, or ONE/TWO in 2022+ games."""
+        return self.labels[self.seat_of(player)]
 
     def score(self, player: int):
         return self.result.scores[self.seat_of(player)] if self.result else None
@@ -104,7 +111,8 @@ class PlayedGame:
 
     @property
     def color(self) -> str:
-        return ("red", "blue")[self.record.player1_seat]
+        """The bot's seat in the game's own names: red/blue, or ONE/TWO in 2022+ games."""
+        return self.record.label(0)
 
     @property
     def team(self) -> str:
@@ -203,7 +211,8 @@ async def play_one_game(
 async def _prepare(admin: Admin, config: MatchConfig, index: int, player1_seat: int) -> tuple[GameRecord, tuple[str, ...]]:
     names = NAMES if player1_seat == 0 else NAMES[::-1]
     prepared = await admin.prepare(config.plugin, list(names))
-    return GameRecord(index, prepared.room_id, player1_seat), prepared.reservations
+    record = GameRecord(index, prepared.room_id, player1_seat, labels=seat_labels(config.plugin))
+    return record, prepared.reservations
 
 
 async def _play(config: MatchConfig, server: Server, password: str, seed: int, record: GameRecord, codes) -> None:
@@ -217,7 +226,7 @@ async def _play(config: MatchConfig, server: Server, password: str, seed: int, r
                 argv = expand(
                     config.command(player), host="127.0.0.1", port=server.port, reservation=codes[seat],
                     seed=bot_seed(seed, record.index, player), game=config.plugin.game_type,
-                    color=("red", "blue")[seat],
+                    color=record.labels[seat],
                 )
                 nursery.start_soon(_player, config, record, player, argv, exited[player])
             nursery.start_soon(_force_start_when_stuck, config, admin, record, started, exited)

@@ -55,8 +55,7 @@ def game_line(record: GameRecord) -> str:
     parts = []
     for player in (0, 1):
         score = record.score(player)
-        color = ("red", "blue")[record.seat_of(player)]
-        parts.append(f"{NAMES[player]} ({color}) {score.cause} {'/'.join(score.parts)}")
+        parts.append(f"{NAMES[player]} ({record.label(player)}) {score.cause} {'/'.join(score.parts)}")
     return ", ".join(parts)
 
 

@@ -2,7 +2,7 @@
 
 A command is a string (split like a shell would, with :func:`shlex.split`) or a list of
 arguments.  ``{host}``, ``{port}``, ``{reservation}``, ``{seed}``, ``{game}`` (the game type) and
-``{color}`` (``red``/``blue``) are replaced in every argument; nothing else is touched, so a
+``{color}`` (``red``/``blue``, ``ONE``/``TWO`` in 2022+ games) are replaced in every argument; nothing else is touched, so a
 command may contain other braces.
 
 Each process gets its own session (process group), so a command that is a shell script and the
