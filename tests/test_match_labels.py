@@ -113,3 +113,17 @@ def test_the_fixture_names_modern_seats_one_and_two_and_accepts_red_blue():
         assert first.color == "ONE" and first.bot.cause == "REGULAR"
         with pytest.raises(ValueError, match="red/blue or ONE/TWO"):
             server.play(BOT, color="green")
+
+
+async def test_a_2022_player_that_never_joins_loses_by_timeout_instead_of_hanging_the_match():
+    """The 2022 server ignores a forced step in a half-empty room; the runner's silent stand-in
+    takes the free seat, and the move timer scores the missing player."""
+    config = MatchConfig(
+        registry.get("swc_2022_ostseeschach"), games=1, seed=1, player2="/nonexistent/bot {port}",
+        start_timeout=0.5, soft_timeout_ms=300, hard_timeout_ms=600, game_timeout=60,
+    )
+    report = await run_match(config)
+    (record,) = report.records
+    assert record.result is not None, record.error
+    assert record.score(1).cause in ("SOFT_TIMEOUT", "HARD_TIMEOUT")
+    assert record.score(0).cause == "REGULAR"

@@ -34,8 +34,9 @@ from pathlib import Path
 import trio
 
 from swc_local.client.admin import Admin
+from swc_local.client.client import Client
 from swc_local.client.messages import Left, Memento, Result
-from swc_local.games.plugin import GamePlugin, seat_labels
+from swc_local.games.plugin import MODERN, GamePlugin, seat_labels
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.tools.players import expand, reference_bot_command, run_player
@@ -229,7 +230,7 @@ async def _play(config: MatchConfig, server: Server, password: str, seed: int, r
                     color=record.labels[seat],
                 )
                 nursery.start_soon(_player, config, record, player, argv, exited[player])
-            nursery.start_soon(_force_start_when_stuck, config, admin, record, started, exited)
+            nursery.start_soon(_force_start_when_stuck, config, admin, record, started, exited, codes, server.port)
             with trio.move_on_after(config.game_timeout) as deadline:
                 await _observe(config, admin, record, started)
             if deadline.cancelled_caught:
@@ -257,8 +258,13 @@ async def _player(config: MatchConfig, record: GameRecord, player: int, argv: li
             output.close()
 
 
-async def _force_start_when_stuck(config, admin: Admin, record: GameRecord, started: trio.Event, exited) -> None:
-    """A forced step when the game has not started in time or a command exited before it did."""
+async def _force_start_when_stuck(config, admin: Admin, record: GameRecord, started: trio.Event, exited, codes, port) -> None:
+    """A forced step when the game has not started in time or a command exited before it did.
+
+    The 2022+ servers ignore (2022) or cancel on (2025+) a forced step in a half-empty room, so
+    for those games the runner takes every free seat itself with a silent stand-in instead: the
+    server's move timer then scores the missing player, as the classic dummy is scored.
+    """
     with trio.move_on_after(config.start_timeout):
         async with trio.open_nursery() as watch:
             for event in exited:
@@ -269,7 +275,25 @@ async def _force_start_when_stuck(config, admin: Admin, record: GameRecord, star
             watch.start_soon(_cancel_on, started, watch)
     if not started.is_set():
         log.info("game %d: not started (a player did not join); forcing the start", record.index + 1)
-        await admin.step(record.room_id, forced=True)
+        if config.plugin.dialect == MODERN:
+            # the seats of commands that exited, or every seat once start_timeout has passed
+            gone = [player for player in (0, 1) if exited[player].is_set()] or [0, 1]
+            async with trio.open_nursery() as stand_ins:
+                for player in gone:
+                    stand_ins.start_soon(_silent_stand_in, config.plugin, port, codes[record.seat_of(player)])
+        else:
+            await admin.step(record.room_id, forced=True)
+
+
+async def _silent_stand_in(plugin: GamePlugin, port: int, code: str) -> None:
+    """Join a prepared seat and never move (a seat already taken just refuses the code)."""
+    try:
+        async with await Client.connect("127.0.0.1", port, plugin) as client:
+            await client.join_prepared(code)
+            async for _ in client:
+                pass
+    except Exception as error:  # a taken seat's refusal or the room's end: nothing to do
+        log.debug("stand-in for %s: %s", code, error)
 
 
 async def _cancel_on(event: trio.Event, nursery: trio.Nursery) -> None:
