@@ -198,3 +198,13 @@ class GamePlugin(Protocol):
     def describe(self, game: Game) -> str:
         """A small text board for people (replays, logs)."""
         ...
+
+
+class RandomMoveFromLegal:
+    """Mixin for a :class:`GamePlugin` whose reference bot plays a uniformly random one of
+    :meth:`legal_moves`: the same ``rng.choice`` on the same list, so every plugin that uses it
+    draws the same moves for the same seed as before."""
+
+    def random_move(self, game: Game, rng: random.Random) -> object | None:
+        moves = self.legal_moves(game)
+        return rng.choice(moves) if moves else None

@@ -11,15 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-import trio
 
-from swc_local.client.bot import play_game
 from swc_local.games import registry
-from swc_local.server.replay import position_factory, read_replay
-from swc_local.tools.match import MatchConfig, run_match
+from swc_local.server.replay import read_replay
 from swc_local.client.messages import parse as parse_message
 from swc_local.protocol.element import Element, parse
 from swc_local.tools.replay_check import check_replay, print_replay
+
+from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
 
 PLUGIN = registry.get("swc_2025_hase_und_igel")
 DATA = Path(__file__).parent / "data" / "hase_und_igel_2025"
@@ -36,22 +35,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2025_hase_und_igel"/>``,
     8 at a time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
     server = await start_server(seed=25)
-    reports = []
-    limiter = trio.CapacityLimiter(PARALLEL)
-
-    async def one_game(index: int) -> None:
-        async with limiter:
-            async with trio.open_nursery() as nursery:
-                for seat in (0, 1):
-                    nursery.start_soon(bot, 2 * index + seat)
-
-    async def bot(seed: int) -> None:
-        reports.append(await play_game(PLUGIN, "127.0.0.1", server.port, seed=seed))
-
-    with trio.fail_after(600):  # a guard against a hang, not a speed limit
-        async with trio.open_nursery() as nursery:
-            for index in range(GAMES):
-                nursery.start_soon(one_game, index)
+    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=600)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
     for report in reports:
@@ -70,21 +54,10 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
 async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_server):
     """``swc match hase_und_igel_2025`` with replays; each replay re-checks against the rules and
     prints; a room loaded from turn 10 of one starts exactly there and plays to a regular end."""
-    config = MatchConfig(PLUGIN, games=2, seed=5, parallel=2, replays=tmp_path)
-    report = await run_match(config)
-    assert report.complete
-    for record in report.records:
-        assert [s.cause for s in record.result.scores] == ["REGULAR", "REGULAR"]
-    files = sorted(tmp_path.glob("*.xml"))
-    assert len(files) == 2
+    files = await checked_match_replays(PLUGIN, tmp_path)
     for path in files:
-        replay = read_replay(path)
-        assert replay.plugin is PLUGIN
-        checked = check_replay(replay)
-        assert checked.ok, checked.disagreement
-        assert checked.moves_checked == len(replay.states) - 1
         printed = io.StringIO()
-        print_replay(replay, printed)
+        print_replay(read_replay(path), printed)
         assert "ONE moves: " in printed.getvalue() and "winner: " in printed.getvalue()
 
     tampered = tmp_path / "tampered.xml"
@@ -95,22 +68,7 @@ async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_serv
         assert check_replay(read_replay(tampered)).disagreement.startswith("result: recorded")
     tampered.unlink()
 
-    replay = read_replay(files[0])
-    expected = replay.game_at(10).state_element().render()
-    loaded_dir = tmp_path / "loaded"
-    server = await start_server(
-        game_factory=position_factory(files[0], 10), save_replay=True, replay_dir=str(loaded_dir)
-    )
-    async with trio.open_nursery() as nursery:
-        for seed in (1, 2):
-            nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.port, None, seed)
-    with trio.fail_after(120):
-        while not list(loaded_dir.glob("*.xml")):
-            await trio.sleep(0.01)
-    loaded = read_replay(next(loaded_dir.glob("*.xml")))
-    assert loaded.states[0].render() == expected  # the room started at the loaded position
-    checked = check_replay(loaded)
-    assert checked.ok, checked.disagreement
+    loaded = await play_loaded_position(PLUGIN, start_server, files[0], 10, tmp_path / "loaded", timeout=120)
     typed = parse_message(Element("room", {"roomId": ""}, [loaded.result]))
     assert [score.cause for score in typed.scores] == ["REGULAR", "REGULAR"]
 

@@ -29,6 +29,7 @@ import trio
 
 from swc_local.games.blokus.plugin import PLUGIN
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
+from tests.socha_games import game_results, prepare, run_bot
 from tests.wire import data_class, messages
 
 BOT = Path(__file__).parent / "foreign_clients" / "socha_blokus_2027.py"
@@ -36,55 +37,7 @@ SCENARIOS = Path(__file__).parent / "data" / "blokus" / "scenarios"
 JOIN_GAMES = int(os.environ.get('BLOKUS_JOIN_GAMES', 14))
 PREPARED_GAMES = int(os.environ.get('BLOKUS_PREPARED_GAMES', 6))
 PARALLEL_GAMES = int(os.environ.get('BLOKUS_PARALLEL', 4))
-RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
-JOINED = re.compile(r"^PEER joined (\S+)$", re.M)
 SLOW = {"soft_timeout_ms": 20_000, "hard_timeout_ms": 30_000}
-
-
-async def run_bot(python: Path, port: int, seed: int, reservation: str | None = None) -> tuple[int, str]:
-    command = [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(port)]
-    if reservation is not None:
-        command += ["--reservation", reservation]
-    env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
-    with trio.fail_after(900):
-        done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
-    return done.returncode, done.stdout.decode() + done.stderr.decode()
-
-
-async def prepare(port: int, index: int) -> list[str]:
-    """Prepare a room with two named slots as an admin would; return the reservation codes."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    async with stream:
-        await stream.send_all(
-            b'<protocol><authenticate password="examplepassword"/>'
-            b'<prepare gameType="swc_2027_blokus" pause="false">'
-            + f'<slot displayName="alpha{index}" canTimeout="true" reserved="true"/>'
-              f'<slot displayName="beta{index}" canTimeout="true" reserved="true"/>'.encode()
-            + b"</prepare>"
-        )
-        received = b""
-        with trio.fail_after(10):
-            while b"</prepared>" not in received:
-                received += await stream.receive_some(4096)
-        await stream.send_all(b"</protocol>")
-    return re.findall(r"<reservation>([^<]+)</reservation>", received.decode())
-
-
-def game_results(outputs: list[tuple[int, str]]) -> dict[str, tuple[str, str, str]]:
-    """Each room's result from the clients' reports; every client exited 0, both seats of a
-    room agree, and each room had exactly two clients."""
-    rooms: dict[str, list[tuple[str, str, str]]] = {}
-    for code, output in outputs:
-        assert code == 0, f"a socha client exited {code}:\n{output[-3000:]}"
-        found = RESULT.findall(output)
-        assert len(found) == 1, f"a socha client saw {len(found)} results:\n{output[-3000:]}"
-        assert "PEER left" in output, output[-3000:]
-        room = JOINED.search(output)
-        assert room is not None, output[-3000:]
-        rooms.setdefault(room[1], []).append(found[0])
-    for room, results in rooms.items():
-        assert len(results) == 2 and results[0] == results[1], (room, results)
-    return {room: results[0] for room, results in rooms.items()}
 
 
 @pytest.mark.timeout(1800)  # twenty socha games: a few minutes on CI, far more on a loaded machine
@@ -95,7 +48,7 @@ async def test_socha_5_1_0_random_bots_play_join_and_prepared_games(start_server
     outputs: list[tuple[int, str]] = []
 
     async def bot(seed: int, code: str | None = None) -> None:
-        outputs.append(await run_bot(python, port, seed, code))
+        outputs.append(await run_bot(python, BOT, port, seed, code, timeout=900))
 
     async def join_game(index: int) -> None:
         async with trio.open_nursery() as nursery:  # <join/> pairs clients in arrival order
@@ -103,7 +56,7 @@ async def test_socha_5_1_0_random_bots_play_join_and_prepared_games(start_server
             nursery.start_soon(bot, 2 * index + 1)
 
     async def prepared_game(index: int) -> None:
-        codes = await prepare(port, index)
+        codes = await prepare(port, index, "swc_2027_blokus")
         assert len(codes) == 2
         async with trio.open_nursery() as nursery:
             nursery.start_soon(bot, 1000 + 2 * index, codes[0])

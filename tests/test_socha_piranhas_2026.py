@@ -16,66 +16,17 @@ The venv with socha comes from :mod:`tests.socha_clients` (built once from PyPI,
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
 import trio
 
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
+from tests.socha_games import game_results, prepare, run_bot
 
 BOT = Path(__file__).parent / "foreign_clients" / "socha_piranhas_2026.py"
 GAMES_PER_BATCH = 5
 PREPARED_BATCH = 3  # batches 0-2 join, batch 3 joinPrepared: 15 + 5 = 20 games
-RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
-JOINED = re.compile(r"^PEER joined (\S+)$", re.M)
-
-
-async def run_bot(python: Path, port: int, seed: int, reservation: str | None = None) -> tuple[int, str]:
-    command = [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(port)]
-    if reservation is not None:
-        command += ["--reservation", reservation]
-    env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
-    with trio.fail_after(240):
-        done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
-    return done.returncode, done.stdout.decode() + done.stderr.decode()
-
-
-async def prepare(port: int, index: int) -> list[str]:
-    """Prepare a room with two named slots as an admin would; return the reservation codes."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    async with stream:
-        await stream.send_all(
-            b'<protocol><authenticate password="examplepassword"/>'
-            b'<prepare gameType="swc_2026_piranhas" pause="false">'
-            + f'<slot displayName="alpha{index}" canTimeout="true" reserved="true"/>'
-              f'<slot displayName="beta{index}" canTimeout="true" reserved="true"/>'.encode()
-            + b"</prepare>"
-        )
-        received = b""
-        with trio.fail_after(10):
-            while b"</prepared>" not in received:
-                received += await stream.receive_some(4096)
-        await stream.send_all(b"</protocol>")
-    return re.findall(r"<reservation>([^<]+)</reservation>", received.decode())
-
-
-def game_results(outputs: list[tuple[int, str]]) -> dict[str, tuple[str, str, str]]:
-    """Each room's result, from the clients' reports; every client exited 0, both seats of a
-    room agree, and each room had exactly two clients."""
-    rooms: dict[str, list[tuple[str, str, str]]] = {}
-    for code, output in outputs:
-        assert code == 0, f"a socha client exited {code}:\n{output[-3000:]}"
-        found = RESULT.findall(output)
-        assert len(found) == 1, f"a socha client saw {len(found)} results:\n{output[-3000:]}"
-        assert "PEER left" in output, output[-3000:]
-        room = JOINED.search(output)
-        assert room is not None, output[-3000:]
-        rooms.setdefault(room[1], []).append(found[0])
-    for room, results in rooms.items():
-        assert len(results) == 2 and results[0] == results[1], (room, results)
-    return {room: results[0] for room, results in rooms.items()}
 
 
 @pytest.mark.parametrize("batch", [0, 1, 2, 3])
@@ -92,7 +43,7 @@ async def test_socha_4_3_9_random_bots(start_server, socha_client, batch):  # no
     prepared = batch == PREPARED_BATCH
 
     async def bot(seed: int, code: str | None = None) -> None:
-        outputs.append(await run_bot(python, port, seed, code))
+        outputs.append(await run_bot(python, BOT, port, seed, code, timeout=240))
 
     async def join_game(index: int) -> None:
         # <join/> pairs clients in arrival order, so the two started here may meet others
@@ -101,7 +52,7 @@ async def test_socha_4_3_9_random_bots(start_server, socha_client, batch):  # no
             nursery.start_soon(bot, 2 * index + 1)
 
     async def prepared_game(index: int) -> None:
-        codes = await prepare(port, index)
+        codes = await prepare(port, index, "swc_2026_piranhas")
         assert len(codes) == 2
         async with trio.open_nursery() as nursery:
             nursery.start_soon(bot, 2 * index, codes[0])

@@ -35,7 +35,7 @@ from swc_local.games.blokus.rules import (
     SetMove,
     SkipMove,
 )
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element
 
 
@@ -106,7 +106,7 @@ def greedy_move(game: BlokusGame, rng: random.Random) -> Move | None:
     return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
 
 
-class BlokusPlugin:
+class BlokusPlugin(RandomMoveFromLegal):
     """The ``swc_2027_blokus`` game type."""
 
     game_type = "swc_2027_blokus"
@@ -139,10 +139,6 @@ class BlokusPlugin:
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
-
-    def random_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
-        moves = game.position.legal_moves()
-        return rng.choice(moves) if moves else None
 
     def greedy_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
         return greedy_move(game, rng)

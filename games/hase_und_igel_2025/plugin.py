@@ -20,11 +20,11 @@ import random
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.game import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgel2025Plugin:
+class HaseUndIgel2025Plugin(RandomMoveFromLegal):
     game_type = "swc_2025_hase_und_igel"
     display_name = "Hase und Igel"
     dialect = MODERN
@@ -60,10 +60,6 @@ class HaseUndIgel2025Plugin:
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
-
-    def random_move(self, game: HaseUndIgel2025Game, rng: random.Random) -> Move | None:
-        moves = movegen.sensible_moves(game.state)
-        return rng.choice(moves) if moves else None
 
     def describe(self, game: HaseUndIgel2025Game) -> str:
         return describe(game.state, game.names)

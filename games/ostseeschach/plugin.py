@@ -34,7 +34,9 @@ import random
 
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import ENVELOPE_2022, MODERN, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.plugin import (
+    ENVELOPE_2022, MODERN, InvalidMove, MalformedMove, Outcome, RandomMoveFromLegal, ScoreFragment,
+)
 from swc_local.protocol.element import Element
 
 
@@ -118,7 +120,7 @@ class OstseeschachGame:
         return xmlmap.team_element("winner", seat)
 
 
-class OstseeschachPlugin:
+class OstseeschachPlugin(RandomMoveFromLegal):
     """The ``swc_2022_ostseeschach`` game type."""
 
     game_type = "swc_2022_ostseeschach"
@@ -153,10 +155,6 @@ class OstseeschachPlugin:
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
-
-    def random_move(self, game: OstseeschachGame, rng: random.Random) -> Move | None:
-        moves = game.position.legal_moves()
-        return rng.choice(moves) if moves else None
 
     def describe(self, game: OstseeschachGame) -> str:
         position = game.position

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, RandomMoveFromLegal, ScoreFragment
 from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
 from swc_local.protocol.element import Element
@@ -80,7 +80,7 @@ class PiranhasGame:
         return xmlmap.player_element("winner", self.names[seat], _SEAT_COLORS[seat])
 
 
-class PiranhasPlugin:
+class PiranhasPlugin(RandomMoveFromLegal):
     """The ``swc_2019_piranhas`` game type."""
 
     game_type = "swc_2019_piranhas"
@@ -108,10 +108,6 @@ class PiranhasPlugin:
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
-
-    def random_move(self, game: PiranhasGame, rng: random.Random) -> Move | None:
-        moves = game.position.legal_moves()
-        return rng.choice(moves) if moves else None
 
     def describe(self, game: PiranhasGame) -> str:
         position = game.position

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
     TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, Verdict, WinReason,
@@ -115,7 +115,7 @@ class Piranhas2026Game:
         return Element("winner", {"team": TEAM_NAMES[seat]})
 
 
-class Piranhas2026Plugin:
+class Piranhas2026Plugin(RandomMoveFromLegal):
     """The ``swc_2026_piranhas`` game type."""
 
     game_type = "swc_2026_piranhas"
@@ -154,10 +154,6 @@ class Piranhas2026Plugin:
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
-
-    def random_move(self, game: Piranhas2026Game, rng: random.Random) -> Move | None:
-        moves = game.state.legal_moves()
-        return rng.choice(moves) if moves else None
 
     def describe(self, game: Piranhas2026Game) -> str:
         state = game.state
