@@ -146,7 +146,9 @@ async def test_twenty_thousand_joins_in_one_write_drop_the_attacker_at_the_seat_
     assert caplog.text.count("created: swc_2019_piranhas\n") <= 51  # no thousands of rooms
     await wait_until_idle(server)  # the attacker's 50 rooms ended with it
     assert server.lobby.open_rooms.get(PIRANHAS.game_type, {}) == {}
-    assert len(server._nursery.child_tasks) == baseline_tasks
+    with trio.fail_after(10):  # the handlers' last steps (logging, clean-up) finish just after
+        while len(server._nursery.child_tasks) != baseline_tasks:
+            await trio.sleep(0.01)
 
 
 class WorkPerStep(trio.abc.Instrument):
@@ -171,7 +173,9 @@ async def test_batched_joins_under_the_seat_limit_are_handled_a_batch_per_step(s
     # Without a seat limit every join counts, and a 64 KiB read holds 1,800 of them: handled
     # without yielding they stall the whole server (about half a second here, ten on the machine
     # of the issue), and ending 1,500 rooms at once when the client leaves stalls it again.
-    server = await start_server(soft_timeout_ms=1000, max_seats_per_connection=0)
+    # work.most is the proof; the generous soft limit only keeps a loaded CI machine from
+    # scoring an innocent player (the stall this guards against is caught by work.most)
+    server = await start_server(soft_timeout_ms=5000, max_seats_per_connection=0)
     work = WorkPerStep()
     handle, on_disconnect = server.lobby.handle, GameRoom.on_disconnect
     monkeypatch.setattr(server.lobby, "handle", lambda *args: (work.count(), handle(*args))[1])

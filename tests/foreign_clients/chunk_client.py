@@ -30,7 +30,7 @@ def receive_chunk(sock: socket.socket) -> str:
 
 
 def play(port: int, rng: random.Random) -> str | None:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
     sock.sendall(b'<protocol><join gameType="swc_2019_piranhas" />')
     room = me = None
     board: dict = {}

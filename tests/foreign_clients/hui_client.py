@@ -76,7 +76,7 @@ def moves(fields: list[str], me: Me, other: Me) -> list[list[str]]:
 
 
 def play(port: int, rng: random.Random) -> str | None:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
     sock.sendall(b'<protocol>\n<join gameType="swc_2018_hase_und_igel"')
     sock.sendall(b"/>")
     parser = ET.XMLPullParser(events=("start", "end"))

@@ -22,7 +22,7 @@ from runner import main
 
 class Protocol:
     def __init__(self, host: str, port: int) -> None:
-        self.sock = socket.create_connection((host, port), timeout=30)
+        self.sock = socket.create_connection((host, port), timeout=120)  # a partner may be mid-game on a loaded machine
         self.parser = ET.XMLPullParser(events=("start", "end"))
         self.depth = 0
         self.pending: list[ET.Element] = []

@@ -72,7 +72,7 @@ class Listener(xml.sax.handler.ContentHandler):
 
 
 def play(port: int, rng: random.Random) -> str | None:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
     listener = Listener()
     parser = xml.sax.make_parser()
     parser.setContentHandler(listener)
