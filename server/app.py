@@ -102,13 +102,13 @@ class Server:
         connection = Connection(stream, peer)
         connection.fallback_dialect = self.settings.lobby_dialect
         self.connections.add(connection)
-        log.info("%r opened", connection)
+        # DEBUG, like the last line of a connection that never joined: a flood of short-lived
+        # connections must not cost the server a log line each (the reason of a drop stays INFO).
+        log.debug("%r opened", connection)
         try:
             with connection.cancel_scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(connection.write_loop)
-                    if self.settings.idle_timeout > 0:
-                        nursery.start_soon(self._idle_watch, connection)
                     await self._read_loop(connection, stream)
                     await trio.sleep(math.inf)  # the writer ends the scope after flushing
         finally:
@@ -119,7 +119,7 @@ class Server:
                 self.lobby.disconnected(connection)
             except Exception:
                 log.exception("%r: error while cleaning up after the connection", connection)
-            log.info("%r closed", connection)
+            log.log(logging.INFO if connection.engaged else logging.DEBUG, "%r closed", connection)
 
     async def _leave_rooms_in_batches(self, connection: Connection) -> None:
         """End the rooms of a connection with many seats a batch at a time (each end renders a
@@ -134,9 +134,22 @@ class Server:
     async def _read_loop(self, connection: Connection, stream: trio.SocketStream) -> None:
         assert self.lobby is not None
         reader = StreamReader(self.settings.max_message_bytes, self.settings.max_depth)
+        idle_timeout = self.settings.idle_timeout
+        # The idle timeout is a deadline on the reads of a connection that has not joined or
+        # authenticated yet, not a task of its own: a short-lived connection then costs no timer
+        # task to start and cancel (issue 15, a flood of wrong passphrases).
+        idle_deadline = trio.current_time() + idle_timeout if idle_timeout > 0 else math.inf
         while not connection.closing:
             try:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                if connection.engaged or idle_deadline == math.inf:
+                    data = await stream.receive_some(RECEIVE_SIZE)
+                else:
+                    data = None
+                    with trio.move_on_at(idle_deadline):
+                        data = await stream.receive_some(RECEIVE_SIZE)
+                    if data is None:
+                        self._idle_timed_out(connection)
+                        continue  # dropped, or it joined meanwhile: then it reads on
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 data = b""
             if not data:
@@ -168,8 +181,7 @@ class Server:
                 if connection.closing:
                     return
 
-    async def _idle_watch(self, connection: Connection) -> None:
-        await trio.sleep(self.settings.idle_timeout)
+    def _idle_timed_out(self, connection: Connection) -> None:
         # Only connections that never joined or authenticated: after a game ends the official
         # server keeps a player's connection open for as long as the client likes.
         if not connection.engaged and not connection.closing:

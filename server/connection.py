@@ -76,11 +76,15 @@ class Connection:
             return
         self._push(self.writer.message(message))
 
-    def close_politely(self, reason: str) -> None:
-        """CloseConnection, ``</protocol>``, hang up (the official "close")."""
+    def close_politely(self, reason: str, level: int = logging.INFO) -> None:
+        """CloseConnection, ``</protocol>``, hang up (the official "close").
+
+        ``level``: DEBUG where the caller already logged the reason in a summary (a flood of
+        rate-limited passphrase attempts must not cost a log line each).
+        """
         if self.closing or self.lost:
             return
-        log.info("%r closed: %s", self, reason)
+        log.log(level, "%r closed: %s", self, reason)
         self._push(self.writer.message(close_connection()))
         self._finish()
 
@@ -146,8 +150,11 @@ class Connection:
                 del data  # do not keep the last memento alive while idle
                 continue
             if self.closing or self.lost:
-                with trio.move_on_after(1):
-                    await self.stream.aclose()
+                if isinstance(self.stream, trio.SocketStream):
+                    await self.stream.aclose()  # a close and a checkpoint, never blocks: no timer
+                else:
+                    with trio.move_on_after(1):
+                        await self.stream.aclose()
                 self.cancel_scope.cancel()
                 return
             await self._wakeup.wait()
