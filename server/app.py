@@ -8,9 +8,11 @@ connection is dropped, and its room ends with a result through the normal LEFT p
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import math
+import os
 
 import trio
 
@@ -22,6 +24,8 @@ from swc_local.server.lobby import Lobby
 log = logging.getLogger("swc.server")
 
 RECEIVE_SIZE = 65536
+ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
+"""accept() failures that mean "out of resources for now": retry later (as trio.serve_listeners)."""
 MESSAGES_PER_TURN = 32
 """Messages of one connection handled before the reader yields to every other task."""
 
@@ -66,7 +70,9 @@ class Server:
             self.roborally = await start_beside(nursery, self.settings)
             task_status.started(self)
             with self._accepting:
-                await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+                async with trio.open_nursery() as accepting:
+                    for listener in listeners:
+                        accepting.start_soon(self._accept_loop, listener, nursery)
             await trio.sleep_forever()  # connections and rooms live on until stop()
 
     def _replay_header(self) -> dict[str, str]:
@@ -87,6 +93,29 @@ class Server:
         from swc_local.server.shutdown import stop_gracefully
 
         await stop_gracefully(self, why)
+
+    async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        """What ``trio.serve_listeners`` does, less its ``aclose_forcefully`` after every handler
+        (a cancelled checkpoint: an exception raised and caught per connection, a tenth of the
+        cost of a wrong-passphrase connection): :meth:`_handle` closes its stream itself."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as error:
+                    if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                        raise
+                    log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
+                    await trio.sleep(0.1)
+                else:
+                    nursery.start_soon(self._handle_and_close, stream)
+
+    async def _handle_and_close(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._handle(stream)
+        finally:
+            if stream.socket.fileno() != -1:  # not closed yet (the handler failed): close it now
+                await trio.aclose_forcefully(stream)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
@@ -110,7 +139,9 @@ class Server:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(connection.write_loop)
                     await self._read_loop(connection, stream)
-                    await trio.sleep(math.inf)  # the writer ends the scope after flushing
+                    # The nursery now waits for the writer to flush and close (no sleep to be
+                    # cancelled: an exception per connection saved).
+                    connection.reading = False
         finally:
             self.connections.discard(connection)
             try:

@@ -60,6 +60,7 @@ class Connection:
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
         self.lost = False  # the peer went away; nothing can be written
+        self.reading = True  # the server's read loop still runs (the writer cancels it when it ends)
         self._queue: list[bytes] = []
         self._queued = 0
         self._wakeup = trio.Event()
@@ -155,7 +156,8 @@ class Connection:
                 else:
                     with trio.move_on_after(1):
                         await self.stream.aclose()
-                self.cancel_scope.cancel()
+                if self.reading:
+                    self.cancel_scope.cancel()
                 return
             await self._wakeup.wait()
             self._wakeup = trio.Event()
