@@ -26,6 +26,8 @@ log = logging.getLogger("swc.server")
 RECEIVE_SIZE = 65536
 ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 """accept() failures that mean "out of resources for now": retry later (as trio.serve_listeners)."""
+FULL_WAIT_SECONDS = 0.25
+"""At maxConnections, the accept loop goes on (and refuses) once no connection closed for this long."""
 MESSAGES_PER_TURN = 32
 """Messages of one connection handled before the reader yields to every other task."""
 
@@ -43,6 +45,7 @@ class Server:
         self.replay_writer = None
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
+        self.connections_closed = 0  # how many have ended (the accept loop's wait at the limit)
         self.port: int | None = None
         self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
@@ -100,6 +103,7 @@ class Server:
         cost of a wrong-passphrase connection): :meth:`_handle` closes its stream itself."""
         async with listener:
             while True:
+                await self._wait_for_a_free_slot()
                 try:
                     stream = await listener.accept()
                 except OSError as error:
@@ -109,6 +113,22 @@ class Server:
                     await trio.sleep(0.1)
                 else:
                     nursery.start_soon(self._handle_and_close, stream)
+
+    async def _wait_for_a_free_slot(self) -> None:
+        """At ``maxConnections``, wait for a free slot while connections keep closing.
+
+        A flood of short-lived connections (wrong passphrases) frees slots within milliseconds:
+        the next client then waits in the kernel's accept queue instead of being refused, so an
+        honest player arriving during the flood gets in.  A limit held by lasting connections
+        (none closed for FULL_WAIT_SECONDS) still refuses, in :meth:`_handle`.
+        """
+        closed, since = self.connections_closed, trio.current_time()
+        while len(self.connections) >= self.settings.max_connections:
+            await trio.sleep(0.01)
+            if self.connections_closed != closed:
+                closed, since = self.connections_closed, trio.current_time()
+            elif trio.current_time() - since >= FULL_WAIT_SECONDS:
+                return
 
     async def _handle_and_close(self, stream: trio.SocketStream) -> None:
         try:
@@ -144,6 +164,7 @@ class Server:
                     connection.reading = False
         finally:
             self.connections.discard(connection)
+            self.connections_closed += 1
             try:
                 assert self.lobby is not None
                 await self._leave_rooms_in_batches(connection)
