@@ -390,6 +390,30 @@ async def _brute_force(server: ServerProcess, attackers: int, seconds: float, ro
     ]
 
 
+async def _cpu_per_guess(server: ServerProcess, guesses: int, parallel: int = 50) -> list[Row]:
+    """Server CPU per wrong-passphrase connection with nothing else running: the cost a brute
+    force puts on the server, less noisy than the move rates on a shared machine."""
+    done = 0
+
+    async def guesser(index: int) -> None:
+        nonlocal done
+        for number in range(guesses // parallel):
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            async with stream:
+                await stream.send_all(f'<protocol><authenticate passphrase="cpu-{index}-{number}"/>'.encode())
+                while await stream.receive_some(65536):
+                    pass
+            done += 1
+
+    before = server.cpu_seconds()
+    async with trio.open_nursery() as nursery:
+        for index in range(parallel):
+            nursery.start_soon(guesser, index)
+    cpu = server.cpu_seconds() - before
+    return [Row(f"server CPU per wrong-passphrase connection ({done:,} guesses, {parallel} at a time, nothing else running)",
+                f"{cpu / done * 1e6:,.0f} µs")]
+
+
 # -- SIGTERM ---------------------------------------------------------------------------------
 
 
@@ -474,6 +498,8 @@ def collect(quick: bool = False) -> list[Row]:
     _log("passphrase brute force ...")
     with ServerProcess(properties={"maxConnections": "1000"}) as server:
         rows += trio.run(_brute_force, server, 100 if quick else 1_100, 1.0 if quick else 4.0, 5 if quick else 20)
+    with ServerProcess(properties={"maxConnections": "1000"}) as server:
+        rows += trio.run(_cpu_per_guess, server, 500 if quick else 3_000)
     _log("SIGTERM ...")
     with ServerProcess(properties={"saveReplay": "true", "replayDir": "replays"}) as server:
         rows += trio.run(_sigterm, server, 5 if quick else 20)
