@@ -103,7 +103,6 @@ class Server:
         cost of a wrong-passphrase connection): :meth:`_handle` closes its stream itself."""
         async with listener:
             while True:
-                await self._wait_for_a_free_slot()
                 try:
                     stream = await listener.accept()
                 except OSError as error:
@@ -112,15 +111,17 @@ class Server:
                     log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
                     await trio.sleep(0.1)
                 else:
+                    await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
                     nursery.start_soon(self._handle_and_close, stream)
 
     async def _wait_for_a_free_slot(self) -> None:
-        """At ``maxConnections``, wait for a free slot while connections keep closing.
+        """At ``maxConnections``, hold the connection just accepted while connections keep closing.
 
         A flood of short-lived connections (wrong passphrases) frees slots within milliseconds:
-        the next client then waits in the kernel's accept queue instead of being refused, so an
-        honest player arriving during the flood gets in.  A limit held by lasting connections
-        (none closed for FULL_WAIT_SECONDS) still refuses, in :meth:`_handle`.
+        the client just accepted then gets a slot instead of being refused, and the ones after it
+        wait in the kernel's accept queue, so an honest player arriving during the flood gets in.
+        A limit held by lasting connections (none closed for FULL_WAIT_SECONDS) still refuses, in
+        :meth:`_handle`.
         """
         closed, since = self.connections_closed, trio.current_time()
         while len(self.connections) >= self.settings.max_connections:
