@@ -111,7 +111,11 @@ class Server:
                     log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
                     await trio.sleep(0.1)
                 else:
-                    await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
+                    try:
+                        await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
+                    except BaseException:  # the server stops meanwhile: do not leak the socket
+                        await trio.aclose_forcefully(stream)
+                        raise
                     nursery.start_soon(self._handle_and_close, stream)
 
     async def _wait_for_a_free_slot(self) -> None:
