@@ -22,9 +22,11 @@ Numbers only, no pass/fail: the suite (tests/test_reliability.py) asserts the be
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -34,7 +36,7 @@ import trio
 
 from benchmarks.client import GAME_TYPE, LoadStats, Player, split_messages
 from benchmarks.memory import prepare_rooms
-from benchmarks.serverproc import PASSWORD, ServerProcess
+from benchmarks.serverproc import PASSWORD, ROOT, ServerProcess, server_cpus
 from benchmarks.table import Row, render
 
 JOIN = f'<join gameType="{GAME_TYPE}"/>'.encode()
@@ -281,9 +283,45 @@ async def _unauthenticated_admin(server: ServerProcess, connections: int, reques
 # -- passphrase brute force ------------------------------------------------------------------
 
 
-async def _brute_force(server: ServerProcess, attackers: int, seconds: float, rooms: int) -> list[Row]:
-    load = HealthyLoad(server.port, rooms)
+async def _guess(port: int, attackers: int, seconds: float) -> tuple[int, int]:
+    """``attackers`` tasks guessing passphrases in a loop for ``seconds``: (attempts, refused)."""
     attempts = refused = 0
+    stop_at = time.perf_counter() + seconds
+
+    async def guess(index: int) -> None:
+        nonlocal attempts, refused
+        number = 0
+        while time.perf_counter() < stop_at:
+            try:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                async with stream:
+                    await stream.send_all(f'<protocol><authenticate passphrase="guess-{index}-{number}"/>'.encode())
+                    answer = b""
+                    while data := await stream.receive_some(65536):
+                        answer += data
+            except (OSError, trio.BrokenResourceError):
+                answer = b""
+            attempts += 1
+            refused += answer == b"<protocol/>"
+            number += 1
+
+    async with trio.open_nursery() as nursery:
+        for index in range(attackers):
+            nursery.start_soon(guess, index)
+    return attempts, refused
+
+
+def attacker_main(port: int, attackers: int, seconds: float) -> None:
+    """The attacker process: says "go" when it starts guessing, then prints attempts and refused."""
+    print("go", flush=True)
+    print(*trio.run(_guess, port, attackers, seconds), flush=True)
+
+
+async def _brute_force(server: ServerProcess, attackers: int, seconds: float, rooms: int) -> list[Row]:
+    """The guesses come from a process of their own, as an attacker's would: 1,100 guessing tasks
+    in the benchmark's own event loop would slow the healthy players' client down too, and the
+    figure would mix the server's cost with the load generator's."""
+    load = HealthyLoad(server.port, rooms)
     honest: dict[str, object] = {}
     async with trio.open_nursery() as nursery:
         await load.start(nursery)
@@ -291,24 +329,6 @@ async def _brute_force(server: ServerProcess, attackers: int, seconds: float, ro
         calm = Window(load).open()
         await trio.sleep(seconds / 2)
         calm.close()
-        stop_at = time.perf_counter() + seconds
-
-        async def guess(index: int) -> None:
-            nonlocal attempts, refused
-            number = 0
-            while time.perf_counter() < stop_at:
-                try:
-                    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-                    async with stream:
-                        await stream.send_all(f'<protocol><authenticate passphrase="guess-{index}-{number}"/>'.encode())
-                        answer = b""
-                        while data := await stream.receive_some(65536):
-                            answer += data
-                except (OSError, trio.BrokenResourceError):
-                    answer = b""
-                attempts += 1
-                refused += answer == b"<protocol/>"
-                number += 1
 
         async def honest_pair() -> None:
             await trio.sleep(seconds / 2)
@@ -329,12 +349,24 @@ async def _brute_force(server: ServerProcess, attackers: int, seconds: float, ro
             for stream in streams:
                 await stream.aclose()
 
+        command = [sys.executable, "-m", "benchmarks.reliability", "--attack", str(server.port), str(attackers), str(seconds)]
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        _, bench_cpus = server_cpus()
+        process = await trio.lowlevel.open_process(
+            command, stdout=subprocess.PIPE, env=env,
+            preexec_fn=(lambda: os.sched_setaffinity(0, bench_cpus)) if bench_cpus else None,
+        )
+        output = b""
+        while b"go\n" not in output:
+            output += await process.stdout.receive_some(1024) or b"go\n"
         during = Window(load).open()
         async with trio.open_nursery() as attack:
-            for index in range(attackers):
-                attack.start_soon(guess, index)
             attack.start_soon(honest_pair)
+            while data := await process.stdout.receive_some(1024):
+                output += data
+        await process.wait()
         during.close()
+        attempts, refused = (int(word) for word in output.split(b"go\n", 1)[1].split())
         await trio.sleep(0.5)  # the rate's tokens come back
         admin = await trio.open_tcp_stream("127.0.0.1", server.port)
         await admin.send_all(f'<protocol><authenticate passphrase="{PASSWORD}"/>'.encode() + PREPARE)
@@ -356,6 +388,30 @@ async def _brute_force(server: ServerProcess, attackers: int, seconds: float, ro
         Row("brute force: an honest pair of joiners during it / the right passphrase 0.5 s after",
             f"{honest.get('pair')} / {honest.get('admin')}"),
     ]
+
+
+async def _cpu_per_guess(server: ServerProcess, guesses: int, parallel: int = 50) -> list[Row]:
+    """Server CPU per wrong-passphrase connection with nothing else running: the cost a brute
+    force puts on the server, less noisy than the move rates on a shared machine."""
+    done = 0
+
+    async def guesser(index: int) -> None:
+        nonlocal done
+        for number in range(guesses // parallel):
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            async with stream:
+                await stream.send_all(f'<protocol><authenticate passphrase="cpu-{index}-{number}"/>'.encode())
+                while await stream.receive_some(65536):
+                    pass
+            done += 1
+
+    before = server.cpu_seconds()
+    async with trio.open_nursery() as nursery:
+        for index in range(parallel):
+            nursery.start_soon(guesser, index)
+    cpu = server.cpu_seconds() - before
+    return [Row(f"server CPU per wrong-passphrase connection ({done:,} guesses, {parallel} at a time, nothing else running)",
+                f"{cpu / done * 1e6:,.0f} µs")]
 
 
 # -- SIGTERM ---------------------------------------------------------------------------------
@@ -442,6 +498,8 @@ def collect(quick: bool = False) -> list[Row]:
     _log("passphrase brute force ...")
     with ServerProcess(properties={"maxConnections": "1000"}) as server:
         rows += trio.run(_brute_force, server, 100 if quick else 1_100, 1.0 if quick else 4.0, 5 if quick else 20)
+    with ServerProcess(properties={"maxConnections": "1000"}) as server:
+        rows += trio.run(_cpu_per_guess, server, 500 if quick else 3_000)
     _log("SIGTERM ...")
     with ServerProcess(properties={"saveReplay": "true", "replayDir": "replays"}) as server:
         rows += trio.run(_sigterm, server, 5 if quick else 20)
@@ -453,7 +511,11 @@ def collect(quick: bool = False) -> list[Row]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.reliability", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller attacks, a smoke run")
+    parser.add_argument("--attack", nargs=3, metavar=("PORT", "CONNECTIONS", "SECONDS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.attack:  # the attacker process of the brute force
+        attacker_main(int(args.attack[0]), int(args.attack[1]), float(args.attack[2]))
+        return 0
     print(render(collect(args.quick)))
     return 0
 

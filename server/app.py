@@ -8,9 +8,11 @@ connection is dropped, and its room ends with a result through the normal LEFT p
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import math
+import os
 
 import trio
 
@@ -22,6 +24,10 @@ from swc_local.server.lobby import Lobby
 log = logging.getLogger("swc.server")
 
 RECEIVE_SIZE = 65536
+ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
+"""accept() failures that mean "out of resources for now": retry later (as trio.serve_listeners)."""
+FULL_WAIT_SECONDS = 0.25
+"""At maxConnections, the accept loop goes on (and refuses) once no connection closed for this long."""
 MESSAGES_PER_TURN = 32
 """Messages of one connection handled before the reader yields to every other task."""
 
@@ -39,6 +45,7 @@ class Server:
         self.replay_writer = None
         self.lobby: Lobby | None = None
         self.connections: set[Connection] = set()
+        self.connections_closed = 0  # how many have ended (the accept loop's wait at the limit)
         self.port: int | None = None
         self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
@@ -66,7 +73,9 @@ class Server:
             self.roborally = await start_beside(nursery, self.settings)
             task_status.started(self)
             with self._accepting:
-                await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+                async with trio.open_nursery() as accepting:
+                    for listener in listeners:
+                        accepting.start_soon(self._accept_loop, listener, nursery)
             await trio.sleep_forever()  # connections and rooms live on until stop()
 
     def _replay_header(self) -> dict[str, str]:
@@ -88,6 +97,51 @@ class Server:
 
         await stop_gracefully(self, why)
 
+    async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        """What ``trio.serve_listeners`` does, less its ``aclose_forcefully`` after every handler
+        (a cancelled checkpoint: an exception raised and caught per connection, a tenth of the
+        cost of a wrong-passphrase connection): :meth:`_handle` closes its stream itself."""
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as error:
+                    if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                        raise
+                    log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
+                    await trio.sleep(0.1)
+                else:
+                    try:
+                        await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
+                    except BaseException:  # the server stops meanwhile: do not leak the socket
+                        await trio.aclose_forcefully(stream)
+                        raise
+                    nursery.start_soon(self._handle_and_close, stream)
+
+    async def _wait_for_a_free_slot(self) -> None:
+        """At ``maxConnections``, hold the connection just accepted while connections keep closing.
+
+        A flood of short-lived connections (wrong passphrases) frees slots within milliseconds:
+        the client just accepted then gets a slot instead of being refused, and the ones after it
+        wait in the kernel's accept queue, so an honest player arriving during the flood gets in.
+        A limit held by lasting connections (none closed for FULL_WAIT_SECONDS) still refuses, in
+        :meth:`_handle`.
+        """
+        closed, since = self.connections_closed, trio.current_time()
+        while len(self.connections) >= self.settings.max_connections:
+            await trio.sleep(0.01)
+            if self.connections_closed != closed:
+                closed, since = self.connections_closed, trio.current_time()
+            elif trio.current_time() - since >= FULL_WAIT_SECONDS:
+                return
+
+    async def _handle_and_close(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._handle(stream)
+        finally:
+            if stream.socket.fileno() != -1:  # not closed yet (the handler failed): close it now
+                await trio.aclose_forcefully(stream)
+
     async def _handle(self, stream: trio.SocketStream) -> None:
         try:
             peer = "%s:%s" % stream.socket.getpeername()[:2]
@@ -102,24 +156,27 @@ class Server:
         connection = Connection(stream, peer)
         connection.fallback_dialect = self.settings.lobby_dialect
         self.connections.add(connection)
-        log.info("%r opened", connection)
+        # DEBUG, like the last line of a connection that never joined: a flood of short-lived
+        # connections must not cost the server a log line each (the reason of a drop stays INFO).
+        log.debug("%r opened", connection)
         try:
             with connection.cancel_scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(connection.write_loop)
-                    if self.settings.idle_timeout > 0:
-                        nursery.start_soon(self._idle_watch, connection)
                     await self._read_loop(connection, stream)
-                    await trio.sleep(math.inf)  # the writer ends the scope after flushing
+                    # The nursery now waits for the writer to flush and close (no sleep to be
+                    # cancelled: an exception per connection saved).
+                    connection.reading = False
         finally:
             self.connections.discard(connection)
+            self.connections_closed += 1
             try:
                 assert self.lobby is not None
                 await self._leave_rooms_in_batches(connection)
                 self.lobby.disconnected(connection)
             except Exception:
                 log.exception("%r: error while cleaning up after the connection", connection)
-            log.info("%r closed", connection)
+            log.log(logging.INFO if connection.engaged else logging.DEBUG, "%r closed", connection)
 
     async def _leave_rooms_in_batches(self, connection: Connection) -> None:
         """End the rooms of a connection with many seats a batch at a time (each end renders a
@@ -134,9 +191,22 @@ class Server:
     async def _read_loop(self, connection: Connection, stream: trio.SocketStream) -> None:
         assert self.lobby is not None
         reader = StreamReader(self.settings.max_message_bytes, self.settings.max_depth)
+        idle_timeout = self.settings.idle_timeout
+        # The idle timeout is a deadline on the reads of a connection that has not joined or
+        # authenticated yet, not a task of its own: a short-lived connection then costs no timer
+        # task to start and cancel (issue 15, a flood of wrong passphrases).
+        idle_deadline = trio.current_time() + idle_timeout if idle_timeout > 0 else math.inf
         while not connection.closing:
             try:
-                data = await stream.receive_some(RECEIVE_SIZE)
+                if connection.engaged or idle_deadline == math.inf:
+                    data = await stream.receive_some(RECEIVE_SIZE)
+                else:
+                    data = None
+                    with trio.move_on_at(idle_deadline):
+                        data = await stream.receive_some(RECEIVE_SIZE)
+                    if data is None:
+                        self._idle_timed_out(connection)
+                        continue  # dropped, or it joined meanwhile: then it reads on
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 data = b""
             if not data:
@@ -168,8 +238,7 @@ class Server:
                 if connection.closing:
                     return
 
-    async def _idle_watch(self, connection: Connection) -> None:
-        await trio.sleep(self.settings.idle_timeout)
+    def _idle_timed_out(self, connection: Connection) -> None:
         # Only connections that never joined or authenticated: after a game ends the official
         # server keeps a player's connection open for as long as the client likes.
         if not connection.engaged and not connection.closing:

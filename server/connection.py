@@ -60,6 +60,7 @@ class Connection:
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
         self.lost = False  # the peer went away; nothing can be written
+        self.reading = True  # the server's read loop still runs (the writer cancels it when it ends)
         self._queue: list[bytes] = []
         self._queued = 0
         self._wakeup = trio.Event()
@@ -76,11 +77,15 @@ class Connection:
             return
         self._push(self.writer.message(message))
 
-    def close_politely(self, reason: str) -> None:
-        """CloseConnection, ``</protocol>``, hang up (the official "close")."""
+    def close_politely(self, reason: str, level: int = logging.INFO) -> None:
+        """CloseConnection, ``</protocol>``, hang up (the official "close").
+
+        ``level``: DEBUG where the caller already logged the reason in a summary (a flood of
+        rate-limited passphrase attempts must not cost a log line each).
+        """
         if self.closing or self.lost:
             return
-        log.info("%r closed: %s", self, reason)
+        log.log(level, "%r closed: %s", self, reason)
         self._push(self.writer.message(close_connection()))
         self._finish()
 
@@ -146,9 +151,13 @@ class Connection:
                 del data  # do not keep the last memento alive while idle
                 continue
             if self.closing or self.lost:
-                with trio.move_on_after(1):
-                    await self.stream.aclose()
-                self.cancel_scope.cancel()
+                if isinstance(self.stream, trio.SocketStream):
+                    await self.stream.aclose()  # a close and a checkpoint, never blocks: no timer
+                else:
+                    with trio.move_on_after(1):
+                        await self.stream.aclose()
+                if self.reading:
+                    self.cancel_scope.cancel()
                 return
             await self._wakeup.wait()
             self._wakeup = trio.Event()

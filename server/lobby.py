@@ -186,7 +186,7 @@ class Lobby:
                 connection,
                 self.settings.passphrase_checks_per_second,
             )
-            connection.close_politely("authentication failed (not checked: passphrase rate limit)")
+            connection.close_politely("authentication failed (not checked: passphrase rate limit)", level)
             return
         self.passphrase_checks += 1
         if self.passphrases_unchecked:
