@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from swc_local.protocol.element import Element
+# the envelope elements both dialects write alike (re-exported for the modern room)
+from swc_local.protocol.messages import java_bool, joined, left, memento, observed, room, welcome  # noqa: F401
 
 CLASSIC = "classic"
 MODERN = "modern"
@@ -48,10 +50,6 @@ UNKNOWN_RESERVATION = (
 ROOM_EXCEPTION = "sc.api.plugins.exceptions.GameRoomException: "
 MOVE_REQUEST_TO_STRING = "sc.protocol.room.MoveRequest@249b909c"
 """Java's identity hash of the MoveRequest object in every captured run (A.4)."""
-
-
-def java_bool(value: str | None) -> bool:
-    return value is not None and value.lower() == "true"
 
 
 def _kotlin_bool(value: bool) -> str:
@@ -212,36 +210,12 @@ def unauthenticated(request: Element) -> str:
     return f"sc.server.network.UnauthenticatedException: Request {request_text(request)} requires authentication"
 
 
-def joined(room_id: str) -> Element:
-    return Element("joined", {"roomId": room_id})
-
-
 def joined_game_room(room_id: str, player_count: int) -> Element:
     return Element("joinedGameRoom", {"roomId": room_id, "playerCount": str(player_count)})
 
 
 def prepared(room_id: str, reservations: Sequence[str]) -> Element:
     return Element("prepared", {"roomId": room_id}, [Element("reservation", text=code) for code in reservations])
-
-
-def observed(room_id: str) -> Element:
-    return Element("observed", {"roomId": room_id})
-
-
-def left(room_id: str) -> Element:
-    return Element("left", {"roomId": room_id})
-
-
-def room(room_id: str, data: Element) -> Element:
-    return Element("room", {"roomId": room_id}, [data])
-
-
-def welcome(room_id: str, team: str) -> Element:
-    return room(room_id, Element("data", {"class": "welcomeMessage", "color": team}))
-
-
-def memento(room_id: str, state: Element) -> Element:
-    return room(room_id, Element("data", {"class": "memento"}, [state]))
 
 
 def move_request(room_id: str) -> Element:
