@@ -51,6 +51,8 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
+        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -71,6 +73,10 @@ class Server:
             from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
 
             self.roborally = await start_beside(nursery, self.settings)
+            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
+                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
+
+                self.web = await start_viewer(nursery, self)
             task_status.started(self)
             with self._accepting:
                 async with trio.open_nursery() as accepting:

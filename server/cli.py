@@ -41,10 +41,17 @@ def _serve(args: argparse.Namespace) -> int:
             turn_to_load=args.turn,
             **reversixt_overrides(args),
             roborally_port=args.roborally_port,
+            viewer_port=args.viewer_port,
         )
         from swc_local.server.roborally_config import serve_default
 
         settings = serve_default(settings, args)
+        if settings.viewer_port is None:  # the viewer is on by default for swc serve (issue 25)
+            from swc_local.server.web.door import DEFAULT_PORT as VIEWER_PORT
+
+            settings = settings.model_copy(update={"viewer_port": VIEWER_PORT if settings.port != 0 else 0})
+        if not -1 <= settings.viewer_port <= 65535:
+            raise ConfigError(f"viewer port must be -1 (off) or 0..65535, not {settings.viewer_port}")
     except ConfigError as error:
         log.error("%s", error)
         return 2
@@ -114,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_reversixt_arguments(serve)
     serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    serve.add_argument("--viewer-port", type=int, help="port of the web viewer (viewerPort, default 13080; -1: off)")
     from swc_local.server.roborally_config import add_serve_flags
 
     add_serve_flags(serve)

@@ -64,6 +64,7 @@ class Settings(BaseModel):
     reversixt_depth: int = 1
     reversixt_zleep: float | None = None
     roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
+    viewer_port: int | None = None  # the web viewer (server/web/); swc serve makes None 13080, -1 is off
     roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
 
 
@@ -135,6 +136,8 @@ def read_properties(path: Path) -> dict[str, object]:
         fields["lobby_dialect"] = dialect
     if "timeout" in props:
         fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
+    if "viewerPort" in props:
+        fields["viewer_port"] = _int("viewerPort", props["viewerPort"])
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     if "passphraseChecksPerSecond" in props:
