@@ -105,7 +105,7 @@ def test_the_wheel_installs_only_swc_local(wheel):
     assert packages and all(f"{package}/__init__.py" in names for package in packages)
     # the console script and the pytest plugin point into the namespace
     entry_points = zipfile.ZipFile(wheel).read(f"{dist_info.pop()}/entry_points.txt").decode()
-    assert "swc = swc_local.server.cli:main" in entry_points
+    assert "swc = swc_local.tools.cli:main" in entry_points
     assert "swc = swc_local.swc_pytest.plugin" in entry_points
 
 
