@@ -52,4 +52,5 @@ def open_bytes(data: bytes, source: str, *, max_message_bytes: int = 1 << 20, ma
     except FileError:
         raise
     except (ValueError, KeyError, TypeError, IndexError) as error:
-        raise FileError(f"{source}: cannot be shown ({error})") from None
+        text = str(error)
+        raise FileError(text if text.startswith(source) else f"{source}: cannot be shown ({text})") from None
