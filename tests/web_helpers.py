@@ -103,3 +103,39 @@ def chrome(tmp_path: Path):
                  f"--user-data-dir={tmp_path / 'chromium-profile'}", "--window-size=1200,900"):
         options.add_argument(flag)
     return webdriver.Chrome(options=options, service=Service(executable_path=driver))
+
+
+class _SlowStream:
+    def __init__(self, stream, delay: float) -> None:
+        self.stream, self.delay = stream, delay
+
+    async def send_all(self, data: bytes) -> None:
+        await trio.sleep(self.delay)
+        await self.stream.send_all(data)
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        return await self.stream.receive_some(max_bytes)
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stream.aclose()
+
+
+class _SlowTrio:
+    """``trio`` for a bot module, whose connections wait ``delay`` before each send."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def __getattr__(self, name: str):
+        return getattr(trio, name)
+
+    async def open_tcp_stream(self, host: str, port: int):
+        return _SlowStream(await trio.open_tcp_stream(host, port), self.delay)
+
+
+def slow_bots(monkeypatch, bot_class, delay: float = 0.1) -> None:
+    """Make a bot class think ``delay`` seconds before every answer, so its game lasts a while."""
+    monkeypatch.setattr(sys.modules[bot_class.__module__], "trio", _SlowTrio(delay))
