@@ -121,6 +121,23 @@ def _move_json(move) -> object:
     return str(move)
 
 
+def event_stream(source, event, interval: float) -> StreamingResponse:
+    """Server-sent events of ``source`` (a record or the book): ``event()`` whenever its version
+    moved, then a pause. Whatever changed during the pause (or while a slow reader was not
+    reading) is one event with the newest data, so nothing queues up."""
+
+    async def events():
+        version = -1
+        while True:
+            if source.version == version:
+                await source.wait_changed(version)
+            version = source.version
+            yield event()
+            await trio.sleep(interval)
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
 def build_app(context: WebContext) -> Starlette:
     book, gate = context.book, context.gate
 
@@ -204,30 +221,12 @@ def build_app(context: WebContext) -> Starlette:
         if record is None:
             return _error("no such game", 404)
 
-        async def events():
-            version = -1
-            while True:
-                if record.version == version:
-                    await record.wait_changed(version)
-                version = record.version
-                yield game_event(record)
-                await trio.sleep(STREAM_INTERVAL)
-
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return event_stream(record, lambda: game_event(record), STREAM_INTERVAL)
 
     async def api_list_stream(request: Request) -> Response:
         game = request.query_params.get("game")
 
-        async def events():
-            version = -1
-            while True:
-                if book.version == version:
-                    await book.wait_changed(version)
-                version = book.version
-                yield f"data: {json.dumps({'games': games_list(game)})}\n\n"
-                await trio.sleep(LIST_INTERVAL)
-
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]

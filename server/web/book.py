@@ -48,21 +48,40 @@ class SeatRow:
 _ids = itertools.count(1)
 
 
-class GameRecord:
+class Versioned:
+    """A version number that moves on every change, and a way to wait for the next one."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._changed: trio.Event | None = None
+
+    def _bump(self) -> None:
+        self.version += 1
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def wait_changed(self, version: int) -> None:
+        while self.version == version:
+            if self._changed is None:
+                self._changed = trio.Event()
+            await self._changed.wait()
+
+
+class GameRecord(Versioned):
     """Base of every family's record; subclasses fill :meth:`steps`, :meth:`players`, ..."""
 
     family = ""
     can_play_from = False
 
     def __init__(self, game_type: str, title: str, source: str) -> None:
+        super().__init__()
         self.id = f"g{next(_ids)}"
         self.game_type = game_type
         self.title = title
         self.source = source  # "live" or the file name
         self.created = time.time()
-        self.version = 0
         self.book: GameBook | None = None
-        self._changed: trio.Event | None = None
 
     # -- what subclasses provide -----------------------------------------------------------------
 
@@ -92,18 +111,9 @@ class GameRecord:
 
     def touch(self) -> None:
         """A new state or a new status: wake whoever waits (nothing when nobody does)."""
-        self.version += 1
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = None
+        self._bump()
         if self.book is not None:
             self.book.touch()
-
-    async def wait_changed(self, version: int) -> None:
-        while self.version == version:
-            if self._changed is None:
-                self._changed = trio.Event()
-            await self._changed.wait()
 
     def summary(self) -> dict:
         result = self.result()
@@ -122,14 +132,13 @@ class GameRecord:
         }
 
 
-class GameBook:
+class GameBook(Versioned):
     """Every record the web door serves: live games (until forgotten) and opened files."""
 
     def __init__(self, finished_kept: int = FINISHED_KEPT) -> None:
+        super().__init__()
         self.records: OrderedDict[str, GameRecord] = OrderedDict()
         self.finished_kept = finished_kept
-        self.version = 0
-        self._changed: trio.Event | None = None
 
     def add(self, record: GameRecord) -> GameRecord:
         record.book = self
@@ -142,16 +151,7 @@ class GameBook:
         return self.records.get(record_id)
 
     def touch(self) -> None:
-        self.version += 1
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = None
-
-    async def wait_changed(self, version: int) -> None:
-        while self.version == version:
-            if self._changed is None:
-                self._changed = trio.Event()
-            await self._changed.wait()
+        self._bump()
 
     def finished(self, record: GameRecord) -> None:
         """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
