@@ -94,6 +94,8 @@ def main(args: argparse.Namespace) -> int:
         return 2
     try:
         return trio.run(_run, args)
+    except BrokenPipeError:  # the reader of our output left (swc admin observe ROOM | head)
+        raise
     except (AdminError, OSError) as error:
         print(f"swc admin: {error}", file=sys.stderr)
         return 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -138,7 +140,27 @@ PASSTHROUGH = {("reversixt",): _reversixt_dropin}
 
 def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
     """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
-    for words, handler in (passthrough or PASSTHROUGH).items():
+    try:
+        return _dispatch(parser, argv, passthrough or PASSTHROUGH)
+    except BaseException as error:
+        if not _closed_stdout(error):
+            raise
+    # ``swc replay FILE | head``: the reader is gone, so stop quietly as Unix tools do on SIGPIPE;
+    # stdout goes to /dev/null so the interpreter's last flush cannot complain either.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
+
+
+def _closed_stdout(error: BaseException) -> bool:
+    """A BrokenPipeError (alone or in trio's exception group) is the reader of stdout leaving."""
+    if isinstance(error, BaseExceptionGroup):
+        rest = error.split(BrokenPipeError)[1]
+        return rest is None
+    return isinstance(error, BrokenPipeError)
+
+
+def _dispatch(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict) -> int:
+    for words, handler in passthrough.items():
         if tuple(argv[: len(words)]) == words:
             return handler(argv[len(words):])
     args = parser.parse_args(argv)
