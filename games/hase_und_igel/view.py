@@ -111,43 +111,51 @@ def action_text(action: Action | None) -> str:
     return action.kind + (f" {action.value}" if action.value else "")
 
 
+def track_picture(game: str, kinds: tuple[str, ...], names: tuple[str, str], seats: tuple[str, str], letters: str,
+                  status: tuple[str, str], turn: int, positions: tuple[int, int], lines: list[tuple[str, str]],
+                  last: tuple[int | None, int, str, int] | None) -> str:
+    """The whole picture of either season: header (``names`` shown with their ``seats``), the
+    track, the hares, the stock ``lines`` and, with ``last`` = (field left or None, field
+    reached, move text, mover's seat), the last move."""
+    grid = track_grid(len(kinds), svg.header_height(2) + 6)
+    width = grid.width + 2 * MARGIN
+    marks = ""
+    if last is not None:
+        before, after, moved, seat = last
+        marks = draw_last_move(grid, before, after)
+        lines = [*lines, (f"last move, {seats[seat]}: {moved}", SEAT_COLORS[seat])]
+    panel_top = grid.top + grid.height + 10
+    out = [
+        svg.header(width, [(SEAT_COLORS[seat], f"{names[seat]} ({seats[seat]})") for seat in (0, 1)],
+                   [(f"turn {turn}, round {turn // 2 + 1}", "#222"), status]),
+        draw_track(grid, kinds),
+        marks,
+        draw_hares(grid, positions, seats, letters),
+        panel(panel_top, width, lines),
+    ]
+    title = f"{game}, turn {turn}: {names[0]} vs {names[1]}"
+    return svg.document(width, panel_top + 17 * len(lines) + 10, "".join(out), title)
+
+
 def render_svg(game, last_move: Move | None = None, previous=None) -> str:
     state, names = svg.unwrap(game, "state")
     move = last_move if last_move is not None else state.last_move
-    labels = ("red", "blue")
-    shown = (names[0] or "red", names[1] or "blue")
+    seats = ("red", "blue")
     decided = outcome(state)
     if decided is not None:
-        who = "draw" if decided[0] is None else f"{labels[decided[0]].upper()} wins"
+        who = "draw" if decided[0] is None else f"{seats[decided[0]].upper()} wins"
         status = (f"game over: {who}", "#222" if decided[0] is None else SEAT_COLORS[decided[0]])
     else:
-        status = (f"{labels[state.turn % 2].upper()} to move", SEAT_COLORS[state.turn % 2])
-    top = svg.header_height(2)
-    grid = track_grid(len(state.board), top + 6)
-    width = grid.width + 2 * MARGIN
+        status = (f"{seats[state.turn % 2].upper()} to move", SEAT_COLORS[state.turn % 2])
     players = (state.red, state.blue)
-    lines = [(f"{shown[seat]} ({labels[seat]}): field {p.index}, carrots {p.carrots}, salads {p.salads}, "
+    shown = (names[0] or "red", names[1] or "blue")
+    lines = [(f"{shown[seat]} ({seats[seat]}): field {p.index}, carrots {p.carrots}, salads {p.salads}, "
               f"cards [{', '.join(p.cards)}], last {action_text(p.last)}", SEAT_COLORS[seat])
              for seat, p in enumerate(players)]
-    mover = (state.turn - 1) % 2
-    marks = ""
+    last = None
     if move is not None and state.turn > 0:
-        before = None
-        if previous is not None:
-            before = svg.unwrap(previous, "state")[0].player(mover).index
-        marks = draw_last_move(grid, before, players[mover].index)
-        moved = ", ".join(action_text(a) for a in move.actions)
-        lines.append((f"last move, {labels[mover]}: {moved}", SEAT_COLORS[mover]))
-    panel_top = grid.top + grid.height + 10
-    height = panel_top + 17 * len(lines) + 10
-    out = [
-        svg.header(width, [(SEAT_COLORS[0], f"{shown[0]} (red)"), (SEAT_COLORS[1], f"{shown[1]} (blue)")],
-                   [(f"turn {state.turn}, round {state.turn // 2 + 1}", "#222"), status]),
-        draw_track(grid, state.board),
-        marks,
-        draw_hares(grid, (state.red.index, state.blue.index), labels, "RB"),
-        panel(panel_top, width, lines),
-    ]
-    title = f"Hase und Igel, turn {state.turn}: {shown[0]} vs {shown[1]}"
-    return svg.document(width, height, "".join(out), title)
-
+        mover = (state.turn - 1) % 2  # 2018 never skips a player
+        before = None if previous is None else svg.unwrap(previous, "state")[0].player(mover).index
+        last = (before, players[mover].index, ", ".join(action_text(a) for a in move.actions), mover)
+    return track_picture("Hase und Igel", state.board, shown, seats, "RB", status, state.turn,
+                         (state.red.index, state.blue.index), lines, last)

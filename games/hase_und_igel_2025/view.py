@@ -20,9 +20,7 @@ Conformance notes (choices where no official picture exists to copy):
 from __future__ import annotations
 
 from swc_local.games import svg
-from swc_local.games.hase_und_igel.view import (
-    MARGIN, SEAT_COLORS, draw_hares, draw_last_move, draw_track, panel, track_grid,
-)
+from swc_local.games.hase_und_igel.view import SEAT_COLORS, track_picture
 from swc_local.games.hase_und_igel_2025.rules import is_over, winner
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Advance, CardAction, State
 
@@ -40,33 +38,20 @@ def mover(state: State, move, previous) -> int:
 def render_svg(game, last_move=None, previous=None) -> str:
     state, names = svg.unwrap(game, "state")
     move = last_move if last_move is not None else state.last_move
-    shown = (names[0] or "ONE", names[1] or "TWO")
     if is_over(state):
         result = winner(state)
         who = "draw" if result.winner is None else f"{TEAMS[result.winner]} wins"
         status = (f"game over: {who}", "#222" if result.winner is None else SEAT_COLORS[result.winner])
     else:
         status = (f"{TEAMS[state.seat]} to move", SEAT_COLORS[state.seat])
-    grid = track_grid(len(state.track), svg.header_height(2) + 6)
-    width = grid.width + 2 * MARGIN
+    shown = (names[0] or "ONE", names[1] or "TWO")
     lines = [(f"{shown[seat]} ({hare.team}): field {hare.position}, carrots {hare.carrots}, salads {hare.salads}, "
               f"cards [{', '.join(hare.cards)}], last {hare.last_action or '-'}", SEAT_COLORS[seat])
              for seat, hare in enumerate(state.hares)]
-    marks = ""
+    last = None
     if move is not None and state.turn > 0:
         seat = mover(state, move, previous)
         before = None if previous is None else svg.unwrap(previous, "state")[0].hares[seat].position
-        marks = draw_last_move(grid, before, state.hares[seat].position)
-        lines.append((f"last move, {TEAMS[seat]}: {move}", SEAT_COLORS[seat]))
-    panel_top = grid.top + grid.height + 10
-    height = panel_top + 17 * len(lines) + 10
-    out = [
-        svg.header(width, [(SEAT_COLORS[0], f"{shown[0]} (ONE)"), (SEAT_COLORS[1], f"{shown[1]} (TWO)")],
-                   [(f"turn {state.turn}, round {state.turn // 2 + 1}", "#222"), status]),
-        draw_track(grid, state.track),
-        marks,
-        draw_hares(grid, (state.hares[0].position, state.hares[1].position), TEAMS, "12"),
-        panel(panel_top, width, lines),
-    ]
-    title = f"Hase und Igel 2025, turn {state.turn}: {shown[0]} vs {shown[1]}"
-    return svg.document(width, height, "".join(out), title)
+        last = (before, state.hares[seat].position, str(move), seat)
+    return track_picture("Hase und Igel 2025", state.track, shown, TEAMS, "12", status, state.turn,
+                         (state.hares[0].position, state.hares[1].position), lines, last)
