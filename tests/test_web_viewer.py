@@ -211,5 +211,5 @@ def test_serve_flag_and_key_for_the_viewer_port(tmp_path):
     properties = tmp_path / "server.properties"
     properties.write_text("viewerPort=-5\n")
     result = run_swc("serve", "--properties", str(properties))
-    assert result.returncode == 2 and "viewer port" in result.stderr and "-5" in result.stderr
+    assert result.returncode == 2 and "viewerPort" in result.stderr and "-5" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -25,13 +25,16 @@ ROBORALLY_LOG_GZ = DATA / "roborally" / "death_trap_game.jsonl.gz"
 
 
 def renderer():
-    """The games' own drawing once it exists; until then a stand-in that names the game."""
-    try:
-        from swc_local.games.views import render
-    except ImportError:
-        def render(game_type, state, last_move=None):
+    """The games' own drawing; a stand-in naming the game for a game whose view is not there yet."""
+    from swc_local.games import views
+
+    def render(game_type, state, last_move=None, previous=None):
+        try:
+            views.view_module(game_type)
+        except (ImportError, KeyError):
             return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 20">'
                     f'<text x="2" y="14">{html.escape(game_type)} {id(state)}</text></svg>')
+        return views.render(game_type, state, last_move, previous)
     return render
 
 

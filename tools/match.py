@@ -39,6 +39,7 @@ from swc_local.client.messages import Left, Memento, Result
 from swc_local.games.plugin import MODERN, GamePlugin, seat_labels
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from swc_local.server.replay import position_factory
 from swc_local.tools.players import expand, reference_bot_command, run_player
 
 log = logging.getLogger("swc.match")
@@ -176,7 +177,8 @@ async def run_match(config: MatchConfig, on_game: Callable[[GameRecord], None] |
     )
     started_at = trio.current_time()
     records: list[GameRecord] = []
-    server = Server(settings)  # outside the nursery: a bad --load-game raises ReplayError plainly
+    # outside the nursery: a bad --load-game (or one of another game) raises ReplayError plainly
+    server = Server(settings, position_factory(config.load_game, config.turn, config.plugin.game_type) if config.load_game else None)
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
         async with await Admin.connect("127.0.0.1", server.port, password) as admin:

@@ -58,10 +58,10 @@ def _load_assets() -> dict[str, bytes]:
     return {name: (folder / name).read_bytes() for name in (*ASSETS, *PAGES)}
 
 
-def default_renderer(game_type: str, state: object, last_move: object | None) -> str:
+def default_renderer(game_type: str, state: object, last_move: object | None, previous: object | None = None) -> str:
     from swc_local.games.views import render
 
-    return render(game_type, state, last_move)
+    return render(game_type, state, last_move, previous)
 
 
 class WebContext:
@@ -87,9 +87,11 @@ def _error(message: str, status: int) -> JSONResponse:
     return _json({"error": message}, status)
 
 
-def step_json(record: GameRecord, index: int, step: Step, count: int, renderer) -> dict:
+def step_json(record: GameRecord, index: int, steps: list[Step], renderer) -> dict:
+    step, count = steps[index], len(steps)
+    previous = steps[index - 1].state if index > 0 else None
     try:
-        svg = renderer(record.game_type, step.state, step.last_move)
+        svg = renderer(record.game_type, step.state, step.last_move, previous)
     except Exception as error:  # a drawing bug must not break the page: the text board stays
         log.exception("game %s step %d: drawing failed", record.id, index)
         svg = None
@@ -209,7 +211,7 @@ def build_app(context: WebContext) -> Starlette:
             index += len(steps)
         if not 0 <= index < len(steps):
             return _error(f"no step {request.path_params['index']} (0..{len(steps) - 1})", 404)
-        return _json(step_json(record, index, steps[index], len(steps), context.renderer))
+        return _json(step_json(record, index, steps, context.renderer))
 
     def game_event(record: GameRecord) -> str:
         data = record.summary()
