@@ -48,7 +48,7 @@ log = logging.getLogger("swc.config")
 OFFICIAL_KEYS = ("password", "paused", "port", "local", "plugins", "saveReplay", "loadGameFile", "turnToLoad",
                  "turn", "testMode", "timeout", "debug")
 OWN_KEYS = ("replayDir", "seed", "maxMessageBytes", "maxDepth", "maxConnections", "softTimeoutMs", "hardTimeoutMs",
-            "maxSeatsPerConnection", "defaultGame", "lobbyDialect", "idleTimeout", "passphraseChecksPerSecond")
+            "maxSeatsPerConnection", "defaultGame", "lobbyDialect", "idleTimeout", "passphraseChecksPerSecond", "viewerPort")
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
