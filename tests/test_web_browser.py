@@ -43,14 +43,11 @@ def wait(driver, condition, timeout=30, message=""):
 
 
 def rows(driver) -> dict[str, dict]:
-    found = {}
-    for row in driver.find_elements(By.CSS_SELECTOR, "#games tbody tr"):
-        found[row.get_attribute("data-game")] = {
-            "id": row.get_attribute("data-id"),
-            "status": row.get_attribute("data-status"),
-            "players": row.find_element(By.CLASS_NAME, "players").text,
-        }
-    return found
+    """The start page's table, read in one go (the page redraws it on every update)."""
+    return {row["game"]: row for row in driver.execute_script("""
+        return [...document.querySelectorAll('#games tbody tr')].map(r => ({
+            game: r.dataset.game, id: r.dataset.id, status: r.dataset.status,
+            players: r.querySelector('.players').textContent}));""")}
 
 
 def no_alert(driver) -> bool:
