@@ -433,6 +433,7 @@ class Room:
         self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
         self.closed = False
+        self.unfinished: str | None = None  # why the server stopped the game before its end
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
         if self.door.settings.log_dir is not None:
@@ -460,7 +461,7 @@ class Room:
 
     def handle(self, peer: Peer, kind: str, body: dict) -> None:
         game, pid = self.game, peer.client_id
-        if game.over:
+        if game.over or self.unfinished:
             peer.error("Game is over")
             return
         after: str | None = None
@@ -505,6 +506,8 @@ class Room:
             peer.error(after)
 
     def remove(self, peer: Peer) -> None:
+        if self.unfinished:  # the server stopped the game: nobody wins by the others leaving
+            return
         self.game.remove(peer.client_id)
         self.flush()
 
@@ -532,6 +535,8 @@ class Room:
         return max(reboots, default=since) + settings.reboot_direction_wait
 
     def timeout(self) -> None:
+        if self.unfinished:
+            return
         self.game.timeout()
         self.flush()
 
@@ -546,6 +551,8 @@ class Room:
         path = directory / f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl"
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
+        if self.unfinished:
+            header["unfinished"] = self.unfinished
         with path.open("w", encoding="utf-8") as handle:
             handle.write(json.dumps(header) + "\n")
             for entry in self.log:
