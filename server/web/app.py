@@ -42,14 +42,14 @@ log = logging.getLogger("swc.web")
 STREAM_INTERVAL = 0.25
 """Seconds between two events of one stream: states arriving faster are skipped (newest wins)."""
 LIST_INTERVAL = 0.5
-LIVE_CPU_SHARE = 0.04
+LIVE_CPU_SHARE = 0.03
 """CPU the viewer may spend on live events (drawing newest states, listing games), as a share of
 the CPU the rest of the process (the games) uses; beyond it every stream waits and then sends the
 newest state. So watching costs the games at most this much more CPU per move, however many pages
 are open (benchmarks/viewer.py)."""
-IDLE_CPU_SHARE = 0.002
+IDLE_CPU_SHARE = 0.001
 """...plus this share of one CPU, so a page on a quiet server still sees every few seconds."""
-EVENT_COST = 0.0005
+EVENT_COST = 0.001
 """CPU seconds charged for sending one event (hypercorn, starlette, the socket), spent outside the
 code that can time itself (about what one small request costs, measured with benchmarks/viewer.py).
 Requests themselves (pages loaded, steps fetched by hand) are not charged: they are one person's

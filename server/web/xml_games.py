@@ -285,9 +285,13 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
         record._take_element(message)
     if not record.count():
         raise ValueError(f"{source}: the replay holds no state")
-    if names is None and record._result is not None:
-        found = [row.name for row in result_rows(record._result.find("data"), seat_labels(plugin), seat_labels(plugin))]
-        if any(n not in seat_labels(plugin) for n in found):
-            record._names = tuple(found)  # type: ignore[assignment]
+    if names is None:  # an official replay: the names its states carry (classic: <red displayName>)
+        shown = [child.get("displayName") for child in record.state_element(0).children if child.get("displayName")]
+        if len(shown) == 2:
+            record._names = (shown[0], shown[1])
+        elif record._result is not None:
+            found = [row.name for row in result_rows(record._result.find("data"), seat_labels(plugin), seat_labels(plugin))]
+            if any(n not in seat_labels(plugin) for n in found):
+                record._names = (found[0], found[1])
     record.steps()  # every state of a file is checked once, when it is opened
     return record

@@ -51,7 +51,13 @@ async function showStep(wanted) {
 function drawStep(step) {
   shown = step.index;
   const board = $("board");
-  if (step.svg) board.innerHTML = step.svg; else board.textContent = step.draw_error || "";
+  if (step.svg) board.innerHTML = step.svg;
+  else {  // no picture of this game (yet): its text board instead
+    const pre = document.createElement("pre");
+    pre.className = "text-board";
+    pre.textContent = step.text;
+    board.replaceChildren(pre);
+  }
   board.dataset.step = step.index;
   text("step-label", step.label);
   text("to-move", step.to_move || "\u2014");
