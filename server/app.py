@@ -58,6 +58,8 @@ class Server:
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
         self.doors: list = [self]  # every door of this server (server/door.py), this one first
+        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -74,6 +76,10 @@ class Server:
             from swc_local.server.door import start_doors  # ReversiXT, Robo Rally: each on its own port
 
             self.doors = await start_doors(nursery, self)
+            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
+                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
+
+                self.web = await start_viewer(nursery, self)  # it watches every door started above
             task_status.started(self)
             with self._accepting:
                 async with trio.open_nursery() as accepting:

@@ -90,6 +90,8 @@ class ReversiDoor:
         self.open_connections = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=1000)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
+        # told of every game as it starts (the web viewer); may return a callback for each turn
+        self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
         self._waiting: list[tuple[Seat, int, trio.Event]] = []
         self._waiting_since: float | None = None
         self._waiting_changed = trio.Event()
@@ -279,7 +281,9 @@ class ReversiDoor:
                     for seat in seats.values():
                         await send_frame(seat, wire.encode_map(self.game_map.raw))
                         await send_frame(seat, wire.encode_player(seat.player))
-                    runner = GameRunner(referee, seats, settings.timing, None, f"reversixt game {game_id}")
+                    hooks = [hook for listener in self.game_listeners if (hook := listener(game_id, referee)) is not None]
+                    progress = (lambda r: [hook(r) for hook in hooks]) if hooks else None
+                    runner = GameRunner(referee, seats, settings.timing, progress, f"reversixt game {game_id}")
                     await runner.run()
                 except Exception:
                     log.exception("reversixt game %s: internal error; its connections are closed", game_id)

@@ -176,6 +176,7 @@ class Door:
         self.game_started = False
         self.rooms: set[Room] = set()
         self.games_finished = 0
+        self.room_listeners: list[Callable[["Room"], None]] = []  # told of every game as it starts (the web viewer)
 
     # ------------------------------------------------------------------ input
 
@@ -367,6 +368,8 @@ class Door:
         line = game_started_line(lobby.map)
         for peer in lobby.connected():
             peer.send_line(line)
+        for listener in self.room_listeners:
+            listener(room)
         room.record("out", "all", "GameStarted", {"map": lobby.map})
         game.start()
         room.flush()
@@ -395,6 +398,8 @@ class Door:
 
     def room_closed(self, room: "Room") -> None:
         self.rooms.discard(room)
+        for closer in room.closers:
+            closer(room)
         self.games_finished += 1
 
 
@@ -424,6 +429,8 @@ class Room:
         self.clock: Callable[[], float] = time.monotonic
         self.poke: Callable[[], None] = lambda: None
         self.log: list[dict] = []
+        self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
+        self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
         self.closed = False
         self.unfinished: str | None = None  # why the server stopped the game before its end
@@ -448,6 +455,8 @@ class Room:
                     if to == "all" or peer.client_id != pid:
                         peer.send_line(line)
             self.record("out", pid if to == "one" else ("all" if to == "all" else f"others:{pid}"), message_type, body)
+            for watcher in self.watchers:
+                watcher(message_type, body, round(time.time() - self.started, 4))
         self.poke()
 
     def handle(self, peer: Peer, kind: str, body: dict) -> None:
