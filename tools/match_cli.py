@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         flag = "--" + next(dest for dest, key in FAMILY_OPTIONS.items() if key == foreign[0]).replace("_", "-")
         log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family.name)
         return 2
-    problem = adapter.check_options(options)
+    problem = adapter.check_options(game.game_type, options)
     if problem:
         log.error("swc match %s: %s", game.name, problem)
         return 2

@@ -40,7 +40,7 @@ _DISQUALIFIED = re.compile(r"^disqualified player (\d+) \((.*)\)$", re.M)
 OPTIONS = ("map", "time_limit", "depth", "start_delay", "turn_delay", "results")
 
 
-def check_options(options: dict) -> str | None:
+def check_options(game: str, options: dict) -> str | None:
     """A one-line problem with the options (a map that cannot be loaded), or None."""
     from swc_local.games.reversixt.mapfile import MapError
 

@@ -39,7 +39,7 @@ DOOR_FIXED = ("port", "host", "seed", "min_players", "single_game", "log_dir", "
 OPTIONS = ("map", "max_rounds") + tuple(f.name for f in dataclasses.fields(RoboRallySettings) if f.name not in DOOR_FIXED)
 
 
-def check_options(options: dict) -> str | None:
+def check_options(game: str, options: dict) -> str | None:
     """A one-line problem with the options (an unknown map), or None."""
     from swc_local.protocol.roborally import MAP_NAMES
 

@@ -46,16 +46,26 @@ OPTIONS = SERVER_OPTIONS + ("server", "password")
 POLL = 0.01  # seconds between looks at a seat while its player joins
 
 
-def check_options(options: dict) -> str | None:
-    """A one-line problem with the options (a replay that cannot be loaded), or None."""
+def check_options(game: str, options: dict) -> str | None:
+    """A one-line problem with the options (a replay that cannot be loaded, or of another
+    game), or None."""
     if options.get("load_game"):
-        from swc_local.server.replay import ReplayError, position_factory
+        from swc_local.server.replay import ReplayError
 
         try:
-            position_factory(options["load_game"], options.get("turn") or 0)
+            _position(game, options)
         except (ReplayError, OSError) as error:
             return str(error)
     return None
+
+
+def _position(game: str, options: dict):
+    """The rooms' start position from ``load_game``/``turn`` (None: the game's own start)."""
+    if not options.get("load_game"):
+        return None
+    from swc_local.server.replay import position_factory
+
+    return position_factory(options["load_game"], options.get("turn") or 0, game)
 
 
 class Family:
@@ -79,7 +89,7 @@ class Family:
                     soft_timeout_ms=options.get("soft_timeout_ms"), hard_timeout_ms=options.get("hard_timeout_ms"),
                     passphrase_checks_per_second=0,  # a private server with a random passphrase
                 )
-                server = Server(settings)  # a bad load_game raises ReplayError here
+                server = Server(settings, _position(spec.game, options))  # a bad replay raises ReplayError
                 await self.nursery.start(server.run)
                 self.servers[key] = (server, password)
             return self.servers[key]
