@@ -225,12 +225,12 @@ def _give_up_check(spec, result: GameResult, crashes, joined, games_of, give_up_
         key = command_text(command)
         if seat.cause == CANNOT_START:
             raise CommandError(_broken_line(name, command, seat))
-        if seat.cause in ABSENT_CAUSES:
+        if seat.cause == CRASHED:
             if give_up_after is not None:
                 crashes.setdefault(key, set()).add(spec.index)
                 if key not in joined and len(crashes[key]) >= min(give_up_after, games_of[key]):
                     raise CommandError(_broken_line(name, command, seat, games=len(crashes[key])))
-        else:
+        elif seat.cause not in ABSENT_CAUSES:
             joined.add(key)
 
 
@@ -238,7 +238,7 @@ def _broken_line(name: str, command, seat: SeatResult, games: int = 1) -> str:
     why = seat.reason or seat.cause
     head = f"{name}'s command cannot play"
     if games > 1:
-        head += f" (it did not join in any of its first {games} games)"
+        head += f" (it crashed before joining in each of its first {games} games)"
     return f"{head}: {why} -- command: {command_text(command)}"
 
 
