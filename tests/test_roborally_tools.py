@@ -13,7 +13,7 @@ from swc_local.tools.match_report import results_table
 from swc_local.tools.roborally_replay import print_log
 
 from .roborally_wire import running_door
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 
 def greedy_bot_command():

@@ -115,7 +115,7 @@ class RoboRallyTable:
             await self.wait_joined(seat)
 
     async def _stand_in(self) -> None:
-        from swc_local.games.roborally.bots import RoboRallyBot
+        from swc_local.client.roborally_bot import RoboRallyBot
 
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
