@@ -4,7 +4,9 @@ The log (``--log-dir`` of ``swc roborally``, ``roborally.logDir`` of ``swc serve
 of ``swc match roborally``) is one JSON object per line: a header (map, seed, players, winner),
 then every message in (``"dir": "in"``) and out (``"dir": "out"``) with its time in seconds since
 the game started. The printer follows only what the server sent, exactly as a client would:
-start points, ``Movement``, ``PlayerTurning``, ``Reboot`` (facing ``top``), checkpoints.
+start points, ``Movement``, ``PlayerTurning``, ``Reboot`` (facing ``top``), checkpoints; the
+follower is the one the SVG view draws from (:class:`swc_local.games.roborally.view.Follower`),
+so the viewer's pictures and these boards always show the same step.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, load_map
+from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.text import render
+from swc_local.games.roborally.view import Follower, Snapshot
 
 
 def read_log(path: Path) -> tuple[dict, list[dict]]:
@@ -32,45 +35,22 @@ def print_log(path: Path, out: TextIO) -> int:
         return 2
     board = load_map(header["map"])
     print(f"Robo Rally on {header['map']}, players {header['players']}, seed {header['seed']}, winner {header['winner']}", file=out)
-    robots: dict[int, tuple[int, int, str]] = {}
-    events: list[str] = []
-    round_number = 0
-
-    def show(title: str) -> None:
-        print(f"\n== {title} (t={entry.get('t', 0)} s)", file=out)
-        for event in events:
-            print("  " + event, file=out)
-        events.clear()
-        print(render(board, robots), file=out)
-
-    entry: dict = {}
+    follower = Follower(board, header.get("players") or ())
     for entry in entries:
         if entry.get("dir") != "out":
             continue
-        kind, body = entry["messageType"], entry["messageBody"]
-        if kind == "StartingPointTaken":
-            robots[body["clientID"]] = (body["x"], body["y"], board.antenna[2])
-        elif kind == "Movement" and body["clientID"] in robots:
-            robots[body["clientID"]] = (body["x"], body["y"], robots[body["clientID"]][2])
-        elif kind == "PlayerTurning" and body["clientID"] in robots:
-            x, y, facing = robots[body["clientID"]]
-            robots[body["clientID"]] = (x, y, (CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE)[facing])
-        elif kind == "Reboot":
-            events.append(f"robot {body['clientID']} reboots")
-            if body["clientID"] in robots:
-                x, y, _ = robots[body["clientID"]]
-                robots[body["clientID"]] = (x, y, "top")
-        elif kind == "CheckPointReached":
-            events.append(f"robot {body['clientID']} reaches checkpoint {body['number']}")
-        elif kind == "DrawDamage":
-            events.append(f"robot {body['clientID']} takes {', '.join(body['cards'])}")
-        elif kind == "ConnectionUpdate":
-            events.append(f"client {body['clientID']} left")
-            robots.pop(body["clientID"], None)
-        elif kind == "ActivePhase" and body["phase"] == 2:
-            show("setup" if round_number == 0 else f"after round {round_number}")
-            round_number += 1
-        elif kind == "GameFinished":
-            events.append(f"robot {body['clientID']} wins")
-            show(f"end in round {round_number}")
+        snapshot = follower.feed(entry["messageType"], entry["messageBody"])
+        if snapshot is not None:
+            print(f"\n== {snapshot.title} (t={entry.get('t', 0)} s)", file=out)
+            for event in snapshot.events:
+                print("  " + event, file=out)
+            print(render(board, snapshot.robots), file=out)
     return 0
+
+
+def snapshots(path: Path) -> list[Snapshot]:
+    """Every step of a game log as the viewer draws it (the boards :func:`print_log` prints)."""
+    header, entries = read_log(path)
+    follower = Follower(load_map(header["map"]), header.get("players") or ())
+    found = [follower.feed(e["messageType"], e["messageBody"]) for e in entries if e.get("dir") == "out"]
+    return [snapshot for snapshot in found if snapshot is not None]
