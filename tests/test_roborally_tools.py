@@ -11,7 +11,7 @@ from swc_local.tools.roborally_match import RoboRallyMatchConfig, greedy_bot_com
 from swc_local.tools.roborally_replay import print_log
 
 from .roborally_wire import running_door
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 
 async def test_match_runs_bot_processes_and_reports(tmp_path):

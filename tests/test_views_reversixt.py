@@ -11,7 +11,7 @@ import pytest
 
 from swc_local.games import views
 from swc_local.games.reversixt.mapfile import HOLE
-from swc_local.tools.reversixt_replay import read_move_log, replay_log
+from swc_local.games.reversixt.movelog import read_move_log, replay_log
 from tests.view_checks import HOSTILE, assert_hostile_name_escaped, cells, parse_svg, pieces, with_class
 
 GOLDEN = Path(__file__).parent / "data" / "reversixt"

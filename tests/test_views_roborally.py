@@ -1,6 +1,6 @@
 """The Robo Rally SVG view (issue 25), tested without a browser: whole seeded games on the four
-course maps, played in-process by the rules, written as the door's JSON-lines log, and drawn at
-every step ``swc replay`` prints, as the viewer draws them."""
+course maps, played in-process by the rules, written as the door's JSON-lines log, followed round
+by round as ``swc replay`` prints them (``logview.follow``) and drawn at every round."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ import pytest
 
 from swc_local.games import views
 from swc_local.games.roborally.board import board_from_game_map, load_map
+from swc_local.games.roborally import wire
 from swc_local.games.roborally.game import Game
-from swc_local.games.roborally.text import render as text_board
+from swc_local.games.roborally.logview import RoundView, follow, log_messages, parse_log
 from swc_local.games.roborally.plan import best_program
-from swc_local.games.roborally.view import Follower, Snapshot, beam
-from swc_local.tools.roborally_replay import print_log, snapshots
+from swc_local.games.roborally.text import render as text_board
+from swc_local.games.roborally.view import Picture, beam
+from swc_local.tools.roborally_replay import print_log
 from tests.view_checks import HOSTILE, all_text, assert_hostile_name_escaped, cells, parse_svg, pieces, with_class
 
 MAPS = ["Dizzy Highway", "Extra Crispy", "Lost Bearings", "Death Trap"]
@@ -29,11 +31,10 @@ def play_log(tmp_path, name: str, players: int, seed: int, rounds: int = 12, gre
     ids = list(range(1, players + 1))
     game = Game(load_map(name), ids, random.Random(seed))
     game.start()
-    entries = [{"t": 0.0, "dir": "out", "peer": "all", "messageType": "PlayerAdded",
-                "messageBody": {"clientID": 1, "name": HOSTILE, "figure": 1}}]
+    entries = []
 
     def pump():
-        for to, _, kind, body in game.take_outbox():
+        for to, _, kind, body in wire.messages(game.take_outbox()):
             if to == "all":
                 entries.append({"t": len(entries) / 100, "dir": "out", "peer": "all", "messageType": kind,
                                 "messageBody": body})
@@ -67,18 +68,28 @@ def play_log(tmp_path, name: str, players: int, seed: int, rounds: int = 12, gre
     return path, game
 
 
-def check(snapshot: Snapshot, picture: str) -> None:
+def rounds(path):
+    header, entries = parse_log(path.read_text(encoding="utf-8"))
+    return list(follow(header["map"], log_messages(entries)))
+
+
+def drawn_robots(root) -> dict[int, tuple[int, int, str]]:
+    return {int(e.get("data-robot")): (*map(int, e.get("data-cell").split(",")), e.get("data-facing"))
+            for e in pieces(root, "robot")}
+
+
+def check(view: RoundView, previous: RoundView | None, picture: str) -> None:
     root = parse_svg(picture)
-    board = snapshot.board
-    robots = {int(e.get("data-robot")): (*map(int, e.get("data-cell").split(",")), e.get("data-facing"))
-              for e in pieces(root, "robot")}
-    assert robots == snapshot.robots
+    board = view.board
+    assert drawn_robots(root) == view.robots
     assert len(with_class(root, "checkpoint")) == board.checkpoint_count
     assert len(with_class(root, "laser")) == sum(1 for s in board.squares.values() if s.laser)
     assert len(with_class(root, "beam")) == sum(s.laser[1] for s in board.squares.values() if s.laser)
     assert len(with_class(root, "wall")) == sum(len(s.walls) for s in board.squares.values())
     assert len(with_class(root, "belt")) == sum(1 for s in board.squares.values() if s.belt)
-    moved = {pid: path for pid, path in snapshot.paths.items() if len(set(path)) > 1}
+    before = previous.robots if previous is not None else {}
+    moved = {pid: [before[pid][:2], here[:2]] for pid, here in view.robots.items()
+             if pid in before and before[pid][:2] != here[:2]}
     for kind, end in (("last-from", 0), ("last-to", -1)):
         marked = {int(e.get("data-robot")): tuple(map(int, e.get("data-cell").split(","))) for e in with_class(root, kind)}
         assert marked == {pid: tuple(path[end]) for pid, path in moved.items()}
@@ -86,46 +97,46 @@ def check(snapshot: Snapshot, picture: str) -> None:
 
 
 @pytest.mark.parametrize("name", MAPS)
-def test_every_step_of_a_game_log_is_drawn_as_swc_replay_prints_it(tmp_path, name):
-    path, game = play_log(tmp_path, name, players=3, seed=MAPS.index(name) + 1)
-    steps = snapshots(path)
-    assert len(steps) >= 3
+def test_every_round_of_a_game_log_is_drawn_as_swc_replay_prints_it(tmp_path, name):
+    path, _ = play_log(tmp_path, name, players=3, seed=MAPS.index(name) + 1)
+    views_ = rounds(path)
+    assert len(views_) >= 3
     printed = io.StringIO()
     assert print_log(path, printed) == 0
-    boards = [text_board(step.board, step.robots) for step in steps]
-    assert printed.getvalue().count("\n== ") == len(steps)
+    assert printed.getvalue().count("\n== ") == len(views_)
     position = 0
-    for step, board in zip(steps, boards):  # the same boards, in the same order
-        position = printed.getvalue().index(board, position)
-        picture = views.render("roborally", step)
-        assert views.render("roborally", step) == picture
-        check(step, picture)
-    assert steps[0].title == "setup"
-    assert_hostile_name_escaped(views.render("roborally", steps[-1]))
+    previous = None
+    for view in views_:  # the same boards, in the same order
+        position = printed.getvalue().index(text_board(view.board, view.robots), position)
+        picture = views.render("roborally", view, None, previous)
+        assert views.render("roborally", view, None, previous) == picture
+        check(view, previous, picture)
+        previous = view
+    assert views_[0].title == "setup"
 
 
 def test_the_last_picture_of_a_finished_game_names_the_winner(tmp_path):
     path, game = play_log(tmp_path, "Dizzy Highway", players=2, seed=3, rounds=40, greedy=True)
     assert game.over and game.winner is not None
-    steps = snapshots(path)
-    last = steps[-1]
-    assert last.winner == game.winner and last.title.startswith("end in round")
-    root = parse_svg(views.render("roborally", last))
-    check(last, views.render("roborally", last))
-    assert f"robot {game.winner} wins" in all_text(root) and "winner:" in all_text(root)
-    assert "checkpoints 1/1" in all_text(root)
+    *_, previous, last = rounds(path)
+    assert last.title.startswith("end in round")
+    picture = views.render("roborally", last, None, previous)
+    check(last, previous, picture)
+    text = all_text(parse_svg(picture))
+    assert f"robot {game.winner} wins" in text and f"winner: robot {game.winner}" in text
+    assert "checkpoints 1/1" in text
 
 
 def test_a_live_game_is_drawn_with_its_robots_checkpoints_and_energy(tmp_path):
     _, game = play_log(tmp_path, "Dizzy Highway", players=4, seed=7, rounds=3)
     root = parse_svg(views.render("roborally", game))
     on_board = {pid: (r.x, r.y, r.facing) for pid, r in game.robots.items() if r.on_board}
-    assert {int(e.get("data-robot")): (*map(int, e.get("data-cell").split(",")), e.get("data-facing"))
-            for e in pieces(root, "robot")} == on_board
+    assert drawn_robots(root) == on_board
     text = all_text(root)
     for pid, robot in game.robots.items():
         assert f"robot {pid}: checkpoints {robot.checkpoints}/1, energy {robot.energy}" in text
     assert not with_class(root, "last-move")  # a live game has no path unless the viewer passes one
+    assert HOSTILE not in all_text(root)
     path = {1: [(1, 4), (2, 4), (3, 4)]}
     root = parse_svg(views.render("roborally", game, path))
     assert cells(root, "last-from") == [(1, 4)] and cells(root, "last-to") == [(3, 4)]
@@ -137,17 +148,16 @@ def test_a_map_name_and_a_player_name_are_escaped_and_a_null_square_stops_a_beam
     game_map[4][3] = [{"type": "Laser", "isOnBoard": "5B", "orientations": ["left"], "count": 2}]
     game_map[2][3] = None
     board = board_from_game_map(HOSTILE, game_map)
-    follower = Follower(board, [1])
-    follower.feed("PlayerAdded", {"clientID": 1, "name": "</text><script>x</script>"})
-    follower.feed("StartingPointTaken", {"clientID": 1, "x": 1, "y": 3})
-    snapshot = follower.feed("ActivePhase", {"phase": 2})
-    picture = views.render("roborally", snapshot)
-    assert_hostile_name_escaped(picture)
-    assert "&lt;/text&gt;&lt;script&gt;x&lt;/script&gt;" in picture
-    root = parse_svg(picture)
-    beams = with_class(root, "beam")  # a laser of two beams, stopped by the null (off-board) square
-    assert [(b.get("data-from"), b.get("data-to")) for b in beams] == [("4,3", "3,3")] * 2
-    assert cells(root, "robot") == [(1, 3)]
+    view = RoundView(board, {1: (1, 3, "right")}, "setup", 0)
+    named = Picture(board, view.robots, names={1: "</text><script>x</script>"}, players=(1,))
+    for state in (view, named):
+        picture = views.render("roborally", state)
+        assert_hostile_name_escaped(picture)  # the map's name
+        root = parse_svg(picture)
+        beams = with_class(root, "beam")  # a laser of two beams, stopped by the null (off-board) square
+        assert [(b.get("data-from"), b.get("data-to")) for b in beams] == [("4,3", "3,3")] * 2
+        assert cells(root, "robot") == [(1, 3)]
+    assert "&lt;/text&gt;&lt;script&gt;x&lt;/script&gt;" in views.render("roborally", named)
 
 
 def test_a_laser_beam_stops_at_the_first_robot_a_wall_or_the_antenna():

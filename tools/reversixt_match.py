@@ -33,7 +33,7 @@ from swc_local.tools.players import expand, run_player
 
 
 def greedy_command() -> list[str]:
-    return [sys.executable, "-m", "swc_local.games.reversixt.bots", "--host", "{host}", "--port", "{port}", "--seed", "{seed}"]
+    return [sys.executable, "-m", "swc_local.client.reversixt_bot", "--host", "{host}", "--port", "{port}", "--seed", "{seed}"]
 
 
 @dataclass

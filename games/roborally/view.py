@@ -1,25 +1,23 @@
 """Robo Rally as an SVG picture: the course map with every board element (walls, belts, push
 panels, gears, pits, energy spaces, lasers and their beams, antenna, checkpoints, reboot and
-start points), the robots with their facing, and the paths they went since the last picture.
+start points), the robots with their facing, and where they went since the previous picture.
 
-What is drawn is a :class:`Snapshot`: what a client knows from the server's messages alone
-(start points, ``Movement``, ``PlayerTurning``, ``Reboot``, ``CheckPointReached``, ``Energy``,
-``PlayerAdded``), built by :class:`Follower` from a game log or a door's live messages, the
-same way ``swc replay`` prints a log (:mod:`swc_local.tools.roborally_replay` uses the follower
-too, so a picture and the text board of a step always agree).  A live :class:`Game` is accepted
-as well.  ``last_move`` is ``{robot: [(x, y), ...]}``, the squares each robot went through since
-the previous picture (a snapshot carries its own in ``paths``).  Pure and deterministic.
+``render_svg(state, last_move, previous)`` draws a round as ``swc replay`` prints it: a
+:class:`~swc_local.games.roborally.logview.RoundView` of :func:`~swc_local.games.roborally.logview.follow`
+(what a client knows from the server's messages), or a live
+:class:`~swc_local.games.roborally.game.Game`.  The last move: ``last_move`` as
+``{robot: [(x, y), ...]}`` (the squares each robot went through), else, with ``previous`` (the
+round before), each robot's square then and now.  Pure and deterministic.
 
 Conformance notes (choices where no official picture exists to copy):
 
 * Orientation as the map JSON and the text board: x to the right, y = 0 on top; a ``null``
   square is off the board and left blank.
-* Robots have the player colours 1..8 by client ID order in the game; a robot is a circle with
-  its client ID and a pointer in its facing.
+* Robots have the player colours 1..8 in client ID order; a robot is a circle with its client ID
+  and a pointer in its facing.  Names and energy are shown when the state carries them
+  (``names``/``energy`` mappings, a live game's robots); a log's round has checkpoints only.
 * A laser beam is drawn from its emitter along its direction until a wall, the antenna, the
   board's edge or the first robot (as the rules trace it); robots' own lasers are not drawn.
-* A snapshot is taken where the text replay prints a board: at the start of every programming
-  phase (``ActivePhase`` 2) and at ``GameFinished``.
 """
 
 from __future__ import annotations
@@ -27,8 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from swc_local.games import svg
-from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, DELTA, Board
-from swc_local.games.roborally.cards import START_ENERGY
+from swc_local.games.roborally.board import DELTA, Board
 
 CELL = 44
 MARGIN = 26
@@ -38,105 +35,39 @@ BELT_FILL = {2: "#8fb8f0", 1: "#9fdca8"}
 POINTER = {"top": (0, -1), "right": (1, 0), "bottom": (0, 1), "left": (-1, 0)}
 
 
-@dataclass
-class Snapshot:
-    """One step of a game as the clients see it (see the module's notes)."""
+@dataclass(frozen=True)
+class Picture:
+    """What the drawing needs of a round, whatever it came from."""
 
     board: Board
-    robots: dict[int, tuple[int, int, str]]  # client ID -> (x, y, facing), on the board only
+    robots: dict[int, tuple[int, int, str]]  # on the board only
     title: str = ""
     events: tuple[str, ...] = ()
     checkpoints: dict[int, int] = field(default_factory=dict)
     energy: dict[int, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
-    players: tuple[int, ...] = ()  # every client ID in the game, in order (colours)
-    paths: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    players: tuple[int, ...] = ()
     winner: int | None = None
-    round: int = 0
 
 
-class Follower:
-    """Follows the server's outgoing messages of one game and yields a :class:`Snapshot` at the
-    steps the text replay prints.  Feed it every message sent to all (``feed``)."""
-
-    def __init__(self, board: Board, players: list[int] | tuple[int, ...] = ()):
-        self.board = board
-        self.robots: dict[int, tuple[int, int, str]] = {}
-        self.events: list[str] = []
-        self.checkpoints: dict[int, int] = {}
-        self.energy: dict[int, int] = {}
-        self.names: dict[int, str] = {}
-        self.players: list[int] = []
-        for pid in players:
-            self._join(pid)
-        self.paths: dict[int, list[tuple[int, int]]] = {}
-        self.round = 0
-        self.winner: int | None = None
-
-    def _join(self, pid: int) -> None:
-        if pid not in self.players:
-            self.players = sorted([*self.players, pid])
-        self.energy.setdefault(pid, START_ENERGY)
-
-    def _moved(self, pid: int, x: int, y: int, facing: str) -> None:
-        self.robots[pid] = (x, y, facing)
-        self.paths.setdefault(pid, []).append((x, y))
-
-    def feed(self, kind: str, body: dict) -> Snapshot | None:
-        """One message; the snapshot of the step it ends, if it ends one."""
-        pid = body.get("clientID")
-        if kind == "PlayerAdded":
-            self._join(pid)
-            self.names[pid] = str(body.get("name", ""))
-        elif kind == "StartingPointTaken":
-            self._join(pid)
-            self._moved(pid, body["x"], body["y"], self.board.antenna[2])
-        elif kind == "Movement" and pid in self.robots:
-            self._moved(pid, body["x"], body["y"], self.robots[pid][2])
-        elif kind == "PlayerTurning" and pid in self.robots:
-            x, y, facing = self.robots[pid]
-            self.robots[pid] = (x, y, (CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE)[facing])
-        elif kind == "Reboot":
-            self.events.append(f"robot {pid} reboots")
-            if pid in self.robots:
-                x, y, _ = self.robots[pid]
-                self.robots[pid] = (x, y, "top")
-        elif kind == "CheckPointReached":
-            self.checkpoints[pid] = body["number"]
-            self.events.append(f"robot {pid} reaches checkpoint {body['number']}")
-        elif kind == "Energy":
-            self.energy[pid] = body["count"]
-        elif kind == "DrawDamage":
-            self.events.append(f"robot {pid} takes {', '.join(body['cards'])}")
-        elif kind == "ConnectionUpdate":
-            self.events.append(f"client {pid} left")
-            self.robots.pop(pid, None)
-        elif kind == "ActivePhase" and body["phase"] == 2:
-            snapshot = self._snapshot("setup" if self.round == 0 else f"after round {self.round}")
-            self.round += 1
-            return snapshot
-        elif kind == "GameFinished":
-            self.winner = pid
-            self.events.append(f"robot {pid} wins")
-            return self._snapshot(f"end in round {self.round}")
-        return None
-
-    def _snapshot(self, title: str) -> Snapshot:
-        snapshot = Snapshot(self.board, dict(self.robots), title, tuple(self.events), dict(self.checkpoints),
-                            dict(self.energy), dict(self.names), tuple(self.players), self.paths, self.winner,
-                            self.round)
-        self.events.clear()
-        self.paths = {pid: [(x, y)] for pid, (x, y, _) in self.robots.items()}
-        return snapshot
-
-
-def snapshot_of_game(game) -> Snapshot:
-    """A live :class:`~swc_local.games.roborally.game.Game` as a snapshot (no names, no paths)."""
-    robots = {pid: (r.x, r.y, r.facing) for pid, r in game.robots.items() if r.on_board and not r.removed}
-    state = "over" if game.over else f"round {game.round}, phase {game.phase}"
-    return Snapshot(game.board, robots, state, (), {pid: r.checkpoints for pid, r in game.robots.items()},
-                    {pid: r.energy for pid, r in game.robots.items()}, {}, tuple(game.order), {}, game.winner,
-                    game.round)
+def picture_of(state) -> Picture:
+    """A round view (``board``, ``robots`` as (x, y, facing), ``title``, ``events``,
+    ``checkpoints``) or a live game (``robots`` as Robot objects) as a :class:`Picture`."""
+    robots = state.robots
+    if robots and not isinstance(next(iter(robots.values())), tuple):  # a live Game
+        live = {pid: r for pid, r in robots.items() if not r.removed}
+        return Picture(state.board, {pid: (r.x, r.y, r.facing) for pid, r in live.items() if r.on_board},
+                       "game over" if state.over else f"round {state.round}, phase {state.phase}", (),
+                       {pid: r.checkpoints for pid, r in robots.items()}, {pid: r.energy for pid, r in robots.items()},
+                       {}, tuple(state.order), state.winner)
+    events = tuple(getattr(state, "events", ()))
+    winner = getattr(state, "winner", None)
+    if winner is None:
+        winner = next((int(e.split()[1]) for e in events if e.startswith("robot ") and e.endswith(" wins")), None)
+    checkpoints = dict(getattr(state, "checkpoints", {}) or {})
+    players = tuple(getattr(state, "players", ()) or sorted({*robots, *checkpoints}))
+    return Picture(state.board, dict(robots), str(getattr(state, "title", "")), events, checkpoints,
+                   dict(getattr(state, "energy", {}) or {}), dict(getattr(state, "names", {}) or {}), players, winner)
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -262,8 +193,12 @@ _KEYS = (
 
 
 def render_svg(state, last_move: dict[int, list[tuple[int, int]]] | None = None, previous=None) -> str:
-    snapshot = state if isinstance(state, Snapshot) else snapshot_of_game(state)
-    paths = last_move if last_move is not None else snapshot.paths
+    snapshot = picture_of(state)
+    paths = last_move
+    if paths is None and previous is not None:
+        before = picture_of(previous).robots
+        paths = {pid: [before[pid][:2], here[:2]] for pid, here in snapshot.robots.items() if pid in before}
+    paths = paths or {}
     board = snapshot.board
     grid, width, _ = svg.frame(board.width, board.height, CELL, MARGIN, 2, 0)
     width = max(width, 2 * MARGIN + 150 * len(_KEYS))  # room for the key under a small board
@@ -297,7 +232,7 @@ def render_svg(state, last_move: dict[int, list[tuple[int, int]]] | None = None,
         where = "off the board" if pid not in snapshot.robots else "at ({},{}) facing {}".format(*snapshot.robots[pid])
         rows.append((svg.circle(6, 6, 6, color[pid]),
                      f"robot {pid}{' ' + name if name else ''}: checkpoints {snapshot.checkpoints.get(pid, 0)}/{total}, "
-                     f"energy {snapshot.energy.get(pid, '?')}, {where}"))
+                     + (f"energy {snapshot.energy[pid]}, " if pid in snapshot.energy else "") + where))
     out.append(svg.legend(MARGIN, legend_top, rows, 12, LINE))
     keys_top = legend_top + LINE * len(rows) + 6
     for column, keys in enumerate(_KEYS):
