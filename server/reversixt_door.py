@@ -26,7 +26,11 @@ Conformance notes and differences:
 - a send the client does not take within ``write_timeout`` (10 s, ``reversixtWriteTimeout``;
   the reference blocks for ever) disqualifies it as one that does not answer (``timeout during
   move``) and the game goes on: a client that never reads a large MAP no longer stalls the others;
-- a crash inside one game is logged and closes that game's connections only.
+- a crash inside one game is logged and closes that game's connections only;
+- ``stop(reason)`` (SIGTERM/SIGINT, the Door contract of ``server/door.py``) ends every game as
+  the reference's abort does, every connection closed without another byte, and writes each
+  running game's move log with a last line ``game stopped before its end: <reason>`` and no
+  result file.
 """
 
 from __future__ import annotations
@@ -84,7 +88,12 @@ class FinishedGame:
 
 
 class ReversiDoor:
-    """``await door.run(task_status=...)`` inside a nursery; the started value is the door."""
+    """``await door.run(task_status=...)`` inside a nursery; the started value is the door.
+
+    A :class:`~swc_local.server.door.Door`: ``handle``, ``stop(reason)``, ``busy()``.
+    """
+
+    name = "reversixt"
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
@@ -95,6 +104,8 @@ class ReversiDoor:
         self.open_connections = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=KEEP_FINISHED)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
+        # told of every game as it starts (the web viewer); may return a callback for each turn
+        self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
         self._waiting: list[tuple[Seat, int, trio.Event]] = []
         self._waiting_since: float | None = None
         self._waiting_changed = trio.Event()
@@ -102,6 +113,10 @@ class ReversiDoor:
         self._nursery: trio.Nursery | None = None
         self._joining: dict[int, trio.CancelScope] = {}  # connections without a GROUP yet, oldest first
         self._evicted = BurstLog(log)
+        self._accepting = trio.CancelScope()
+        self._handlers: set[trio.CancelScope] = set()  # one per open connection
+        self._games: dict[str, trio.CancelScope] = {}  # running games by id
+        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host or None)
@@ -118,16 +133,32 @@ class ReversiDoor:
             if self.settings.zleep:
                 nursery.start_soon(self._watch_waiting)
             task_status.started(self)
-            await serve_within_budget(listeners, self._handle, admit=self._admit, evict=self._evict_idle,
-                                      logger=log, label="reversixt")
+            with self._accepting:
+                await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
+                                          logger=log, label="reversixt")
 
     def waiting_count(self) -> int:
         """Players joined and waiting for their game to fill up."""
         return len(self._waiting)
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once, every game and connection without a record."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
+
+    def stop(self, reason: str) -> None:
+        """Stop accepting; every game and every connection ends as the reference's abort (see above)."""
+        self.stopping = reason
+        self._accepting.cancel()
+        for scope in [*self._games.values(), *self._handlers]:
+            scope.cancel()
+        self._waiting, self._waiting_since = [], None
+
+    def busy(self) -> int:
+        return self.open_connections + len(self._games)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle(stream)
 
     def _scaled(self, seconds: float) -> float:
         return seconds * self.settings.timing.scale
@@ -154,9 +185,15 @@ class ReversiDoor:
         number = next(self._counter)
         seat = Seat(0, stream, write_timeout=self.settings.write_timeout)
         self.open_connections += 1
+        scope = trio.CancelScope()
+        self._handlers.add(scope)
+        if self.stopping is not None:
+            scope.cancel()
         try:
-            await self._serve_connection(number, seat)
+            with scope:
+                await self._serve_connection(number, seat)
         finally:
+            self._handlers.discard(scope)
             self.open_connections -= 1
 
     def _join_limit(self) -> float:
@@ -276,33 +313,52 @@ class ReversiDoor:
             settings.time_limit,
         )
         log.info("reversixt game %s started: groups %s", game_id, groups)
+        scope = self._games[game_id] = trio.CancelScope()
+        if self.stopping is not None:
+            scope.cancel()
         try:
-            unreachable = []
-            for player, seat in seats.items():
-                # a client that takes no bytes (a large map, never read) costs the others at most
-                # write_timeout, then it is out like one that does not answer
-                if not await send_frame(seat, wire.encode_map(self.game_map.raw)) or not await send_frame(
-                    seat, wire.encode_player(seat.player)
-                ):
-                    unreachable.append(player)
-            runner = GameRunner(referee, seats, settings.timing, None, f"reversixt game {game_id}", unreachable=unreachable)
-            await runner.run()
-        except Exception:
-            log.exception("reversixt game %s: internal error; its connections are closed", game_id)
-            for seat in seats.values():
-                await close_seat(seat)
-            return players
+            with scope:
+                try:
+                    unreachable = []
+                    for player, seat in seats.items():
+                        # a client that takes no bytes (a large map, never read) costs the others at
+                        # most write_timeout, then it is out like one that does not answer
+                        if not await send_frame(seat, wire.encode_map(self.game_map.raw)) or not await send_frame(
+                            seat, wire.encode_player(seat.player)
+                        ):
+                            unreachable.append(player)
+                    hooks = [hook for listener in self.game_listeners if (hook := listener(game_id, referee)) is not None]
+                    progress = (lambda r: [hook(r) for hook in hooks]) if hooks else None
+                    runner = GameRunner(referee, seats, settings.timing, progress, f"reversixt game {game_id}",
+                                        unreachable=unreachable)
+                    await runner.run()
+                except Exception:
+                    log.exception("reversixt game %s: internal error; its connections are closed", game_id)
+                    for seat in seats.values():
+                        await close_seat(seat)
+                    return players
+            if scope.cancelled_caught:
+                log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
+                await self._write({".log": "".join(referee.log) + f"game stopped before its end: {self.stopping}\n"}, game_id)
+                return players
+        finally:
+            del self._games[game_id]
         finished = FinishedGame(game_id, referee, groups)
         self.finished.append(finished)
         summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
         log.info("reversixt game %s ended: %s", game_id, summary)
-        if settings.replay_dir:
-            base = os.path.join(settings.replay_dir, f"reversixt-{game_id}")
-            files = {base + ".log": "".join(referee.log), base + ".result": finished.result_text()}
-            await trio.to_thread.run_sync(write_game_files, files)  # never stalls the other doors
+        await self._write({".log": "".join(referee.log), ".result": finished.result_text()}, game_id)
         for callback in self.on_finished:
             callback(finished)
         return players
+
+    async def _write(self, files: dict[str, str], game_id: str) -> None:
+        """A game's files in ``replay_dir`` (if set), written in a thread so a slow disk never
+        stalls the other doors; a failing write costs that file only."""
+        if self.settings.replay_dir:
+            base = os.path.join(self.settings.replay_dir, f"reversixt-{game_id}")
+            with trio.CancelScope(shield=True):  # a stop's cancel must not lose the record of a game
+                await trio.to_thread.run_sync(write_game_files, {base + suffix: text for suffix, text in files.items()})
 
 
 def write_game_files(files: dict[str, str]) -> None:

@@ -10,6 +10,11 @@ exception is logged with its traceback and handled as a disconnect.
 ``swc roborally`` runs :class:`RoboRallyDoor` with ``single_game=True``: after the game's
 ``GameFinished`` and the close delay the door returns and the process exits. Inside ``swc
 serve`` the door keeps serving (spec §10.1).
+
+``stop(reason)`` (SIGTERM/SIGINT, the Door contract of ``server/door.py``): no ``GameFinished``
+(a stopped game has no winner); every running game's log is written with ``"unfinished":
+reason`` in its header, and every connection is closed once what was queued for it is sent, as
+the protocol closes any connection (spec §7).
 """
 
 from __future__ import annotations
@@ -106,7 +111,12 @@ class _Connection:
 
 
 class RoboRallyDoor:
-    """One listening Robo Rally port; ``await door.run(task_status=...)`` inside a nursery."""
+    """One listening Robo Rally port; ``await door.run(task_status=...)`` inside a nursery.
+
+    A :class:`~swc_local.server.door.Door`: ``handle``, ``stop(reason)``, ``busy()``.
+    """
+
+    name = "roborally"
 
     def __init__(self, settings: RoboRallySettings, game_factory=None) -> None:
         self.settings = settings
@@ -121,6 +131,9 @@ class RoboRallyDoor:
         self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
         self.connections: dict[_Connection, None] = {}  # in the order they came (the oldest idle goes first)
         self._evicted = BurstLog(log)
+        self._accepting = trio.CancelScope()
+        self._clocks: dict[Room, trio.CancelScope] = {}  # the clock task of every running game
+        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -136,8 +149,9 @@ class RoboRallyDoor:
                 nursery.cancel_scope.cancel()
 
     async def _serve(self, listeners) -> None:
-        await serve_within_budget(listeners, self._handle, admit=self._admit, evict=self._evict_idle,
-                                  logger=log, label="Robo Rally")
+        with self._accepting:
+            await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
+                                      logger=log, label="Robo Rally")
 
     def _idle(self) -> list[_Connection]:
         """Connections not playing (no HelloServer yet, no PlayerValues, spectators), oldest first."""
@@ -162,9 +176,28 @@ class RoboRallyDoor:
             return f"{open_now} connections open (roborally.maxConnections)"
         return None
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once, every game and connection without a record."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
+
+    def stop(self, reason: str) -> None:
+        """Stop accepting; end every game unfinished and close every connection (see above)."""
+        self.stopping = reason
+        self._accepting.cancel()
+        if self.door is not None:
+            for room in list(self.door.rooms):
+                room.unfinished = reason  # no more moves, removals or timeouts: the game stands
+        for scope in self._clocks.values():
+            scope.cancel()  # each clock writes its game's log as it ends
+        for connection in list(self.connections):
+            connection.close(reason)
+
+    def busy(self) -> int:
+        return len(self.connections) + len(self._clocks)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle(stream)
 
     # ------------------------------------------------------------------ connections
 
@@ -256,13 +289,19 @@ class RoboRallyDoor:
 
     async def _room_clock(self, room: Room) -> None:
         """Runs one game's clock; whatever fails in it ends that game only (logged)."""
+        scope = self._clocks[room] = trio.CancelScope()
+        if self.stopping is not None:
+            room.unfinished = self.stopping
+            scope.cancel()
         try:
-            await self._run_room(room)
+            with scope:
+                await self._run_room(room)
         except Exception:
             log.exception("Robo Rally room: internal error; the game ends")
         finally:
             with trio.CancelScope(shield=True):
                 await self._close_room(room)
+            del self._clocks[room]
 
     async def _run_room(self, room: Room) -> None:
         game = room.game
@@ -301,7 +340,10 @@ class RoboRallyDoor:
             assert self.door is not None
             self.door.room_closed(room)
             self.finished_rooms.append(room)
-            log.info("Robo Rally game over, winner %s", room.game.winner)
+            if room.unfinished:
+                log.info("Robo Rally game stopped before its end (%s)", room.unfinished)
+            else:
+                log.info("Robo Rally game over, winner %s", room.game.winner)
             planned = room.log_file()
             if planned is not None:  # written in a thread: a large log never stalls the other doors
                 path = await trio.to_thread.run_sync(write_log_file, *planned)

@@ -32,6 +32,7 @@ from typing import Callable
 
 from swc_local.games.roborally.board import MAP_FILES, load_map
 from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
     MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
 )
@@ -184,6 +185,7 @@ class Door:
         self.rooms: set[Room] = set()
         self.games_finished = 0
         self._chat_refused = BurstLog(log)
+        self.room_listeners: list[Callable[["Room"], None]] = []  # told of every game as it starts (the web viewer)
 
     # ------------------------------------------------------------------ input
 
@@ -383,6 +385,8 @@ class Door:
         line = game_started_line(lobby.map)
         for peer in lobby.connected():
             peer.send_line(line)
+        for listener in self.room_listeners:
+            listener(room)
         room.record("out", "all", "GameStarted", {"map": lobby.map})
         game.start()
         room.flush()
@@ -411,6 +415,8 @@ class Door:
 
     def room_closed(self, room: "Room") -> None:
         self.rooms.discard(room)
+        for closer in room.closers:
+            closer(room)
         self.games_finished += 1
 
 
@@ -442,8 +448,11 @@ class Room:
         self.log: list[bytes] = []  # encoded lines, at most settings.log_max_bytes (then counted only)
         self.log_bytes = 0
         self.log_dropped = 0
+        self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
+        self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
         self.closed = False
+        self.unfinished: str | None = None  # why the server stopped the game before its end
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
         """Keep one log line (JSON, already encoded: bounded by bytes, never fails at the end)."""
@@ -466,7 +475,7 @@ class Room:
 
     def flush(self) -> None:
         lobby = self.lobby
-        for to, pid, message_type, body in self.game.take_outbox():
+        for to, pid, message_type, body in messages(self.game.take_outbox()):
             line = encode(message_type, body)
             if message_type == "Reboot":
                 self.reboot_times[body["clientID"]] = self.clock()
@@ -479,11 +488,13 @@ class Room:
                     if to == "all" or peer.client_id != pid:
                         peer.send_line(line)
             self.record("out", pid if to == "one" else ("all" if to == "all" else f"others:{pid}"), message_type, body)
+            for watcher in self.watchers:
+                watcher(message_type, body, round(time.time() - self.started, 4))
         self.poke()
 
     def handle(self, peer: Peer, kind: str, body: dict) -> None:
         game, pid = self.game, peer.client_id
-        if game.over:
+        if game.over or self.unfinished:
             peer.error("Game is over")
             return
         after: str | None = None
@@ -528,6 +539,8 @@ class Room:
             peer.error(after)
 
     def remove(self, peer: Peer) -> None:
+        if self.unfinished:  # the server stopped the game: nobody wins by the others leaving
+            return
         self.game.remove(peer.client_id)
         self.flush()
 
@@ -555,6 +568,8 @@ class Room:
         return max(reboots, default=since) + settings.reboot_direction_wait
 
     def timeout(self) -> None:
+        if self.unfinished:
+            return
         self.game.timeout()
         self.flush()
 
@@ -567,6 +582,8 @@ class Room:
         path = os.path.join(self.door.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
+        if self.unfinished:
+            header["unfinished"] = self.unfinished
         if self.log_dropped:
             header["droppedLines"] = self.log_dropped  # over the log limit (roborally.logMaxBytes)
         data = (json.dumps(header) + "\n").encode("utf-8") + b"".join(self.log)
