@@ -48,6 +48,9 @@ def add_commands(commands) -> None:
     from swc_local.client.admin_cli import add_parser
 
     add_parser(commands)
+    from swc_local.tools.tournament.cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(commands)
 
 
 def _match(args: argparse.Namespace) -> int:
