@@ -44,3 +44,11 @@ def fake_play_games(noise: float = 0.0, played: list | None = None):
         return results
 
     return play_games
+
+
+def slow_fake_task(spec) -> list[dict]:
+    """A Dask task like :func:`~swc_local.tools.tournament.executors.play_task`, taking 0.3 s."""
+    import time
+
+    time.sleep(0.3)
+    return [fake_result(spec).to_dict()]

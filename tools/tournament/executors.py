@@ -97,7 +97,7 @@ def connect(address: str, timeout: float = 20.0):
 
 
 def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
-                 on_game: OnGame | None = None) -> list[str]:
+                 on_game: OnGame | None = None, *, task: Callable[[GameSpec], list[dict]] = play_task) -> list[str]:
     """Play every pending game as tasks on the cluster of ``client``; the keys of failed games."""
     from distributed import as_completed
 
@@ -109,7 +109,7 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
 
     def submit(slot: Slot):
         spec = spec_for(tournament, slot)
-        future = client.submit(play_task, spec, key=task_key(tournament, slot), pure=False, retries=0)
+        future = client.submit(task, spec, key=task_key(tournament, slot), pure=False, retries=0)
         slot_of[future.key] = slot
         in_flight[future.key] = future
         return future
