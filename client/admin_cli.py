@@ -31,7 +31,7 @@ from swc_local.client.admin import Admin, AdminError, Slot
 from swc_local.client.messages import Error, Memento, Result
 
 
-def add_parser(commands) -> None:
+def add_commands(commands) -> None:
     admin = commands.add_parser("admin", help="script the server as admin (prepare, observe, pause, step, cancel)")
     admin.add_argument("--host", default="localhost")
     admin.add_argument("--port", type=int, default=13050)

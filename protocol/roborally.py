@@ -17,6 +17,17 @@ Conformance notes:
 * A line longer than 1 MiB before its ``\\n`` raises :class:`LineTooLong`; the server answers
   ``Message too long`` and closes.
 * Server-only types received from a client decode as :class:`ServerOnly` (ignored, logged).
+* ``HelloServer.group`` may be missing (read as ``""``); only a present non-string ``group``
+  gets ``Invalid field: group`` (spec §4.2: the SoSe 2024 lab's RandomBot sends
+  ``{"protocol":"Version 1.0","isAI":true}`` and the lab's server never reads ``group``).
+  ``isAI`` may be missing too (``false``). The lab's server (``adrior11/roborally``) reads
+  ``name`` and a chat ``message`` with Java's ``toString()``, so it would also take a number
+  there; no known client sends one, and the contract (§4.3, §3.3) keeps them strings.
+  Everything else the lab's server requires (``protocol``, ``to``, ``messageBody``) it requires
+  as strictly as this codec.
+* Text that cannot be encoded as UTF-8 (a lone surrogate written as a ``\\ud800`` escape:
+  valid JSON, but no valid text) is ``Malformed JSON`` like any other line that is not UTF-8
+  text: the server could neither forward nor log it.
 * Fields whose *values* the spec checks with its own error text (figure, map, register, card,
   direction) are typed loosely here and checked by the lobby or the game, so that the phase
   and turn checks come first (spec §7.3, order of checks).
@@ -26,6 +37,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -105,7 +117,7 @@ class _Server(BaseModel):
 # --- client to server ----------------------------------------------------------------------
 
 class HelloServer(_Client):
-    group: StrictStr
+    group: StrictStr = ""  # missing: "" (spec §4.2, the SoSe 2024 RandomBot sends none)
     isAI: StrictBool = False
     protocol: Any = None
     clientID: Any = None
@@ -320,6 +332,19 @@ def parse_body(message_type: str, body: dict) -> BaseModel:
         raise CodecError(str(error)) from None
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``..``\\uDFFF`` escape: the only way a UTF-8 line can decode to unencodable text."""
+
+
+def _encodable(value: Any) -> bool:
+    """False when a string anywhere in the value holds a lone surrogate (pairs are fine)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        return False
+    return True
+
+
 def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
     """One line without its line end; None for an empty or whitespace-only line."""
     try:
@@ -331,6 +356,8 @@ def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
+        return Malformed("Malformed JSON")
+    if _SURROGATE_ESCAPE.search(text) and not _encodable(value):
         return Malformed("Malformed JSON")
     if not isinstance(value, dict):
         return Malformed("Malformed message")

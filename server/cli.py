@@ -1,7 +1,9 @@
-"""The ``swc`` command: ``swc serve`` runs the server, ``swc bot GAME`` runs a reference bot.
+"""The server's commands of ``swc``: ``serve``, the drop-ins ``reversixt`` and ``roborally``.
 
-argparse (standard library) parses the arguments and the standard ``logging`` module writes the
-log, one line per connection, room start and room end.
+The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
+this module never imports tools/ or client/, so ``python -m swc_local.server`` runs the server
+alone. argparse (standard library) parses the arguments and the standard ``logging`` module
+writes the log, one line per connection, room start and room end.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-import trio
 
-from swc_local.games import registry
 from swc_local.server.config import ConfigError, load_settings
 
 log = logging.getLogger("swc")
@@ -67,35 +67,8 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot(args: argparse.Namespace) -> int:
-    from swc_local.client.bot import play_game
-
-    plugin = registry.get(registry.resolve(args.game))
-    if plugin is None:
-        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
-        return 2
-    report = None
-    try:
-        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
-    except* OSError as errors:
-        log.error("cannot connect to %s:%d: %s", args.host, args.port, errors.exceptions[0])
-    except* KeyboardInterrupt:
-        log.info("interrupted")
-    if report is None:
-        return 1
-    if report.result is None:
-        log.error("game ended without a result: %s", report.error)
-        return 1
-    scores = [(score.cause, list(score.parts)) for score in report.outcome.scores] if report.outcome else []
-    log.info("room %s, playing %s, %d moves: %s", report.room_id, report.color, report.moves, scores)
-    return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="swc", description="A local Software-Challenge game server and tools.")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
-    commands = parser.add_subparsers(dest="command", required=True)
-
+def add_commands(commands) -> None:
+    """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
     serve.add_argument("--port", type=int, help="TCP port (default 13050)")
@@ -119,43 +92,50 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_flags(serve)
     serve.set_defaults(run=_serve)
 
-    bot = commands.add_parser("bot", help="play one game with the reference random bot")
-    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
-    bot.add_argument("--host", default="localhost")
-    bot.add_argument("--port", type=int, default=13050)
-    bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
-    bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
-    bot.set_defaults(run=_bot)
-
-    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (main)
+    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (PASSTHROUGH)
     commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
 
-    from swc_local.tools.cli import add_commands  # match, replay, admin
-
-    add_commands(commands)
-    from swc_local.server.roborally_cli import add_commands as add_roborally_commands  # roborally, roborally-bot
+    from swc_local.server.roborally_cli import add_commands as add_roborally_commands
 
     add_roborally_commands(commands)
-    return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["reversixt"]:  # the reference server's options, verbatim
-        from swc_local.server.reversixt_dropin import main as reversixt_main
+def _reversixt_dropin(argv: list[str]) -> int:
+    from swc_local.server.reversixt_dropin import main as reversixt_main
 
-        return reversixt_main(argv[1:])
-    if argv[:2] == ["match", "reversixt"]:  # ReversiXT seats and maps, not the XML lobby's options
-        from swc_local.tools.reversixt_match import main as reversixt_match
+    return reversixt_main(argv)
 
-        return reversixt_match(argv[2:])
-    args = build_parser().parse_args(argv)
+
+# Commands whose arguments another parser reads verbatim: the leading words -> its main(rest).
+PASSTHROUGH = {("reversixt",): _reversixt_dropin}
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
+    """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
+    for words, handler in (passthrough or PASSTHROUGH).items():
+        if tuple(argv[: len(words)]) == words:
+            return handler(argv[len(words):])
+    args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     return args.run(args)
+
+
+def new_parser() -> tuple[argparse.ArgumentParser, object]:
+    """The bare ``swc`` parser and its subcommand table, for each module's ``add_commands``."""
+    parser = argparse.ArgumentParser(prog="swc", description="A local Software-Challenge game server and tools.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    return parser, parser.add_subparsers(dest="command", required=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The server's own commands only (``python -m swc_local.server``); ``swc`` is tools/cli.py."""
+    parser, commands = new_parser()
+    add_commands(commands)
+    return run_command(parser, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -98,9 +98,9 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
     with connect_admin("127.0.0.1", swc_server.port, swc_server.password) as admin:
         room = admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         admin.observe(room.room_id)
-        cli = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
+        cli = [sys.executable, "-m", "swc_local.tools.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
         bots = [
-            subprocess.Popen([sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
+            subprocess.Popen([sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
             for code in room.reservations
         ]
         try:
@@ -131,7 +131,7 @@ def test_swc_admin_finds_the_passphrase_as_swc_serve_does(swc_server, tmp_path):
     other = tmp_path / "other.properties"
     other.write_text("password=wrong\n")
     env = {k: v for k, v in os.environ.items() if k != "SWC_PASSWORD"}
-    base = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port)]
+    base = [sys.executable, "-m", "swc_local.tools.cli", "admin", "--port", str(swc_server.port)]
 
     def prepare(*flags: str, **extra_env: str) -> subprocess.CompletedProcess:
         return subprocess.run(

@@ -89,7 +89,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
             async def bot():
                 results.append(
                     await trio.run_process(
-                        [sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(port)],
+                        [sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(port)],
                         capture_stderr=True,
                         check=False,
                     )

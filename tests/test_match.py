@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from swc_local.games import registry
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.server.replay import read_replay
 from swc_local.tools.replay_check import check_replay

@@ -9,7 +9,7 @@ import pytest
 
 from swc_local.games import registry
 from swc_local.games.plugin import MODERN, seat_labels
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 from swc_local.swc_pytest.server import start_server
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.match_report import results_table
@@ -31,7 +31,7 @@ def recording_bot(tmp_path, game: str, colors_file: str) -> str:
     script = tmp_path / "recording_bot.py"
     script.write_text(RECORDING_BOT)
     return (
-        f"{sys.executable} {script} {tmp_path / colors_file} {{color}} -m swc_local.server.cli bot {game}"
+        f"{sys.executable} {script} {tmp_path / colors_file} {{color}} -m swc_local.tools.cli bot {game}"
         " --port {port} --reservation {reservation} --seed {seed}"
     )
 
@@ -101,7 +101,7 @@ async def test_classic_color_placeholder_stays_red_and_blue(tmp_path):
     assert report.records[0].label(0) == "red"
 
 
-BOT = f"{sys.executable} -m swc_local.server.cli bot ostseeschach --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.tools.cli bot ostseeschach --port {{port}} --reservation {{reservation}} --seed {{seed}}"
 
 
 def test_the_fixture_names_modern_seats_one_and_two_and_accepts_red_blue():

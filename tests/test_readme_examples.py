@@ -23,7 +23,7 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
 
 MY_BOT = """
 import sys
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 
 sys.exit(main(["bot", "piranhas", *sys.argv[1:]]))
 """
@@ -57,7 +57,7 @@ def test_the_readme_has_three_python_examples_and_each_is_covered():
 
 def test_bot_example(swc_server):
     opponent = subprocess.Popen(
-        [sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port)],
+        [sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(swc_server.port)],
         env=_environment(),
     )
     try:

@@ -11,7 +11,7 @@ import trio
 from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.server.app import Server
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 from swc_local.server.config import Settings
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.server.replay import ReplayError, read_replay

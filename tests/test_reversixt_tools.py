@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from swc_local.server import cli
+from swc_local.tools import cli
 from swc_local.tools.reversixt_replay import check, read_move_log
 from tests.reversixt_golden import GOLDEN, MAPS
 

@@ -6,7 +6,7 @@ import pytest
 
 import trio
 
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 from swc_local.tools.roborally_match import RoboRallyMatchConfig, greedy_bot_command, results_table, run_roborally_match
 from swc_local.tools.roborally_replay import print_log
 

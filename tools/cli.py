@@ -1,12 +1,17 @@
-"""The bot author's subcommands of ``swc``: ``match``, ``replay`` and ``admin``.
+"""The ``swc`` command (the console script): every subcommand, and ``match`` and ``replay``.
 
-Kept out of :mod:`swc_local.server.cli` so that module stays about serving; :func:`add_commands` plugs
-them into its parser.
+The dispatcher lives here, outside server/, because its commands span the layers: the server's
+(``serve``, ``reversixt``, ``roborally``: server/cli.py), the reference bots (``bot``,
+``roborally-bot``: client/bot.py), admin scripting (client/admin_cli.py) and the bot author's tools.
+Each module in :data:`COMMAND_MODULES` has ``add_commands(commands)``; a new subcommand is one
+more module in that list (imported when the parser is built, so keep heavy imports inside the
+command's function).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from pathlib import Path
@@ -16,6 +21,37 @@ import trio
 from swc_local.games import registry
 
 log = logging.getLogger("swc")
+
+COMMAND_MODULES = (
+    "swc_local.server.cli",  # serve, reversixt, roborally
+    "swc_local.client.bot",  # bot, roborally-bot
+    "swc_local.tools.cli",  # match, replay
+    "swc_local.client.admin_cli",  # admin
+    "swc_local.tools.tournament.cli",  # tournament
+)
+
+
+def _reversixt_match(argv: list[str]) -> int:
+    from swc_local.tools.reversixt_match import main as reversixt_match
+
+    return reversixt_match(argv)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from swc_local.server.cli import new_parser
+
+    parser, commands = new_parser()
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from swc_local.server.cli import PASSTHROUGH, run_command
+
+    # ReversiXT seats and maps, not the XML lobby's options
+    passthrough = {**PASSTHROUGH, ("match", "reversixt"): _reversixt_match}
+    return run_command(build_parser(), sys.argv[1:] if argv is None else argv, passthrough)
 
 
 def add_commands(commands) -> None:
@@ -44,13 +80,6 @@ def add_commands(commands) -> None:
     replay.add_argument("file", type=Path)
     replay.add_argument("--check", action="store_true", help="re-run the moves against the rules; exit 1 on a disagreement")
     replay.set_defaults(run=_replay)
-
-    from swc_local.client.admin_cli import add_parser
-
-    add_parser(commands)
-    from swc_local.tools.tournament.cli import add_commands as add_tournament_commands
-
-    add_tournament_commands(commands)
 
 
 def _match(args: argparse.Namespace) -> int:
@@ -117,3 +146,7 @@ def _replay(args: argparse.Namespace) -> int:
         return 0
     print(f"disagreement after {report.moves_checked} agreeing moves: {report.disagreement}")
     return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

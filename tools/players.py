@@ -21,9 +21,9 @@ from typing import IO
 import trio
 
 def reference_bot_command(game_type: str) -> list[str]:
-    """The reference random bot as a command (``python -m swc_local.server.cli bot ...``, venv-safe)."""
+    """The reference random bot as a command (``python -m swc_local.tools.cli bot ...``, venv-safe)."""
     return [
-        sys.executable, "-m", "swc_local.server.cli", "bot", game_type,
+        sys.executable, "-m", "swc_local.tools.cli", "bot", game_type,
         "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}", "--seed", "{seed}",
     ]
 

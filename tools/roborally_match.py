@@ -27,7 +27,7 @@ from swc_local.tools.players import expand, run_player
 
 
 def greedy_bot_command() -> list[str]:
-    return [sys.executable, "-m", "swc_local.server.cli", "roborally-bot", "--greedy",
+    return [sys.executable, "-m", "swc_local.tools.cli", "roborally-bot", "--greedy",
             "--host", "{host}", "--port", "{port}", "--seed", "{seed}"]
 
 

@@ -23,9 +23,7 @@ import sys
 from pathlib import Path
 
 from swc_local.tools.tournament import binomial, sprt
-from swc_local.tools.tournament.core import Settings, Tournament
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb
-from swc_local.tools.tournament.report import csv_report, json_report, text_report
 from swc_local.tools.tournament.schedule import FORMATS, ScheduleError, parse_bot
 
 log = logging.getLogger("swc.tournament")
@@ -80,6 +78,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.report import csv_report, json_report
     if args.report_db is None:
         raise UsageError("report needs the database: swc tournament report FILE [--json | --csv]")
     if args.json and args.csv:
@@ -103,6 +103,8 @@ def _tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"unexpected argument {str(args.report_db)!r}; the database is given with --db FILE")
     if args.db is None:
         raise UsageError("--db FILE is needed: every finished game is written there (and --resume reads it)")
+    from swc_local.tools.tournament.core import Tournament
+
     settings = _settings(args)
     _check_commands(settings)
     tournament = Tournament.open(settings, args.db, resume=args.resume)
@@ -117,7 +119,7 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0 if complete else 1
 
 
-def _play(tournament: Tournament, args: argparse.Namespace) -> bool:
+def _play(tournament, args: argparse.Namespace) -> bool:
     from swc_local.tools.tournament.live import LiveView
 
     with LiveView(tournament):
@@ -131,7 +133,7 @@ def _play(tournament: Tournament, args: argparse.Namespace) -> bool:
     return tournament.verdict is not None or not tournament.pending()
 
 
-def _play_on_dask(tournament: Tournament, args: argparse.Namespace) -> bool:
+def _play_on_dask(tournament, args: argparse.Namespace) -> bool:
     from swc_local.tools.tournament.executors import DaskUnavailable, connect, play_on_dask
 
     try:
@@ -145,14 +147,18 @@ def _play_on_dask(tournament: Tournament, args: argparse.Namespace) -> bool:
     return not failed and (tournament.verdict is not None or not tournament.pending())
 
 
-def _print_report(tournament: Tournament) -> None:
+def _print_report(tournament) -> None:
     from rich.console import Console
+
+    from swc_local.tools.tournament.report import text_report
 
     Console(soft_wrap=False, width=160 if not sys.stdout.isatty() else None).print(text_report(tournament))
 
 
 # -- settings from the arguments -----------------------------------------------------------------
-def _settings(args: argparse.Namespace) -> Settings:
+def _settings(args: argparse.Namespace):
+    from swc_local.tools.tournament.core import Settings
+
     bots = [parse_bot(text) for text in args.bot]
     if args.format not in FORMATS:
         raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS)}")
@@ -215,7 +221,7 @@ def _game(args: argparse.Namespace) -> tuple[str, int, dict]:
         raise UsageError(str(error)) from None
 
 
-def _check_commands(settings: Settings) -> None:
+def _check_commands(settings) -> None:
     from swc_local.tools.runner import check_command
 
     for name, command in settings.bots:

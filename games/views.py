@@ -1,0 +1,56 @@
+"""One entry point to draw any game's state: ``render(game_type, state, last_move) -> SVG``.
+
+Why a dispatcher of its own: the web door draws states of all eight games but should know none of
+them; each game keeps its picture beside its rules (``games/<game>/view.py``) and is imported only
+when a state of that game is first drawn, so serving Piranhas never loads Blokus.
+
+``state`` and ``last_move`` are what the game's replay printer works with (see each view's
+docstring): for the XML games what ``plugin.game_from_state`` returns and the decoded move; for
+ReversiXT the referee's :class:`~swc_local.games.reversixt.rules.State` (or the referee itself)
+and its ``(player, x, y, special)`` move; for Robo Rally a
+:class:`~swc_local.games.roborally.view.Snapshot` (or the live :class:`Game`) and the robots'
+movements.
+
+``previous`` (optional, every view takes it) is the state before ``last_move``, in the same form
+as ``state``: the Piranhas views need it to place the arrow's head exactly where the picture
+after the move alone is ambiguous (a fish that ate one went one field farther, see their
+conformance notes); the other views draw the same without it.  A viewer that steps through
+states has it at hand, so it should always pass it.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+VIEW_MODULES: dict[str, str] = {
+    "swc_2019_piranhas": "swc_local.games.piranhas.view",
+    "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.view",
+    "swc_2022_ostseeschach": "swc_local.games.ostseeschach.view",
+    "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.view",
+    "swc_2026_piranhas": "swc_local.games.piranhas_2026.view",
+    "swc_2027_blokus": "swc_local.games.blokus.view",
+    "reversixt": "swc_local.games.reversixt.view",
+    "roborally": "swc_local.games.roborally.view",
+}
+"""Game type -> its view module; the XML games' types are the registry's."""
+
+_SHORT_NAMES = {module.split(".")[2]: game_type for game_type, module in VIEW_MODULES.items()}
+"""The registry's short names (``piranhas``, ``blokus``, ...): each game's package name."""
+
+
+def game_types() -> list[str]:
+    """Every game type :func:`render` can draw."""
+    return list(VIEW_MODULES)
+
+
+def view_module(game_type: str):
+    """The view module of ``game_type`` (a full type or the registry's short name)."""
+    name = VIEW_MODULES.get(_SHORT_NAMES.get(game_type, game_type))
+    if name is None:
+        raise KeyError(f"no view for game type {game_type!r}; known: {', '.join(VIEW_MODULES)}")
+    return importlib.import_module(name)
+
+
+def render(game_type: str, state, last_move=None, previous=None) -> str:
+    """``state`` of ``game_type`` as one standalone ``<svg>`` string (escaped, with a viewBox)."""
+    return view_module(game_type).render_svg(state, last_move, previous)
