@@ -35,11 +35,9 @@ def kill(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def local_cluster(directory: Path, workers: int = 2, *, pythonpath: str | None = None):
+def local_cluster(directory: Path, workers: int = 2):
     """(scheduler file, worker processes) of a running cluster; everything is killed at the end."""
     env = dict(os.environ)
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     scheduler_file = directory / "scheduler.json"
     processes = [_start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0",
                          "--scheduler-file", str(scheduler_file)], directory / "scheduler.log", env)]

@@ -74,3 +74,11 @@ def test_binomial_rule_of_the_test_client():
     assert rule.better((2 * 6, 2 * 14), 20) is None  # P(X <= 6) = 0.0577
     assert binomial.lower_tail(5, 20) == pytest.approx(0.020694, abs=1e-6)
     assert rule.better((21, 19), 20) is None  # 21 points are 10 wins (draws halve, rounded down)
+
+
+def test_identical_pairs_of_a_deterministic_bot_are_handled():
+    """Two copies of one deterministic bot: every pair is one win and one loss (or two draws)."""
+    assert sprt.Sprt(0, 50).decision(sprt.llr_logistic(0, 50, [0, 0, 40, 0, 0])) == "H0"
+    assert sprt.llr_normalized(0, 200, [0, 0, 5, 0, 0]) < 0
+    with pytest.raises(ArithmeticError):  # no distribution on these scores has that t-value
+        sprt.llr_normalized(0, 400, [0, 0, 5, 0, 0])

@@ -31,7 +31,7 @@ def fake_result(spec, noise: float = 0.0) -> GameResult:
 
 
 def fake_play_games(noise: float = 0.0, played: list | None = None):
-    async def play_games(specs, *, parallel=1, on_result=None):
+    async def play_games(specs, *, parallel=1, on_result=None, give_up_after=None):
         results = []
         for spec in specs:
             await trio.sleep(0)
@@ -45,10 +45,3 @@ def fake_play_games(noise: float = 0.0, played: list | None = None):
 
     return play_games
 
-
-def slow_fake_task(spec) -> list[dict]:
-    """A Dask task like :func:`~swc_local.tools.tournament.executors.play_task`, taking 0.3 s."""
-    import time
-
-    time.sleep(0.3)
-    return [fake_result(spec).to_dict()]

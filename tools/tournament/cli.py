@@ -5,7 +5,7 @@
     swc tournament GAME --bot NAME=COMMAND --bot ... [--format roundrobin|gauntlet]
         [--games-per-pairing N] [--concurrency K] --db FILE [--resume] [--seed S]
         [--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic] [--significance P --min-tests N]
-        [--dask tcp://HOST:8786] [--replays DIR] [--logs DIR] [--map MAP] [--seats K]
+        [--dask tcp://HOST:8786] [--replays DIR] [--logs DIR] [--map MAP] [--seats K] ...
     swc tournament report DB [--json | --csv]
 
 Every error is one line naming the value and what is accepted, exit status 2. A bot command that
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from swc_local.tools.tournament import binomial, sprt
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb
-from swc_local.tools.tournament.schedule import FORMATS, ScheduleError, parse_bot
+from swc_local.tools.tournament.schedule import FORMATS, ScheduleError, parse_bot, schedule
 
 log = logging.getLogger("swc.tournament")
 
@@ -59,8 +59,12 @@ def add_commands(commands) -> None:
     parser.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
+    parser.add_argument("--seats", type=int, help="seats per game where the game allows several (roborally: 2-6, default 2)")
+    parser.add_argument("--soft-timeout", type=int, metavar="MS", help="Software-Challenge games: soft move time limit")
+    parser.add_argument("--hard-timeout", type=int, metavar="MS", help="Software-Challenge games: hard move time limit")
     parser.add_argument("--map", help="reversixt: map file (its player count is the seat count); roborally: map name")
-    parser.add_argument("--seats", type=int, help="roborally: seats per game, 2-6 (default 2)")
+    parser.add_argument("--start-delay", type=float, metavar="S", help="reversixt: pause before the first move (default 1 s, as the reference server)")
+    parser.add_argument("--turn-delay", type=float, metavar="S", help="reversixt: pause between moves (default 0.1 s, as the reference server)")
     parser.add_argument("--max-rounds", type=int, help="roborally: rounds before a game ends without winner")
     parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")
     parser.add_argument("--csv", action="store_true", help="with 'report': the standings as CSV")
@@ -99,6 +103,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    if not getattr(args, "verbose", False):  # the doors' per-connection lines would drown the table
+        logging.getLogger("swc").setLevel(logging.WARNING)
     if args.report_db is not None:
         raise UsageError(f"unexpected argument {str(args.report_db)!r}; the database is given with --db FILE")
     if args.db is None:
@@ -106,6 +112,7 @@ def _tournament(args: argparse.Namespace) -> int:
     from swc_local.tools.tournament.core import Tournament
 
     settings = _settings(args)
+    schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)  # errors first
     _check_commands(settings)
     tournament = Tournament.open(settings, args.db, resume=args.resume)
     try:
@@ -215,8 +222,10 @@ def _game(args: argparse.Namespace) -> tuple[str, int, dict]:
     """The game type, its seat count and the runner's per-family options."""
     from swc_local.tools.tournament.games import resolve
 
+    options = {"map": args.map, "max_rounds": args.max_rounds, "soft_timeout_ms": args.soft_timeout,
+               "hard_timeout_ms": args.hard_timeout, "start_delay": args.start_delay, "turn_delay": args.turn_delay}
     try:
-        return resolve(args.game, map_name=args.map, seats=args.seats, max_rounds=args.max_rounds)
+        return resolve(args.game, options, args.seats)
     except ValueError as error:
         raise UsageError(str(error)) from None
 

@@ -9,6 +9,7 @@ whose key is already stored is ignored, so a result that arrives twice is counte
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -163,7 +164,12 @@ class Tournament:
             self._check_sprt()
 
     def _check_sprt(self) -> None:
-        self.llr = self.sprt.llr(self.pentanomial)
+        try:
+            self.llr = self.sprt.llr(self.pentanomial)
+        except ArithmeticError as error:  # a hypothesis no distribution on these scores can meet
+            log.warning("SPRT: no LLR for the pairs %s (%s); the test goes on", self.pentanomial, error)
+            self.llr = math.nan
+            return
         decision = self.sprt.decision(self.llr)
         if decision is not None:
             first, second = self.settings.names[:2]

@@ -54,11 +54,29 @@ def spec_for(tournament: Tournament, slot: Slot) -> GameSpec:
 
 async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame | None = None, *,
                        play_games=None) -> None:
-    """Play every pending game on this machine, ``concurrency`` at a time, until done or decided."""
+    """Play every pending game on this machine, ``concurrency`` at a time, until done or decided.
+
+    A bot that crashes or never joins just loses its games (the runner is told never to give up
+    on it). A command that could not be started in one game (checked once before the run, so
+    something changed since) loses that game too: the runner stops its run for it, the game is
+    already stored, and the run goes on with the games still pending.
+    """
     play_games = play_games or runner.play_games
-    specs = [spec_for(tournament, slot) for slot in tournament.pending()]
-    if not specs:
-        return
+    while True:
+        specs = [spec_for(tournament, slot) for slot in tournament.pending()]
+        if not specs:
+            return
+        stored = len(tournament.stored)
+        try:
+            await _play_until_decided(tournament, specs, concurrency, on_game, play_games)
+            return
+        except runner.CommandError as error:
+            if len(tournament.stored) == stored:  # nothing was recorded: it would only repeat
+                raise
+            log.warning("%s; its game is lost, the tournament goes on", error)
+
+
+async def _play_until_decided(tournament: Tournament, specs, concurrency: int, on_game, play_games) -> None:
     with trio.CancelScope() as scope:
         def on_result(result: GameResult) -> None:
             stop = tournament.accept(result)
@@ -67,12 +85,22 @@ async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame
             if stop:
                 scope.cancel()
 
-        await play_games(specs, parallel=max(1, concurrency), on_result=on_result)
+        await play_games(specs, parallel=max(1, concurrency), on_result=on_result, give_up_after=None)
 
 
 def play_task(spec: GameSpec) -> list[dict]:
-    """One game on a Dask worker: its own in-process door, the records as plain dicts."""
-    return [result.to_dict() for result in runner.play_games_blocking([spec], parallel=1)]
+    """One game on a Dask worker: its own in-process door, the records as plain dicts.
+
+    A command that cannot start stops the runner after it reported the game (cause
+    ``CANNOT_START``): that game is returned like any other.
+    """
+    results: list[GameResult] = []
+    try:
+        runner.play_games_blocking([spec], parallel=1, on_result=results.append, give_up_after=None)
+    except runner.CommandError:
+        if not results:
+            raise
+    return [result.to_dict() for result in results]
 
 
 def task_key(tournament: Tournament, slot: Slot) -> str:

@@ -36,14 +36,14 @@ def standing_rows(standings: Standings) -> list[dict]:
 
 def standings_table(standings: Standings) -> Table:
     table = Table(title="Standings", title_justify="left")
-    for column in ("#", "bot", "games", "W", "D", "L", "points", "score", "Elo ± 95 %", "rating μ ± σ", "not regular"):
+    for column in ("#", "bot", "games", "W", "D", "L", "no result", "points", "score", "Elo ± 95 %", "rating μ ± σ", "not regular"):
         table.add_column(column, justify="left" if column in ("bot", "not regular") else "right")
     for row in standing_rows(standings):
         elo = f"{row['elo']:+.1f} ± {row['elo95']:.1f}" if row["elo"] is not None else "-"
         causes = ", ".join(f"{cause} {count}" for cause, count in row["causes"].items()) or "-"
         table.add_row(
             str(row["rank"]), row["bot"], str(row["games"]), str(row["wins"]), str(row["draws"]), str(row["losses"]),
-            str(row["points"]), f"{row['score']:.1%}", elo, f"{row['rating_mu']:.1f} ± {row['rating_sigma']:.1f}", causes,
+            str(row["no_result"]), str(row["points"]), f"{row['score']:.1%}", elo, f"{row['rating_mu']:.1f} ± {row['rating_sigma']:.1f}", causes,
         )
     return table
 
@@ -64,7 +64,7 @@ def heads_table(standings: Standings) -> Table:
 
 
 def crosstable(standings: Standings, names: list[str]) -> Table:
-    table = Table(title="Crosstable (points of the row against the column / games)", title_justify="left")
+    table = Table(min_width=60, title="Crosstable: points of the row against the column / games", title_justify="left")
     table.add_column("bot")
     for name in names:
         table.add_column(name, justify="right")

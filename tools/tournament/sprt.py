@@ -58,24 +58,36 @@ def mean_var(pdf: Distribution) -> tuple[float, float]:
 
 
 def _solve_secular(pdf: Distribution) -> float:
-    """The root ``x`` of ``sum p_i a_i / (1 + x a_i) = 0`` where all ``1 + x a_i`` are > 0."""
+    """The root ``x`` of ``sum p_i a_i / (1 + x a_i) = 0`` where all ``1 + x a_i`` are > 0.
+
+    ``f`` falls strictly on that interval (its derivative is ``-sum p a^2 / (1 + x a)^2``), from
+    +inf at its lower end to -inf at its upper end, so bisection always finds the root. Where a
+    score is tiny, its end of the interval is so large that the 1e-9 margin vanishes in float
+    arithmetic; ``f`` is then taken as infinite there instead of dividing by zero (this happens
+    for counts such as ``[0, 0, n, 0, 0]``, two copies of one deterministic bot).
+    """
     values = [a for a, _ in pdf]
+    if not min(values) < 0 < max(values):
+        raise ArithmeticError("the secular equation needs scores on both sides of the hypothesis")
     low, high = -1 / max(values) + 1e-9, -1 / min(values) - 1e-9
 
-    def f(x: float) -> float:
-        return sum(p * a / (1 + x * a) for a, p in pdf)
+    def falls_below_zero(x: float) -> bool:
+        total = 0.0
+        for a, p in pdf:
+            denominator = 1 + x * a
+            if denominator <= 0:  # outside the interval: +inf below it, -inf above it
+                return a < 0
+            total += p * a / denominator
+        return total < 0
 
-    if f(low) * f(high) > 0:
-        raise ArithmeticError("the secular equation has no root in its interval")
-    # f falls strictly on the interval (its derivative is -sum p a^2 / (1 + x a)^2)
     while True:
         middle = (low + high) / 2
         if middle in (low, high):
             return middle
-        if f(middle) > 0:
-            low = middle
-        else:
+        if falls_below_zero(middle):
             high = middle
+        else:
+            low = middle
 
 
 def fit_expected(pdf: Distribution, s: float) -> Distribution:
