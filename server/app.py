@@ -40,7 +40,7 @@ class Server:
         if game_factory is None and settings.load_game_file:
             from swc_local.server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
 
-            game_factory = position_factory(settings.load_game_file, settings.turn_to_load)
+            game_factory = position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
         self.game_factory = game_factory
         self.replay_writer = None
         self.lobby: Lobby | None = None

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
 
-from swc_local.server.config import ConfigError, load_settings
+from swc_local.server.config import ConfigError, load_settings, located, port_argument, port_or_off_argument
 
 log = logging.getLogger("swc")
 
@@ -23,7 +25,9 @@ def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
     from swc_local.server.reversixt_config import serve_overrides as reversixt_overrides
     from swc_local.server.replay import ReplayError
+    from swc_local.server.roborally_config import serve_default
 
+    settings = None
     try:
         settings = load_settings(
             Path(args.properties) if args.properties else None,
@@ -42,23 +46,18 @@ def _serve(args: argparse.Namespace) -> int:
             **reversixt_overrides(args),
             roborally_port=args.roborally_port,
         )
-        from swc_local.server.roborally_config import serve_default
-
         settings = serve_default(settings, args)
     except ConfigError as error:
-        log.error("%s", error)
-        return 2
+        return _fail(located(error, settings.sources if settings is not None else {}))
     from swc_local.server.modern_lobby import check_default_game
 
-    problem = check_default_game(settings.default_game)
+    problem = check_default_game(settings.default_game) or _reversixt_map_problem(settings, args.reversixt_map)
     if problem:
-        log.error("%s", problem)
-        return 2
+        return _fail(problem)
     try:
         run(settings)
     except ReplayError as error:  # a --load-game replay that cannot be used
-        log.error("%s", error)
-        return 2
+        return _fail(str(error))
     except KeyboardInterrupt:
         log.info("stopped")
     except OSError as error:
@@ -67,11 +66,40 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fail(message: str) -> int:
+    """A setting the server cannot start with: one line, exit 2."""
+    log.error("%s", message)
+    return 2
+
+
+def _reversixt_map_problem(settings, flag: str | None) -> str | None:
+    """A ReversiXT map that cannot be read stops ``swc serve`` at once (not a door that never opens)."""
+    if not settings.reversixt_enabled or not settings.reversixt_map:
+        return None
+    from swc_local.games.reversixt.mapfile import MapError, load_map
+
+    name = "--reversixt-map" if flag else f"{settings.sources.get('reversixtMap', 'server.properties')}: reversixtMap"
+    try:
+        load_map(settings.reversixt_map)
+    except OSError as error:
+        return f"{name} {settings.reversixt_map!r}: {error.strerror or error} (accepted: a ReversiXT .map file)"
+    except MapError as error:
+        return f"{name} {settings.reversixt_map!r} is not a ReversiXT map: {error}"
+    return None
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def add_commands(commands) -> None:
     """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
-    serve.add_argument("--port", type=int, help="TCP port (default 13050)")
+    serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--paused", action="store_true", help="start rooms created by join paused")
@@ -86,7 +114,7 @@ def add_commands(commands) -> None:
     from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
 
     add_reversixt_arguments(serve)
-    serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    serve.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
     from swc_local.server.roborally_config import add_serve_flags
 
     add_serve_flags(serve)
@@ -112,7 +140,27 @@ PASSTHROUGH = {("reversixt",): _reversixt_dropin}
 
 def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
     """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
-    for words, handler in (passthrough or PASSTHROUGH).items():
+    try:
+        return _dispatch(parser, argv, passthrough or PASSTHROUGH)
+    except BaseException as error:
+        if not _closed_stdout(error):
+            raise
+    # ``swc replay FILE | head``: the reader is gone, so stop quietly as Unix tools do on SIGPIPE;
+    # stdout goes to /dev/null so the interpreter's last flush cannot complain either.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
+
+
+def _closed_stdout(error: BaseException) -> bool:
+    """A BrokenPipeError (alone or in trio's exception group) is the reader of stdout leaving."""
+    if isinstance(error, BaseExceptionGroup):
+        rest = error.split(BrokenPipeError)[1]
+        return rest is None
+    return isinstance(error, BrokenPipeError)
+
+
+def _dispatch(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict) -> int:
+    for words, handler in passthrough.items():
         if tuple(argv[: len(words)]) == words:
             return handler(argv[len(words):])
     args = parser.parse_args(argv)
@@ -126,7 +174,7 @@ def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: d
 
 def new_parser() -> tuple[argparse.ArgumentParser, object]:
     """The bare ``swc`` parser and its subcommand table, for each module's ``add_commands``."""
-    parser = argparse.ArgumentParser(prog="swc", description="A local Software-Challenge game server and tools.")
+    parser = OneLineParser(prog="swc", description="A local Software-Challenge game server and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     return parser, parser.add_subparsers(dest="command", required=True)
 

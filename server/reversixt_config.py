@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from swc_local.server.config import ConfigError, Settings
+from swc_local.server.config import ConfigError, Settings, port_argument, port_number
 
 DEFAULT_PORT = 7777
+PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep")
 
 
 def _number(key: str, value: str, kind=float):
@@ -22,7 +23,7 @@ def reversixt_fields(props) -> dict[str, object]:
             raise ConfigError(f"reversixt must be true or false, not {value!r}")
         fields["reversixt_enabled"] = value == "true"
     if "reversixtPort" in props:
-        fields["reversixt_port"] = _number("reversixtPort", props["reversixtPort"], int)
+        fields["reversixt_port"] = port_number("reversixtPort", props["reversixtPort"])
     if "reversixtMap" in props:
         fields["reversixt_map"] = props["reversixtMap"].strip() or None
     if "reversixtTimeLimit" in props:
@@ -81,7 +82,7 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
 def add_serve_arguments(parser) -> None:
     """``swc serve`` flags of the door (each overrides its server.properties key)."""
     group = parser.add_argument_group("ReversiXT door")
-    group.add_argument("--reversixt-port", type=int, help="port of the ReversiXT door (reversixtPort, default 7777)")
+    group.add_argument("--reversixt-port", type=port_argument, help="port of the ReversiXT door (reversixtPort, default 7777)")
     group.add_argument("--reversixt-map", help="map of every ReversiXT game (reversixtMap, default: bundled classic_2p.map)")
     group.add_argument("--reversixt-timelimit", type=float, help="ReversiXT time limit in seconds, like -t (default none)")
     group.add_argument("--reversixt-depth", type=int, help="ReversiXT depth limit, like -d (default 1)")

@@ -12,6 +12,7 @@ import logging
 import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
+from swc_local.server.config import port_argument
 
 log = logging.getLogger("swc.roborally")
 
@@ -95,7 +96,7 @@ def _serve(args: argparse.Namespace) -> int:
 def add_commands(commands) -> None:
     serve = commands.add_parser("roborally", help="run one Robo Rally game (course protocol 1.0), then exit")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=52020, help="TCP port (default 52020)")
+    serve.add_argument("--port", type=port_argument, default=52020, help="TCP port (default 52020)")
     serve.add_argument("--protocol", action="append", help="accepted protocol string (repeatable; default 'Version 1.0')")
     add_timing_flags(serve)
     serve.set_defaults(run=_serve)

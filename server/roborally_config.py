@@ -30,12 +30,15 @@ import logging
 import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
-from swc_local.server.config import ConfigError, Settings
+from swc_local.server.config import ConfigError, Settings, port_number
 from swc_local.server.roborally_lobby import RoboRallySettings
 
 log = logging.getLogger("swc.roborally")
 
 DEFAULT_PORT = 52020
+PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "aliveInterval", "timer", "playCardTimeout",
+                 "pickDamageTimeout", "rebootDirectionWait", "setupTimeout", "programmingLimit", "logDir",
+                 "maxConnections", "helloTimeout")  # the roborally.* keys of server.properties
 _FLOATS = {
     "aliveInterval": ("alive_interval", True), "timer": ("timer", True), "playCardTimeout": ("play_card_timeout", False),
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
@@ -77,7 +80,7 @@ def serve_default(settings: Settings, args=None) -> Settings:
         settings = settings.model_copy(update={"roborally": keys})
     if settings.roborally_port is None:
         port = settings.roborally.get("port", str(DEFAULT_PORT))
-        settings = settings.model_copy(update={"roborally_port": -1 if port.lower() == "off" else _int("roborally.port", port)})
+        settings = settings.model_copy(update={"roborally_port": -1 if port.lower() == "off" else port_number("roborally.port", port, off=True)})
     roborally_settings(settings)
     return settings
 
