@@ -23,7 +23,7 @@ def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, in
     foreign = [key for key in options if key not in getattr(adapter, "OPTIONS", ())]
     if foreign:
         raise ValueError(f"--{foreign[0].replace('_', '-')}: not an option of {game.name}")
-    problem = adapter.check_options(options) if hasattr(adapter, "check_options") else None
+    problem = adapter.check_options(game.game_type, options) if hasattr(adapter, "check_options") else None
     if problem:
         raise ValueError(problem)
     fewest, most = game.seats
