@@ -18,6 +18,7 @@ from swc_local.tools.results import GameResult
 from swc_local.tools.tournament import schedule as schedule_module
 from swc_local.tools.tournament.binomial import Significance
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb, Stored
+from swc_local.tools.tournament.elo import estimate
 from swc_local.tools.tournament.schedule import Slot
 from swc_local.tools.tournament.sprt import Sprt
 from swc_local.tools.tournament.standings import Standings, compute, pair_score
@@ -175,7 +176,8 @@ class Tournament:
             first, second = self.settings.names[:2]
             meaning = (f"{first} is stronger than {second} by about {self.sprt.elo1:g} Elo or more" if decision == "H1"
                        else f"{first} is not stronger than {second} by {self.sprt.elo1:g} Elo")
-            self.verdict = f"SPRT: {decision} accepted after {sum(self.pentanomial)} pairs (LLR {self.llr:.2f}): {meaning}"
+            self.verdict = (f"SPRT: {decision} accepted after {sum(self.pentanomial)} pairs (LLR {self.llr:.2f}): {meaning}; "
+                            f"Elo {estimate(self.pentanomial)}")
 
     def _check_significance(self) -> None:
         found = self.significance.better(tuple(self.points), self.scored_games)
