@@ -215,3 +215,21 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
     assert code == 0 and killed.is_set()
     expected = {slot.key for slot in schedule(["greedy", "random"], "roundrobin", 6, 2, 3)}
     assert_every_game_once(db, expected)
+
+
+def test_a_three_seat_reversixt_map_rotates_every_bot_through_every_seat(tmp_path, capsys):
+    db = tmp_path / "three.db"
+    three = Path(__file__).parent / "data" / "reversixt" / "maps" / "trio_3p.map"
+    assert tournament("reversixt", "--map", str(three), f"--bot=greedy={GREEDY}", f"--bot=random={RANDOM}",
+                      f"--bot=greedy2={GREEDY}", "--games-per-pairing", "3", "--db", str(db), "--concurrency", "3",
+                      "--seed", "5", *INSTANT_REVERSI) == 0
+    seats = rows(db, "SELECT bot, seat, COUNT(*) FROM seats GROUP BY bot, seat")
+    assert sorted(seats) == sorted((bot, seat, 1) for bot in ("greedy", "random", "greedy2") for seat in "123")
+    assert rows(db, "SELECT COUNT(DISTINCT seed) FROM games") == [(1,)]  # one board, three rotations
+    data = report(db, capsys)
+    assert data["games"] == 3 and data["head_to_head"] == []  # no pairs: ratings and crosstable only
+    for row in data["standings"]:
+        assert row["games"] == 3 and row["wins"] + row["draws"] + row["losses"] + row["no_result"] == 3
+        assert row["rating_sigma"] < 25 / 3  # openskill has learnt from the ranks
+    cross = data["crosstable"]
+    assert all(cross[a][b][1] == 3 for a in cross for b in cross[a])  # each pair of bots met in 3 games
