@@ -154,3 +154,20 @@ def test_report_of_a_database_without_tournament_is_an_error(tmp_path):
         ResultsDb(tmp_path / "x.db")
     with pytest.raises(DatabaseError, match="no such"):
         ResultsDb(tmp_path / "missing.db", create=False)
+
+
+async def test_the_live_view_shows_progress_standings_and_the_llr(tmp_path):
+    from rich.console import Console
+
+    from swc_local.tools.tournament.live import LiveView
+
+    two = settings(bots=[("strong3", "x"), ("weak1", "x")], games_per_pairing=10, sprt={"elo0": 0, "elo1": 400})
+    tournament = Tournament.open(two, tmp_path / "t.db", resume=False)
+    await play_locally(tournament, 1, play_games=fake_play_games())
+    console = Console(record=True, force_terminal=True, width=140)
+    view = LiveView(tournament, console)
+    console.print(view)
+    text = console.export_text()
+    assert "games" in text and f"{len(tournament.stored)}/10" in text  # the progress bar's count
+    assert "Standings" in text and "strong3" in text and "LLR" in text
+    tournament.db.close()
