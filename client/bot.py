@@ -156,7 +156,7 @@ def _roborally_bot(args) -> int:
 
     import trio
 
-    from swc_local.games.roborally.bots import play_bot
+    from swc_local.client.roborally_bot import play_bot
 
     report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
                                        is_ai=not args.human, map_name=args.map))

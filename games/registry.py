@@ -74,7 +74,7 @@ GAMES: tuple[Game, ...] = (
     _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", "swc_local.games.hase_und_igel_2025.plugin"),
     _xml("swc_2027_blokus", "blokus", "swc_local.games.blokus.plugin"),
     Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
-         (PYTHON, "-m", "swc_local.games.reversixt.bots", "--host", "{host}", "--port", "{port}", "--seed", "{seed}")),
+         (PYTHON, "-m", "swc_local.client.reversixt_bot", "--host", "{host}", "--port", "{port}", "--seed", "{seed}")),
     Game("roborally", ROBORALLY, ("roborally",), (2, 6),
          (PYTHON, "-m", "swc_local.tools.cli", "roborally-bot", "--greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}")),

@@ -31,6 +31,7 @@ from typing import Callable
 
 from swc_local.games.roborally.board import MAP_FILES, load_map
 from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
     MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
 )
@@ -433,7 +434,7 @@ class Room:
 
     def flush(self) -> None:
         lobby = self.lobby
-        for to, pid, message_type, body in self.game.take_outbox():
+        for to, pid, message_type, body in messages(self.game.take_outbox()):
             line = encode(message_type, body)
             if message_type == "Reboot":
                 self.reboot_times[body["clientID"]] = self.clock()

@@ -37,7 +37,7 @@ MARKER = "reversixt_server(map=None, time_limit=0, depth=1, start_delay=0, turn_
 
 
 def bot_command(strategy: str) -> list[str]:
-    return [sys.executable, "-m", "swc_local.games.reversixt.bots", "--port", "{port}", "--strategy", strategy, "--seed", "{seed}"]
+    return [sys.executable, "-m", "swc_local.client.reversixt_bot", "--port", "{port}", "--strategy", strategy, "--seed", "{seed}"]
 
 
 @dataclass

@@ -145,8 +145,8 @@ def _read_ports(log_path: Path, process: subprocess.Popen, timeout: float = 60) 
 async def _one_game_of_every_family(ports: dict[str, int]) -> None:
     from swc_local.client.bot import play_game
     from swc_local.games import registry
-    from swc_local.games.reversixt.bots import play as play_reversixt
-    from swc_local.games.roborally.bots import RoboRallyBot
+    from swc_local.client.reversixt_bot import play as play_reversixt
+    from swc_local.client.roborally_bot import RoboRallyBot
 
     piranhas = registry.get("swc_2019_piranhas")
     xml, reversixt, roborally = [], [], [RoboRallyBot(greedy=True, seed=seat) for seat in range(2)]

@@ -11,7 +11,7 @@ from swc_local.tools import cli
 from swc_local.tools.reversixt_replay import check, read_move_log
 from tests.reversixt_golden import GOLDEN, MAPS
 
-BOT = f"{sys.executable} -m swc_local.games.reversixt.bots --port {{port}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.client.reversixt_bot --port {{port}} --seed {{seed}}"
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("*/log_game.txt")), ids=lambda p: p.parent.name)

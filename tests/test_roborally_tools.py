@@ -13,7 +13,7 @@ from swc_local.tools.match_report import results_table
 from swc_local.tools.roborally_replay import print_log
 
 from .roborally_wire import running_door
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 
 def greedy_bot_command():
@@ -34,7 +34,7 @@ async def test_match_runs_bot_processes_and_reports(tmp_path):
         assert checkpoints[winners[0]] == "1" and len(reboots) == 3 and game.raw["rounds"] >= 1
         assert game.replay and game.replay.endswith(".jsonl")
     table = results_table(games, game="roborally", seed=report.seed, seconds=report.seconds, commands=report.commands)
-    assert "avg score" in table and table.splitlines()[-1] == "every game ended with a result"
+    assert "avg checkpoints" in table and "avg reboots" in table and table.splitlines()[-1] == "every game ended with a result"
 
 
 async def test_replay_prints_the_board_round_by_round(tmp_path):

@@ -94,9 +94,11 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
         console.print(f"bot output: {logs}", markup=False, highlight=False)
     console.print()
     parts = max((len(s.score) for r in with_result for s in r.seats), default=0)
+    part_names = next((r.score_names for r in with_result if r.score_names), ())
+    part_names = [part_names[i] if i < len(part_names) else f"part {i + 1}" for i in range(parts)]
     timed = any(r.move_times for r in played)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for column in ("player", "wins", "draws", "losses", "causes", "avg rank", *(["avg score"] if parts else []),
+    for column in ("player", "wins", "draws", "losses", "causes", "avg rank", *(f"avg {name}" for name in part_names),
                    *(["ms/move", "max ms"] if timed else [])):
         table.add_column(column, no_wrap=True)
     for name in names:
@@ -106,8 +108,7 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
         row = [name, str(verdicts["win"]), str(verdicts["draw"]), str(verdicts["loss"]),
                ", ".join(f"{c} {n}" for c, n in causes.most_common()) or "-",
                f"{sum(s.rank for _, s in seats) / len(seats):.2f}" if seats else "-"]
-        if parts:
-            row.append("/".join(_average([s.score[i] for _, s in seats if len(s.score) > i]) for i in range(parts)))
+        row += [_average([s.score[i] for _, s in seats if len(s.score) > i]) for i in range(parts)]
         if timed:
             times = [t for r in played for t in r.move_times.get(name, ())]
             row += [f"{1000 * sum(times) / len(times):.1f}" if times else "-", f"{1000 * max(times):.0f}" if times else "-"]

@@ -51,6 +51,7 @@ class GameResult:
     duration: float  # seconds
     replay: str | None = None
     error: str | None = None  # set when the game has no result (then ranks are meaningless)
+    score_names: tuple[str, ...] = ()  # what the score parts are ("Gewinner", "stones", ...)
     # per seat name, the observed seconds per move (XML games; the table's ms/move column)
     move_times: dict[str, tuple[float, ...]] = field(default_factory=dict, compare=False)
     # the family's own result object (an XML Result message, ...): not part of the record
@@ -74,6 +75,7 @@ class GameResult:
     def to_dict(self) -> dict:
         record = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("seats", "raw", "move_times")}
         record["seats"] = [asdict(seat) | {"score": list(seat.score)} for seat in self.seats]
+        record["score_names"] = list(self.score_names)
         return record
 
     @classmethod
@@ -85,7 +87,7 @@ class GameResult:
         )
         return cls(
             game=d["game"], index=d["index"], seed=d["seed"], seats=seats, duration=d["duration"],
-            replay=d.get("replay"), error=d.get("error"),
+            replay=d.get("replay"), error=d.get("error"), score_names=tuple(d.get("score_names", ())),
         )
 
 

@@ -122,7 +122,7 @@ class ReversiTable:
             os.makedirs(self.spec.options["results"], exist_ok=True)
             with open(os.path.join(self.spec.options["results"], f"game{number:03d}.result"), "w") as handle:
                 handle.write(finished.result_text())
-        return Outcome(seats, replay=replay, raw=finished)
+        return Outcome(seats, replay=replay, raw=finished, score_names=("stones",))
 
 
 async def _stand_in(port: int) -> None:

@@ -115,7 +115,7 @@ class RoboRallyTable:
             await self.wait_joined(seat)
 
     async def _stand_in(self) -> None:
-        from swc_local.games.roborally.bots import RoboRallyBot
+        from swc_local.client.roborally_bot import RoboRallyBot
 
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
@@ -157,4 +157,4 @@ class RoboRallyTable:
             seats.append(SeatOutcome(rank, (str(robot.checkpoints), str(robot.reboots)), cause, reason))
         summary = {"winner": pids.index(rules.winner) if rules.winner in pids else None, "rounds": rules.round}
         replay = self.door.log_files[0] if self.door.log_files else None
-        return Outcome(seats, replay=replay, raw=summary)
+        return Outcome(seats, replay=replay, raw=summary, score_names=("checkpoints", "reboots"))

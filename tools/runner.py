@@ -85,6 +85,7 @@ class Outcome:
     seats: list[SeatOutcome] | None  # None: no result (then ``error`` says why)
     error: str | None = None
     replay: str | None = None
+    score_names: tuple[str, ...] = ()
     move_times: dict[int, list[float]] = field(default_factory=dict)  # seat -> seconds per move
     raw: object = None
 
@@ -306,7 +307,7 @@ def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: f
         seat.discard_log()
     return GameResult(
         game=game_type, index=spec.index, seed=spec.seed, seats=tuple(results), duration=duration,
-        replay=outcome.replay, error=outcome.error,
+        replay=outcome.replay, error=outcome.error, score_names=tuple(outcome.score_names),
         move_times={seats[k].name: tuple(times) for k, times in outcome.move_times.items()},
         raw=outcome.raw,
     )

@@ -169,7 +169,7 @@ class XmlTable:
             SeatOutcome(rank, tuple(score.parts), score.cause, score.reason)
             for rank, score in zip(ranks_from_points(points), result.scores)
         ]
-        return Outcome(seats, move_times=times, raw=result, replay=self._replay_path())
+        return Outcome(seats, move_times=times, raw=result, replay=self._replay_path(), score_names=result.fragments)
 
     def _replay_path(self) -> str | None:
         writer = self.server.replay_writer

@@ -1,12 +1,15 @@
 """Reference Robo Rally clients that speak only the wire protocol (spec roborally.md §3).
 
-``python -m swc_local.games.roborally.bots --host H --port P [--greedy] [--seed N]`` (or ``swc
+``python -m swc_local.client.roborally_bot --host H --port P [--greedy] [--seed N]`` (or ``swc
 roborally-bot``) plays one game against any course-protocol server and exits after
 ``GameFinished``. The random bot makes a valid random choice at every step; the greedy bot
 programs the five registers that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
-The bots import nothing from the server: only the codec and the map files.
+The bots import nothing from the server: they read and write through the codec
+(``protocol/roborally.py``, the same message models the server checks) and plan with the pure
+rules of ``games/roborally/``. A line from the server that the codec cannot read is logged and
+skipped.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from dataclasses import dataclass, field
 
 import trio
 
-from swc_local.protocol.roborally import DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION
-
-from .board import board_from_game_map
-from .plan import best_program
+from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_from_game_map
+from swc_local.games.roborally.plan import best_program
+from swc_local.protocol.roborally import (
+    DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, Incoming, LineDecoder, decode_server_line, encode_client,
+)
 
 log = logging.getLogger("swc.roborally.bot")
 
@@ -136,8 +140,6 @@ class RoboRallyBot:
 
     def on_PlayerTurning(self, body: dict) -> None:
         if body["clientID"] == self.me and self.state is not None:
-            from .board import CLOCKWISE, COUNTERCLOCKWISE
-
             turn = CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE
             self.state = (self.state[0], self.state[1], turn[self.state[2]])
 
@@ -190,7 +192,7 @@ class RoboRallyBot:
 
     async def play(self, host: str, port: int) -> BotReport:
         stream = await trio.open_tcp_stream(host, port)
-        buffer = b""
+        decoder = LineDecoder(decode=decode_server_line)
         sent_values = False
         async with stream:
             while not self.report.finished:
@@ -200,19 +202,17 @@ class RoboRallyBot:
                     data = b""
                 if not data:
                     break
-                buffer += data
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if not line.strip():
-                        continue
-                    message = json.loads(line)
-                    self.on_message(message["messageType"], message["messageBody"])
+                for event in decoder.feed(data):
+                    if isinstance(event, Incoming):
+                        self.on_message(event.type, event.body)
+                    else:
+                        log.warning("bot %d: unreadable line from the server (%s)", self.me, event.error)
                 if self.me and not sent_values:
                     # after Welcome and its catch-up (the figures already taken), choose a figure
                     sent_values = True
                     self._offer_values()
                 if self.out:
-                    data = "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in self.out).encode()
+                    data = b"".join(encode_client(m["messageType"], m["messageBody"]) for m in self.out)
                     self.out.clear()
                     try:
                         await stream.send_all(data)
