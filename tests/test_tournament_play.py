@@ -25,7 +25,7 @@ from tests.dask_cluster import kill, local_cluster
 
 PY = shlex.quote(sys.executable)
 PIRANHAS = shlex.join(registry.entry("piranhas").bot_command())
-REVERSI = f"{PY} -m swc_local.games.reversixt.bots --host {{host}} --port {{port}} --seed {{seed}} --strategy"
+REVERSI = shlex.join(registry.entry("reversixt").bot_command()) + " --strategy"
 GREEDY, RANDOM = f"{REVERSI} greedy", f"{REVERSI} random"
 INSTANT_REVERSI = ["--start-delay", "0", "--turn-delay", "0"]
 

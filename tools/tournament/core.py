@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import secrets
+import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from swc_local.tools.tournament.db import DatabaseError, ResultsDb, Stored
 from swc_local.tools.tournament.elo import estimate
 from swc_local.tools.tournament.schedule import Slot
 from swc_local.tools.tournament.sprt import Sprt
-from swc_local.tools.tournament.standings import Standings, compute, pair_score
+from swc_local.tools.tournament.standings import Standings, Tally, pair_score
 
 log = logging.getLogger("swc.tournament")
 
@@ -87,7 +88,8 @@ class Tournament:
         self.scored_games = 0
         self.verdict: str | None = None  # set when a stopping rule ends the run
         self._blocks: dict[str, list[GameResult]] = {}
-        self._standings: Standings | None = None
+        self._tally = Tally(settings.names)
+        self.lock = threading.Lock()  # the live view reads from its own thread while games arrive
         for item in db.stored():
             self._count(item)
 
@@ -131,20 +133,19 @@ class Tournament:
     def accept(self, result: GameResult) -> bool:
         """Store and count a finished game (by its ``index``); True when the run should stop."""
         slot = self.by_index[result.index]
-        if self.db.record(slot.key, slot.index, slot.block, result):
-            self._count(Stored(slot.key, slot.block, result))
-        else:
-            log.info("game %s arrived again; it is counted once", slot.key)
+        with self.lock:
+            if self.db.record(slot.key, slot.index, slot.block, result):
+                self._count(Stored(slot.key, slot.block, result))
+            else:
+                log.info("game %s arrived again; it is counted once", slot.key)
         return self.verdict is not None
 
     def standings(self) -> Standings:
-        if self._standings is None:
-            self._standings = compute(self.stored, self.settings.names)
-        return self._standings
+        return self._tally.standings()
 
     def _count(self, item: Stored) -> None:
         self.stored.append(item)
-        self._standings = None
+        self._tally.add(item)
         result = item.result
         if not result.ok or len(result.seats) != 2 or self.verdict is not None:
             return

@@ -26,8 +26,9 @@ class LiveView:
         self.live = Live(self, console=self.console, refresh_per_second=2, transient=True)
 
     def __rich__(self) -> Group:
-        self.progress.update(self.task, completed=len(self.tournament.stored))
-        return Group(self.progress, status_line(self.tournament), standings_table(self.tournament.standings()))
+        with self.tournament.lock:  # the tables are built from one consistent moment
+            self.progress.update(self.task, completed=len(self.tournament.stored))
+            return Group(self.progress, status_line(self.tournament), standings_table(self.tournament.standings()))
 
     def __enter__(self) -> "LiveView":
         if self.console.is_terminal:

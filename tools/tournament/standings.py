@@ -87,28 +87,36 @@ def pair_score(mine: int, theirs: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-def compute(stored: list[Stored], names: list[str]) -> Standings:
-    bots = {name: BotLine(name) for name in names}
-    cross = {a: {b: [0, 0] for b in names if b != a} for a in names}
-    heads: dict[tuple[str, str], HeadToHead] = {}
-    table = Standings(bots, cross, heads)
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in names}
-    blocks: dict[str, list[GameResult]] = defaultdict(list)
-    for item in stored:
+class Tally:
+    """Standings built one game at a time, so the live view costs no recount after every game."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        bots = {name: BotLine(name) for name in names}
+        cross = {a: {b: [0, 0] for b in names if b != a} for a in names}
+        self.table = Standings(bots, cross, {})
+        self.model = PlackettLuce()
+        self.ratings = {name: self.model.rating(name=name) for name in names}
+        self.blocks: dict[str, list[GameResult]] = defaultdict(list)
+
+    def add(self, item: Stored) -> None:
+        table, result = self.table, item.result
         table.games += 1
-        _count(table, item.result, bots, model, ratings)
-        if item.result.ok and len(item.result.seats) == 2:
-            blocks[item.block].append(item.result)
-            head = _head(heads, names, item.result)
-            head.trinomial[round(2 * _score_of(item.result, head.first))] += 1
-    for games in blocks.values():
-        if len(games) == 2:
-            _add_pair(heads, names, games)
-    for name, rating in ratings.items():
-        bots[name].mu, bots[name].sigma, bots[name].ordinal = rating.mu, rating.sigma, rating.ordinal()
-    _field_elo(bots, heads)
-    return table
+        _count(table, result, table.bots, self.model, self.ratings)
+        if result.ok and len(result.seats) == 2:
+            games = self.blocks[item.block]
+            games.append(result)
+            head = _head(table.heads, self.names, result)
+            head.trinomial[round(2 * _score_of(result, head.first))] += 1
+            if len(games) == 2:
+                _add_pair(table.heads, self.names, games)
+
+    def standings(self) -> Standings:
+        for name, rating in self.ratings.items():
+            line = self.table.bots[name]
+            line.mu, line.sigma, line.ordinal = rating.mu, rating.sigma, rating.ordinal()
+        _field_elo(self.table.bots, self.table.heads)
+        return self.table
 
 
 def _count(table: Standings, result: GameResult, bots, model, ratings) -> None:
