@@ -127,7 +127,7 @@ def _read_ports(log_path: Path, process: subprocess.Popen, timeout: float = 60) 
     import time
 
     patterns = {"xml": r"INFO swc.server: listening on [^:]+:(\d+)", "reversixt": r"ReversiXT door listening on [^:]+:(\d+)",
-                "roborally": r"Robo Rally listening on [^:]+:(\d+)"}
+                "roborally": r"Robo Rally listening on [^:]+:(\d+)", "viewer": r"swc.web: viewer on http://[^:]+:(\d+)"}
     ports: dict[str, int] = {}
     deadline = time.monotonic() + timeout
     while len(ports) < len(patterns):
@@ -170,6 +170,20 @@ async def _one_game_of_every_family(ports: dict[str, int]) -> None:
     assert all(bot.report.finished and not bot.report.errors for bot in roborally), [bot.report for bot in roborally]
 
 
+def _viewer_lists_the_games(port: int) -> None:
+    """The installed viewer serves its pages and assets (package data) and lists the games."""
+    import json
+    import urllib.request
+
+    base = f"http://127.0.0.1:{port}"
+    for path in ("/", "/static/viewer.js", "/static/list.js", "/static/style.css"):
+        with urllib.request.urlopen(base + path, timeout=10) as response:
+            assert response.status == 200 and response.read(), path
+    with urllib.request.urlopen(base + "/api/games", timeout=10) as response:
+        games = {game["game"] for game in json.load(response)["games"]}
+    assert {"reversixt", "roborally"} <= games and len(games) >= 3, games
+
+
 def test_a_regular_install_plays_every_family(wheel, tmp_path):
     """``pip install`` of the wheel into a fresh venv; its ``swc serve`` plays one game of each
     family (XML, ReversiXT on the bundled map, Robo Rally on a bundled map) against the suite's
@@ -195,6 +209,7 @@ def test_a_regular_install_plays_every_family(wheel, tmp_path):
         try:
             ports = _read_ports(log_path, process)
             trio.run(_one_game_of_every_family, ports)
+            _viewer_lists_the_games(ports["viewer"])
         finally:
             process.terminate()
             process.wait(timeout=30)

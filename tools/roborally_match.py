@@ -33,6 +33,7 @@ from swc_local.tools.runner import Outcome, SeatOutcome
 
 POLL = 0.01
 MAX_ROUNDS = 40
+CLOSE_DELAY = 0.2  # seconds the bots get to read GameFinished before the door closes (serve: 2)
 DOOR_FIXED = ("port", "host", "seed", "min_players", "single_game", "log_dir", "map")
 
 
@@ -55,6 +56,7 @@ class Family:
     @contextlib.asynccontextmanager
     async def table(self, spec):
         door_options = {k: v for k, v in spec.options.items() if k not in DOOR_FIXED and k != "max_rounds"}
+        door_options.setdefault("close_delay", CLOSE_DELAY)
         settings = RoboRallySettings(
             port=0, map=spec.options.get("map") or "Dizzy Highway", seed=spec.seed, min_players=len(spec.players),
             single_game=True, log_dir=str(spec.replays) if spec.replays is not None else None, **door_options,
@@ -137,8 +139,9 @@ class RoboRallyTable:
             await trio.sleep(POLL)
         if room is None and self.door.finished_rooms:
             room = self.door.finished_rooms[0]
-        self.door.stop()
-        await self.stopped.wait()  # the door writes the game's log as it stops
+        if limited:  # the game stands as it is; its log says why it stopped
+            self.door.stop(f"no winner after {self.max_rounds} rounds")
+        await self.stopped.wait()  # after the close delay (a short one here) and the game's log
         if room is None:
             return Outcome(None, error="the game ended without a room")
         rules = room.game

@@ -2,7 +2,7 @@
 cards, the last move.
 
 ``render_svg(game, last_move, previous)`` takes what ``PLUGIN.game_from_state`` returns (a
-:class:`~swc_local.games.hase_und_igel.game.HaseUndIgelGame`, or a bare :class:`State`), the
+:class:`~swc_local.games.hase_und_igel.xmlgame.HaseUndIgelGame`, or a bare :class:`State`), the
 :class:`Move` that led to it and, optionally, the game before it.  Pure and deterministic (see
 :mod:`swc_local.games.svg`).  The track drawing is shared with Hase und Igel 2025.
 

@@ -2,7 +2,7 @@
 their carrots, salads and cards, the last move.
 
 ``render_svg(game, last_move, previous)`` takes what ``PLUGIN.game_from_state`` returns (a
-:class:`~swc_local.games.hase_und_igel_2025.game.HaseUndIgel2025Game`, or a bare :class:`State`),
+:class:`~swc_local.games.hase_und_igel_2025.xmlgame.HaseUndIgel2025Game`, or a bare :class:`State`),
 the move that led to it and, optionally, the game before it.  Pure and deterministic; the track
 is drawn as in the 2018 view (:mod:`swc_local.games.hase_und_igel.view`).
 
