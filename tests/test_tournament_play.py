@@ -260,3 +260,17 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
     stored = rows(db, "SELECT COUNT(*) FROM games")[0][0]
     assert f"interrupted: {stored} games are in {db}; --resume continues" in err
     assert "Traceback" not in err and 1 <= stored < 20
+
+
+@pytest.mark.parametrize("game", ["hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
+                                  "roborally"])
+def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, game):
+    db = tmp_path / f"{game}.db"
+    reference = shlex.join(registry.entry(game).bot_command())
+    assert tournament(game, f"--bot=a={reference}", f"--bot=b={reference}", "--db", str(db), "--seed", "1",
+                      "--concurrency", "2") == 0
+    data = report(db, capsys)
+    assert data["games"] == 2 and data["no_result"] == 0
+    assert data["head_to_head"][0]["pentanomial"] != [0, 0, 0, 0, 0]  # one complete pair
+    seats = rows(db, "SELECT game_key, COUNT(DISTINCT bot) FROM seats GROUP BY game_key")
+    assert [count for _, count in seats] == [2, 2]
