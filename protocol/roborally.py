@@ -6,7 +6,9 @@ messages or :class:`Malformed` answers (the exact ``Error`` texts of the §2 tab
 exception it ever raises is :class:`CodecError` (a line over the limit, after which the
 connection must be closed). :func:`parse_body` validates a client message's body against its
 pydantic model; :func:`encode` validates every server message against its model before it is
-written, so the server cannot send a field the document does not define.
+written, so the server cannot send a field the document does not define. The client side uses
+the same models the other way round: ``LineDecoder(decode=decode_server_line)`` reads the
+server's lines and :func:`encode_client` writes a checked client message (the reference bots).
 
 Conformance notes:
 
@@ -345,8 +347,8 @@ def _encodable(value: Any) -> bool:
     return True
 
 
-def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
-    """One line without its line end; None for an empty or whitespace-only line."""
+def _envelope(line: bytes) -> Incoming | Malformed | None:
+    """The ``messageType`` and ``messageBody`` of one line, whichever side sent it."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -365,18 +367,37 @@ def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
     body = value.get("messageBody")
     if not isinstance(message_type, str) or not isinstance(body, dict):
         return Malformed("Malformed message")
-    if message_type in CLIENT_MODELS:
-        return Incoming(message_type, body)
-    if message_type in SERVER_ONLY_TYPES:
-        return ServerOnly(message_type)
-    return Malformed(f"Unknown message type: {message_type}")
+    return Incoming(message_type, body)
+
+
+def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
+    """One line a client sent, without its line end; None for an empty or whitespace-only line."""
+    event = _envelope(line)
+    if not isinstance(event, Incoming) or event.type in CLIENT_MODELS:
+        return event
+    if event.type in SERVER_ONLY_TYPES:
+        return ServerOnly(event.type)
+    return Malformed(f"Unknown message type: {event.type}")
+
+
+def decode_server_line(line: bytes) -> Incoming | Malformed | None:
+    """One line the server sent (read by a client, e.g. the reference bots); body not validated."""
+    event = _envelope(line)
+    if isinstance(event, Incoming) and event.type not in SERVER_MODELS:
+        return Malformed(f"Unknown message type: {event.type}")
+    return event
 
 
 class LineDecoder:
-    """Split a byte stream into lines and decode them; bounded memory per connection."""
+    """Split a byte stream into lines and decode them; bounded memory per connection.
 
-    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+    The server reads client lines (:func:`decode_line`); a client passes
+    ``decode=decode_server_line``.
+    """
+
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES, decode=decode_line) -> None:
         self.max_line_bytes = max_line_bytes
+        self.decode = decode
         self._buffer = bytearray()
         self._failed = False
 
@@ -398,7 +419,7 @@ class LineDecoder:
             if len(line) > self.max_line_bytes:
                 self._failed = True
                 raise LineTooLong("Message too long")
-            event = decode_line(line)
+            event = self.decode(line)
             if event is not None:
                 events.append(event)
         del buffer[:start]
@@ -418,6 +439,13 @@ def encode(message_type: str, body: dict | None = None) -> bytes:
         model.model_validate(body)
     except ValidationError as error:
         raise CodecError(f"invalid {message_type}: {error}") from None
+    return encode_unchecked(message_type, body)
+
+
+def encode_client(message_type: str, body: dict | None = None) -> bytes:
+    """A client message as one compact JSON line, checked against its model (the bots' side)."""
+    body = {} if body is None else body
+    parse_body(message_type, body)
     return encode_unchecked(message_type, body)
 
 

@@ -33,7 +33,13 @@ MESSAGES_PER_TURN = 32
 
 
 class Server:
-    """One listening server; ``await server.run(task_status=...)`` inside a nursery."""
+    """The XML door, and the host of the other doors of ``swc serve`` (server/door.py).
+
+    ``await server.run(task_status=...)`` inside a nursery; :attr:`doors` lists every door it
+    started, itself first.
+    """
+
+    name = "xml"
 
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
@@ -51,6 +57,9 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
+        self.doors: list = [self]  # every door of this server (server/door.py), this one first
+        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -64,25 +73,26 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
-            if self.settings.reversixt_enabled:  # ReversiXT binary protocol, its own port
-                from swc_local.server.reversixt_config import run_door_for
+            from swc_local.server.door import start_doors  # ReversiXT, Robo Rally: each on its own port
 
-                await nursery.start(run_door_for, self.settings, self)
-            from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
+            self.doors = await start_doors(nursery, self)
+            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
+                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
 
-            self.roborally = await start_beside(nursery, self.settings)
+                self.web = await start_viewer(nursery, self)  # it watches every door started above
             task_status.started(self)
             with self._accepting:
                 async with trio.open_nursery() as accepting:
                     for listener in listeners:
                         accepting.start_soon(self._accept_loop, listener, nursery)
-            await trio.sleep_forever()  # connections and rooms live on until stop()
+            await trio.sleep_forever()  # connections and rooms live on until cancel()
 
     def _replay_header(self) -> dict[str, str]:
         loaded = self.settings.load_game_file
         return {"loadGameFile": loaded, "turnToLoad": str(self.settings.turn_to_load)} if loaded else {}
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once: every task of this server and of the doors it hosts is cancelled."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
 
@@ -90,6 +100,26 @@ class Server:
         """Close the listening sockets; open connections go on (the first step of a shutdown)."""
         self._accepting.cancel()
         log.info("no longer accepting connections")
+
+    def stop(self, reason: str) -> None:
+        """The XML door's end (server/door.py): every running game ends as an admin's ``cancel``
+        ends it (``left``, no result, its replay marked ``unfinished``), rooms still waiting are
+        removed, every connection gets ``CloseConnection`` and ``</protocol>``."""
+        self.stop_accepting()
+        if self.lobby is not None:
+            for room in list(self.lobby.rooms.values()):
+                try:
+                    room.stop(reason)
+                except Exception:  # one broken room must not keep the others from ending
+                    log.exception("room %s: error while stopping it", room.id)
+        for connection in list(self.connections):
+            connection.close_politely(reason)
+
+    def busy(self) -> int:
+        return len(self.connections)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle_and_close(stream)
 
     async def shutdown(self, why: str = "server stopped") -> None:
         """End every game and connection the documented way, then stop (server/shutdown.py)."""

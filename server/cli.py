@@ -45,8 +45,13 @@ def _serve(args: argparse.Namespace) -> int:
             turn_to_load=args.turn,
             **reversixt_overrides(args),
             roborally_port=args.roborally_port,
+            viewer_port=args.viewer_port,
         )
         settings = serve_default(settings, args)
+        if settings.viewer_port is None:  # the viewer is on by default for swc serve (issue 25)
+            from swc_local.server.web.door import DEFAULT_PORT as VIEWER_PORT
+
+            settings = settings.model_copy(update={"viewer_port": VIEWER_PORT if settings.port != 0 else 0})
     except ConfigError as error:
         return _fail(located(error, settings.sources if settings is not None else {}))
     from swc_local.server.modern_lobby import check_default_game
@@ -115,6 +120,7 @@ def add_commands(commands) -> None:
 
     add_reversixt_arguments(serve)
     serve.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
+    serve.add_argument("--viewer-port", type=port_or_off_argument, help="port of the web viewer (viewerPort, default 13080; -1: off)")
     from swc_local.server.roborally_config import add_serve_flags
 
     add_serve_flags(serve)

@@ -48,7 +48,7 @@ log = logging.getLogger("swc.config")
 OFFICIAL_KEYS = ("password", "paused", "port", "local", "plugins", "saveReplay", "loadGameFile", "turnToLoad",
                  "turn", "testMode", "timeout", "debug")
 OWN_KEYS = ("replayDir", "seed", "maxMessageBytes", "maxDepth", "maxConnections", "softTimeoutMs", "hardTimeoutMs",
-            "maxSeatsPerConnection", "defaultGame", "lobbyDialect", "idleTimeout", "passphraseChecksPerSecond")
+            "maxSeatsPerConnection", "defaultGame", "lobbyDialect", "idleTimeout", "passphraseChecksPerSecond", "viewerPort")
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
@@ -123,6 +123,7 @@ class Settings(BaseModel):
     reversixt_depth: int = 1
     reversixt_zleep: float | None = None
     roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
+    viewer_port: int | None = None  # the web viewer (server/web/); swc serve makes None 13080, -1 is off
     roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
 
@@ -259,6 +260,8 @@ def _fields(props: dict[str, str], sources: dict[str, str]) -> dict[str, object]
         fields["lobby_dialect"] = dialect
     if "timeout" in props:
         fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
+    if "viewerPort" in props:
+        fields["viewer_port"] = port_number("viewerPort", props["viewerPort"], off=True)
     if "idleTimeout" in props:
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     if "passphraseChecksPerSecond" in props:

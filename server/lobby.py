@@ -119,9 +119,12 @@ class Lobby:
         descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor],
         prepared: bool,
         paused: bool,
+        initial_game: object | None = None,
     ) -> GameRoom:
         seed = self.rng.getrandbits(63)
-        initial = self.game_factory(plugin, random.Random(seed)) if self.game_factory else None
+        initial = initial_game  # a position chosen in the web viewer ("play from here")
+        if initial is None and self.game_factory:
+            initial = self.game_factory(plugin, random.Random(seed))
         room_class = GameRoom
         if plugin.dialect == MODERN:
             from swc_local.server.modern_room import ModernRoom

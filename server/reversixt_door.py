@@ -18,7 +18,11 @@ Conformance notes and differences:
 - every game's move log (``log_game.txt`` format) can be kept in ``replay_dir`` for
   ``swc replay``, and a result file (``-r`` format) beside it;
 - at most ``maxConnections`` connections at once (the XML door's key); more are closed at once;
-- a crash inside one game is logged and closes that game's connections only.
+- a crash inside one game is logged and closes that game's connections only;
+- ``stop(reason)`` (SIGTERM/SIGINT, the Door contract of ``server/door.py``) ends every game as
+  the reference's abort does, every connection closed without another byte, and writes each
+  running game's move log with a last line ``game stopped before its end: <reason>`` and no
+  result file.
 """
 
 from __future__ import annotations
@@ -70,7 +74,12 @@ class FinishedGame:
 
 
 class ReversiDoor:
-    """``await door.run(task_status=...)`` inside a nursery; the started value is the door."""
+    """``await door.run(task_status=...)`` inside a nursery; the started value is the door.
+
+    A :class:`~swc_local.server.door.Door`: ``handle``, ``stop(reason)``, ``busy()``.
+    """
+
+    name = "reversixt"
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
@@ -81,11 +90,17 @@ class ReversiDoor:
         self.open_connections = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=1000)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
+        # told of every game as it starts (the web viewer); may return a callback for each turn
+        self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
         self._waiting: list[tuple[Seat, int, trio.Event]] = []
         self._waiting_since: float | None = None
         self._waiting_changed = trio.Event()
         self._counter = itertools.count(1)
         self._nursery: trio.Nursery | None = None
+        self._accepting = trio.CancelScope()
+        self._handlers: set[trio.CancelScope] = set()  # one per open connection
+        self._games: dict[str, trio.CancelScope] = {}  # running games by id
+        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host or None)
@@ -102,15 +117,31 @@ class ReversiDoor:
             if self.settings.zleep:
                 nursery.start_soon(self._watch_waiting)
             task_status.started(self)
-            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+            with self._accepting:
+                await trio.serve_listeners(self.handle, listeners, handler_nursery=nursery)
 
     def waiting_count(self) -> int:
         """Players joined and waiting for their game to fill up."""
         return len(self._waiting)
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once, every game and connection without a record."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
+
+    def stop(self, reason: str) -> None:
+        """Stop accepting; every game and every connection ends as the reference's abort (see above)."""
+        self.stopping = reason
+        self._accepting.cancel()
+        for scope in [*self._games.values(), *self._handlers]:
+            scope.cancel()
+        self._waiting, self._waiting_since = [], None
+
+    def busy(self) -> int:
+        return self.open_connections + len(self._games)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle(stream)
 
     def _scaled(self, seconds: float) -> float:
         return seconds * self.settings.timing.scale
@@ -123,9 +154,15 @@ class ReversiDoor:
             await close_seat(seat)
             return
         self.open_connections += 1
+        scope = trio.CancelScope()
+        self._handlers.add(scope)
+        if self.stopping is not None:
+            scope.cancel()
         try:
-            await self._serve_connection(number, seat)
+            with scope:
+                await self._serve_connection(number, seat)
         finally:
+            self._handlers.discard(scope)
             self.open_connections -= 1
 
     async def _serve_connection(self, number: int, seat: Seat) -> None:
@@ -235,31 +272,51 @@ class ReversiDoor:
             settings.time_limit,
         )
         log.info("reversixt game %s started: groups %s", game_id, groups)
+        scope = self._games[game_id] = trio.CancelScope()
+        if self.stopping is not None:
+            scope.cancel()
         try:
-            for seat in seats.values():
-                await send_frame(seat, wire.encode_map(self.game_map.raw))
-                await send_frame(seat, wire.encode_player(seat.player))
-            runner = GameRunner(referee, seats, settings.timing, None, f"reversixt game {game_id}")
-            await runner.run()
-        except Exception:
-            log.exception("reversixt game %s: internal error; its connections are closed", game_id)
-            for seat in seats.values():
-                await close_seat(seat)
-            return players
+            with scope:
+                try:
+                    for seat in seats.values():
+                        await send_frame(seat, wire.encode_map(self.game_map.raw))
+                        await send_frame(seat, wire.encode_player(seat.player))
+                    hooks = [hook for listener in self.game_listeners if (hook := listener(game_id, referee)) is not None]
+                    progress = (lambda r: [hook(r) for hook in hooks]) if hooks else None
+                    runner = GameRunner(referee, seats, settings.timing, progress, f"reversixt game {game_id}")
+                    await runner.run()
+                except Exception:
+                    log.exception("reversixt game %s: internal error; its connections are closed", game_id)
+                    for seat in seats.values():
+                        await close_seat(seat)
+                    return players
+            if scope.cancelled_caught:
+                log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
+                self._write(game_id, ".log", "".join(referee.log) + f"game stopped before its end: {self.stopping}\n")
+                return players
+        finally:
+            del self._games[game_id]
         finished = FinishedGame(game_id, referee, groups)
         self.finished.append(finished)
         summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
         log.info("reversixt game %s ended: %s", game_id, summary)
-        if settings.replay_dir:
-            os.makedirs(settings.replay_dir, exist_ok=True)
-            base = os.path.join(settings.replay_dir, f"reversixt-{game_id}")
-            with open(base + ".log", "w") as handle:
-                handle.write("".join(referee.log))
-            with open(base + ".result", "w") as handle:
-                handle.write(finished.result_text())
+        self._write(game_id, ".log", "".join(referee.log))
+        self._write(game_id, ".result", finished.result_text())
         for callback in self.on_finished:
             callback(finished)
         return players
+
+    def _write(self, game_id: str, suffix: str, text: str) -> None:
+        """One file of a game in ``replay_dir`` (if set); a failing write costs that file only."""
+        if not self.settings.replay_dir:
+            return
+        path = os.path.join(self.settings.replay_dir, f"reversixt-{game_id}{suffix}")
+        try:
+            os.makedirs(self.settings.replay_dir, exist_ok=True)
+            with open(path, "w") as handle:
+                handle.write(text)
+        except OSError as error:
+            log.error("reversixt game %s: cannot write %s: %s", game_id, path, error)
 
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

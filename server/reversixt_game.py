@@ -38,6 +38,14 @@ RECEIVE_CHUNK = 4096
 DRAIN_LIMIT = 1 << 16
 
 
+def verdict_frame(verdict: Verdict) -> bytes:
+    """The frame everyone is sent for a verdict: MOVED, or DISQ of the player who is out."""
+    if verdict.disqualified is not None:
+        return wire.encode_disq(verdict.disqualified)
+    assert verdict.moved is not None
+    return wire.encode_moved(*verdict.moved)
+
+
 @dataclass
 class Timing:
     """The reference's pauses (seconds). ``scale`` shrinks every wait and the clock in tests."""
@@ -152,16 +160,16 @@ class GameRunner:
             log.info("%s: player %d disqualified (send failed)", self.label, player)
             verdict = self.referee.disqualify(player, "send failed")
             await close_seat(self.seats[player])
-            failed += await self._broadcast(verdict.broadcast, self.referee.state.in_game())
+            failed += await self._broadcast(verdict_frame(verdict), self.referee.state.in_game())
 
     async def _apply(self, player: int, verdict: Verdict) -> None:
         in_game = self.referee.state.in_game()
         if verdict.disqualified is None:
-            failed = await self._broadcast(verdict.broadcast, in_game)
+            failed = await self._broadcast(verdict_frame(verdict), in_game)
             await self._handle_send_failures(failed)
             return
         log.info("%s: player %d disqualified (%s)", self.label, player, verdict.reason)
-        failed = await self._broadcast(verdict.broadcast, sorted(in_game + [player]))
+        failed = await self._broadcast(verdict_frame(verdict), sorted(in_game + [player]))
         await close_seat(self.seats[player])
         await self._handle_send_failures([p for p in failed if p != player])
 
@@ -170,7 +178,7 @@ class GameRunner:
         seat = self.seats[player]
         if self.on_request is not None:
             self.on_request(referee, player)
-        request = referee.request(player)
+        request = wire.encode_request(*referee.request(player))
         self._progress()
         if not await send_frame(seat, request):
             # the reference reads anyway; a dead socket then fails to read

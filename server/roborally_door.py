@@ -10,6 +10,11 @@ exception is logged with its traceback and handled as a disconnect.
 ``swc roborally`` runs :class:`RoboRallyDoor` with ``single_game=True``: after the game's
 ``GameFinished`` and the close delay the door returns and the process exits. Inside ``swc
 serve`` the door keeps serving (spec §10.1).
+
+``stop(reason)`` (SIGTERM/SIGINT, the Door contract of ``server/door.py``): no ``GameFinished``
+(a stopped game has no winner); every running game's log is written with ``"unfinished":
+reason`` in its header, and every connection is closed once what was queued for it is sent, as
+the protocol closes any connection (spec §7).
 """
 
 from __future__ import annotations
@@ -74,7 +79,12 @@ class _Connection:
 
 
 class RoboRallyDoor:
-    """One listening Robo Rally port; ``await door.run(task_status=...)`` inside a nursery."""
+    """One listening Robo Rally port; ``await door.run(task_status=...)`` inside a nursery.
+
+    A :class:`~swc_local.server.door.Door`: ``handle``, ``stop(reason)``, ``busy()``.
+    """
+
+    name = "roborally"
 
     def __init__(self, settings: RoboRallySettings, game_factory=None) -> None:
         self.settings = settings
@@ -86,6 +96,9 @@ class RoboRallyDoor:
         self.log_files: list[str] = []
         self.finished_rooms: list[Room] = []  # for swc match and tests
         self.connections: set[_Connection] = set()
+        self._accepting = trio.CancelScope()
+        self._clocks: dict[Room, trio.CancelScope] = {}  # the clock task of every running game
+        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
@@ -102,11 +115,31 @@ class RoboRallyDoor:
 
     async def _serve(self, listeners) -> None:
         assert self._nursery is not None
-        await trio.serve_listeners(self._handle, listeners, handler_nursery=self._nursery)
+        with self._accepting:
+            await trio.serve_listeners(self.handle, listeners, handler_nursery=self._nursery)
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once, every game and connection without a record."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
+
+    def stop(self, reason: str) -> None:
+        """Stop accepting; end every game unfinished and close every connection (see above)."""
+        self.stopping = reason
+        self._accepting.cancel()
+        if self.door is not None:
+            for room in list(self.door.rooms):
+                room.unfinished = reason  # no more moves, removals or timeouts: the game stands
+        for scope in self._clocks.values():
+            scope.cancel()  # each clock writes its game's log as it ends
+        for connection in list(self.connections):
+            connection.close(reason)
+
+    def busy(self) -> int:
+        return len(self.connections) + len(self._clocks)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle(stream)
 
     # ------------------------------------------------------------------ connections
 
@@ -202,6 +235,17 @@ class RoboRallyDoor:
         self._nursery.start_soon(self._room_clock, room)
 
     async def _room_clock(self, room: Room) -> None:
+        scope = self._clocks[room] = trio.CancelScope()
+        if self.stopping is not None:
+            room.unfinished = self.stopping
+            scope.cancel()
+        try:
+            with scope:
+                await self._run_clock(room)
+        finally:
+            del self._clocks[room]
+
+    async def _run_clock(self, room: Room) -> None:
         game = room.game
         room.clock = trio.current_time
         changed = trio.Event()
@@ -240,7 +284,10 @@ class RoboRallyDoor:
             assert self.door is not None
             self.door.room_closed(room)
             self.finished_rooms.append(room)
-            log.info("Robo Rally game over, winner %s", game.winner)
+            if room.unfinished:
+                log.info("Robo Rally game stopped before its end (%s)", room.unfinished)
+            else:
+                log.info("Robo Rally game over, winner %s", game.winner)
             if self.settings.single_game:
                 self.done.set()
 

@@ -31,6 +31,7 @@ from typing import Callable
 
 from swc_local.games.roborally.board import MAP_FILES, load_map
 from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
     MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
 )
@@ -175,6 +176,7 @@ class Door:
         self.game_started = False
         self.rooms: set[Room] = set()
         self.games_finished = 0
+        self.room_listeners: list[Callable[["Room"], None]] = []  # told of every game as it starts (the web viewer)
 
     # ------------------------------------------------------------------ input
 
@@ -366,6 +368,8 @@ class Door:
         line = game_started_line(lobby.map)
         for peer in lobby.connected():
             peer.send_line(line)
+        for listener in self.room_listeners:
+            listener(room)
         room.record("out", "all", "GameStarted", {"map": lobby.map})
         game.start()
         room.flush()
@@ -394,6 +398,8 @@ class Door:
 
     def room_closed(self, room: "Room") -> None:
         self.rooms.discard(room)
+        for closer in room.closers:
+            closer(room)
         self.games_finished += 1
 
 
@@ -423,8 +429,11 @@ class Room:
         self.clock: Callable[[], float] = time.monotonic
         self.poke: Callable[[], None] = lambda: None
         self.log: list[dict] = []
+        self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
+        self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
         self.closed = False
+        self.unfinished: str | None = None  # why the server stopped the game before its end
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
         if self.door.settings.log_dir is not None:
@@ -433,7 +442,7 @@ class Room:
 
     def flush(self) -> None:
         lobby = self.lobby
-        for to, pid, message_type, body in self.game.take_outbox():
+        for to, pid, message_type, body in messages(self.game.take_outbox()):
             line = encode(message_type, body)
             if message_type == "Reboot":
                 self.reboot_times[body["clientID"]] = self.clock()
@@ -446,11 +455,13 @@ class Room:
                     if to == "all" or peer.client_id != pid:
                         peer.send_line(line)
             self.record("out", pid if to == "one" else ("all" if to == "all" else f"others:{pid}"), message_type, body)
+            for watcher in self.watchers:
+                watcher(message_type, body, round(time.time() - self.started, 4))
         self.poke()
 
     def handle(self, peer: Peer, kind: str, body: dict) -> None:
         game, pid = self.game, peer.client_id
-        if game.over:
+        if game.over or self.unfinished:
             peer.error("Game is over")
             return
         after: str | None = None
@@ -495,6 +506,8 @@ class Room:
             peer.error(after)
 
     def remove(self, peer: Peer) -> None:
+        if self.unfinished:  # the server stopped the game: nobody wins by the others leaving
+            return
         self.game.remove(peer.client_id)
         self.flush()
 
@@ -522,6 +535,8 @@ class Room:
         return max(reboots, default=since) + settings.reboot_direction_wait
 
     def timeout(self) -> None:
+        if self.unfinished:
+            return
         self.game.timeout()
         self.flush()
 
@@ -536,6 +551,8 @@ class Room:
         path = directory / f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl"
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
+        if self.unfinished:
+            header["unfinished"] = self.unfinished
         with path.open("w", encoding="utf-8") as handle:
             handle.write(json.dumps(header) + "\n")
             for entry in self.log:

@@ -127,7 +127,7 @@ def _read_ports(log_path: Path, process: subprocess.Popen, timeout: float = 60) 
     import time
 
     patterns = {"xml": r"INFO swc.server: listening on [^:]+:(\d+)", "reversixt": r"ReversiXT door listening on [^:]+:(\d+)",
-                "roborally": r"Robo Rally listening on [^:]+:(\d+)"}
+                "roborally": r"Robo Rally listening on [^:]+:(\d+)", "viewer": r"swc.web: viewer on http://[^:]+:(\d+)"}
     ports: dict[str, int] = {}
     deadline = time.monotonic() + timeout
     while len(ports) < len(patterns):
@@ -145,8 +145,8 @@ def _read_ports(log_path: Path, process: subprocess.Popen, timeout: float = 60) 
 async def _one_game_of_every_family(ports: dict[str, int]) -> None:
     from swc_local.client.bot import play_game
     from swc_local.games import registry
-    from swc_local.games.reversixt.bots import play as play_reversixt
-    from swc_local.games.roborally.bots import RoboRallyBot
+    from swc_local.client.reversixt_bot import play as play_reversixt
+    from swc_local.client.roborally_bot import RoboRallyBot
 
     piranhas = registry.get("swc_2019_piranhas")
     xml, reversixt, roborally = [], [], [RoboRallyBot(greedy=True, seed=seat) for seat in range(2)]
@@ -168,6 +168,20 @@ async def _one_game_of_every_family(ports: dict[str, int]) -> None:
     assert len(xml) == 2 and all(report.result is not None for report in xml), xml
     assert len(reversixt) == 2 and all(game.over and not game.disqualified for game in reversixt), reversixt
     assert all(bot.report.finished and not bot.report.errors for bot in roborally), [bot.report for bot in roborally]
+
+
+def _viewer_lists_the_games(port: int) -> None:
+    """The installed viewer serves its pages and assets (package data) and lists the games."""
+    import json
+    import urllib.request
+
+    base = f"http://127.0.0.1:{port}"
+    for path in ("/", "/static/viewer.js", "/static/list.js", "/static/style.css"):
+        with urllib.request.urlopen(base + path, timeout=10) as response:
+            assert response.status == 200 and response.read(), path
+    with urllib.request.urlopen(base + "/api/games", timeout=10) as response:
+        games = {game["game"] for game in json.load(response)["games"]}
+    assert {"reversixt", "roborally"} <= games and len(games) >= 3, games
 
 
 def test_a_regular_install_plays_every_family(wheel, tmp_path):
@@ -195,6 +209,7 @@ def test_a_regular_install_plays_every_family(wheel, tmp_path):
         try:
             ports = _read_ports(log_path, process)
             trio.run(_one_game_of_every_family, ports)
+            _viewer_lists_the_games(ports["viewer"])
         finally:
             process.terminate()
             process.wait(timeout=30)

@@ -3,7 +3,7 @@
 import pytest
 import trio
 
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 from swc_local.server.app import Server
 from swc_local.tools.cli import build_parser
 from swc_local.server.config import ConfigError, Settings, load_settings

@@ -6,7 +6,7 @@ import json
 import pytest
 import trio
 
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 from .roborally_wire import Wire, join, running_door
 

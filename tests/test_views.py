@@ -9,6 +9,8 @@ hostile display name only escaped, the same bytes twice.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -148,6 +150,50 @@ def check_blokus(game, move, previous, picture):
         assert f"{COLORS[move.color]} skipped" in all_text(root)
 
 
+# --- Hase und Igel 2018 and 2025 -------------------------------------------------------------
+
+def check_track(root, positions, labels, move, before, after) -> None:
+    """Two hares on their fields; the mover's field now (and, with the state before, the field
+    it left) marked."""
+    for seat, label in enumerate(labels):
+        [hare] = pieces(root, label)
+        assert hare.get("data-cell") == str(positions[seat])
+    assert len(pieces(root)) == 2
+    assert len(with_class(root, "field")) == 65
+    marked = {kind: [e.get("data-cell") for e in with_class(root, kind)] for kind in ("last-from", "last-to")}
+    if move is None:
+        assert marked == {"last-from": [], "last-to": []}
+        return
+    assert marked["last-to"] == [str(after)]
+    assert marked["last-from"] == ([] if before is None else [str(before)])
+
+
+def check_hase_und_igel(game, move, previous, picture):
+    state = game.state
+    seat = (state.turn - 1) % 2
+    before = previous and previous.state.player(seat).index
+    check_track(parse_svg(picture), (state.red.index, state.blue.index), ("red", "blue"), move, before,
+                state.player(seat).index)
+
+
+def check_hase_und_igel_2025(game, move, previous, picture):
+    state = game.state
+    seat = previous.state.seat if previous else None
+    check_track(parse_svg(picture), tuple(h.position for h in state.hares), ("ONE", "TWO"), move,
+                previous and previous.state.hares[seat].position, seat is not None and state.hares[seat].position)
+    if move is not None:
+        assert str(move) in all_text(parse_svg(picture))
+
+
+def test_hase_und_igel_2025_names_the_mover_without_the_state_before():
+    """A skipped team makes the turn jump by two; the last action tells who moved."""
+    from swc_local.games.hase_und_igel_2025.view import mover
+
+    for game, move, previous in play("swc_2025_hase_und_igel", 3):
+        if move is not None:
+            assert mover(game.state, move, None) == previous.state.seat
+
+
 # --- every game, every step --------------------------------------------------------------------
 
 CHECKS = {
@@ -155,12 +201,16 @@ CHECKS = {
     "swc_2026_piranhas": check_piranhas_2026,
     "swc_2022_ostseeschach": check_ostseeschach,
     "swc_2027_blokus": check_blokus,
+    "swc_2018_hase_und_igel": check_hase_und_igel,
+    "swc_2025_hase_und_igel": check_hase_und_igel_2025,
 }
 CAPTURES = {
     "swc_2019_piranhas": ("piranhas_2019/game_seed2_red_recv.xml", 61),
     "swc_2026_piranhas": ("piranhas_2026/socha_game/ONE_recv.xml", 61),
     "swc_2022_ostseeschach": ("ostseeschach_2022/scenarios/game22/C1.raw", 61),
     "swc_2027_blokus": ("blokus/scenarios/blokus_join/ONE_recv.xml.gz", 61),
+    "swc_2018_hase_und_igel": ("hase_und_igel_2018/game18/C1.raw", 61),
+    "swc_2025_hase_und_igel": ("hase_und_igel_2025/hui_join/ONE_recv.xml", 61),
 }
 
 
@@ -195,3 +245,17 @@ def test_render_knows_every_registered_game_and_the_two_other_doors():
     assert views.view_module("piranhas") is views.view_module("swc_2019_piranhas")
     with pytest.raises(KeyError, match="no view for game type 'chess'"):
         views.render("chess", None)
+
+
+def test_the_views_are_pure_no_trio_no_protocol_no_server():
+    """Drawing needs the rules only: importing every view loads no trio, wire codec, server,
+    client or tool module (what the layers rule asks of games/)."""
+    code = (
+        "import sys\n"
+        "from swc_local.games import views\n"
+        "[views.view_module(t) for t in views.game_types()]\n"
+        "bad = ('trio', 'swc_local.protocol', 'swc_local.server', 'swc_local.client', 'swc_local.tools')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'trio' or m.startswith(bad[1:])))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"

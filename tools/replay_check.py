@@ -207,3 +207,28 @@ def check_replay(replay: Replay) -> CheckReport:
             report.disagreement = f"result: recorded parts {parts[1:]} for {('red', 'blue')[seat]}, the final state gives {game.score_parts(seat)}"
             return report
     return report
+
+
+def main(path, check: bool, out: TextIO) -> int:
+    """``swc replay FILE [--check]`` for an XML replay: print it, or check it (exit 1 on a
+    disagreement, 2 when the file cannot be read)."""
+    import logging
+
+    from swc_local.server.replay import ReplayError, read_replay
+
+    try:
+        replay = read_replay(path)
+    except ReplayError as error:
+        logging.getLogger("swc").error("%s", error)
+        return 2
+    if not check:
+        print_replay(replay, out)
+        return 0
+    report = check_replay(replay)
+    for note in report.notes:
+        print(f"note: {note}", file=out)
+    if report.ok:
+        print(f"ok: {report.moves_checked} moves and the result agree with the rules", file=out)
+        return 0
+    print(f"disagreement after {report.moves_checked} agreeing moves: {report.disagreement}", file=out)
+    return 1

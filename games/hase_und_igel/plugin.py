@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
-from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.hase_und_igel.rules import Move
 from swc_local.games.plugin import CLASSIC, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
-from swc_local.games.hase_und_igel_2025.game import HaseUndIgel2025Game
+from swc_local.games.hase_und_igel_2025.xmlgame import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
 from swc_local.games.plugin import ENVELOPE_2025, MODERN, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element

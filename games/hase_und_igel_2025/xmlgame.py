@@ -1,6 +1,7 @@
-"""One running Hase und Igel 2025 game: the rules engine behind :class:`swc_local.games.plugin.Game`.
+"""One running Hase und Igel 2025 game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game`.
 
-Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 maps a rule mistake onto the server's fault kind and keeps the display names the results show.
 
 Spec-conformance notes:

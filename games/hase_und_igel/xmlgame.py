@@ -1,6 +1,7 @@
-"""One running Hase und Igel game: the rules engine behind the :class:`swc_local.games.plugin.Game` contract.
+"""One running Hase und Igel game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game` contract.
 
-Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 only maps their exceptions onto the server's two fault kinds (a rule text -> InvalidMove, an
 official crash -> MalformedMove) and keeps the display names the states and results show.
 
