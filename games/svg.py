@@ -16,9 +16,12 @@ Conventions every view follows (the viewer's page and the tests rely on them):
 
 from __future__ import annotations
 
+import base64
 import html
 import math
 import re
+import struct
+import zlib
 from dataclasses import dataclass
 
 HIGHLIGHT_FROM = "#ffe08a"
@@ -240,3 +243,26 @@ def jump_marks(grid: Grid, start: tuple[int, int], landed: list[tuple[int, int]]
     kind = "last-to" if len(landed) == 1 else "last-to-maybe"
     marks += [grid.mark(x, y, kind, HIGHLIGHT_TO) for x, y in landed]
     return "".join(marks), (grid.move_arrow(start, landed[-1]) if landed else "")
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(cols: int, rows: int, pixels: bytes, palette: list[str]) -> bytes:
+    """A palette PNG of ``cols`` x ``rows`` pixels; ``pixels`` holds one palette index per pixel,
+    row by row; ``palette`` is ``#rrggbb`` colours (at most 256).  Deterministic bytes."""
+    plte = b"".join(bytes.fromhex(color[1:7]) for color in palette)
+    raw = b"".join(b"\x00" + pixels[y * cols:(y + 1) * cols] for y in range(rows))
+    header = struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"PLTE", plte)
+            + _png_chunk(b"IDAT", zlib.compress(raw, 6)) + _png_chunk(b"IEND", b""))
+
+
+def pixel_image(grid: Grid, pixels: bytes, palette: list[str], **values: object) -> str:
+    """The whole grid as one embedded image, a pixel per cell (for boards too large to draw cell
+    by cell: the picture then costs bytes per cell instead of elements per cell)."""
+    data = base64.b64encode(png(grid.cols, grid.rows, pixels, palette)).decode("ascii")
+    return tag("image", None, x=grid.left, y=grid.top, width=grid.width, height=grid.height,
+               preserveAspectRatio="none", style="image-rendering:pixelated", href=f"data:image/png;base64,{data}",
+               **values)

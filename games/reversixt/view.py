@@ -15,8 +15,12 @@ Conformance notes (choices where no official picture exists to copy):
   stones and bombs; a disqualified player's stones stay on the board, struck in the legend).
 * The last move's square is framed (``last-to``); a bomb (the square is a hole now) is framed
   with the blast's holes (``last-blast``) when the state before is given.
-* Maps up to 1000 x 1000 are accepted by the rules; the squares are drawn one by one with a
-  cell size that keeps the board about 600 units wide, empty squares merged per row.
+* Maps up to 1000 x 1000 are accepted by the rules.  Up to :data:`DETAILED_SQUARES` squares
+  the board is drawn square by square (a stone is ``class="piece p<player>"`` with its
+  ``data-cell``), at a cell size that keeps it about 600 units wide; a larger board is one
+  embedded pixel image in the same colours (``class="board-image"``, a pixel a square), so a
+  huge map (an uploaded log, say) costs bytes, not elements: a 1000 x 1000 map is drawn in well
+  under a second.  Transitions are then drawn only up to :data:`MAX_TRANSITIONS`.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ HOLE_FILL = "#3a3a3a"
 SPECIALS = {CHOICE: ("c", "#b8a2e3"), INVERSION: ("i", "#9fd9d0"), BONUS: ("b", "#f5d77a"), EXPANSION: ("x", "#9a9a9a")}
 SPECIAL_NAMES = {CHOICE: "choice", INVERSION: "inversion", BONUS: "bonus", EXPANSION: "expansion"}
 LINE = 17
+DETAILED_SQUARES = 10_000
+MAX_TRANSITIONS = 400
+PALETTE = [EMPTY_FILL, *svg.PLAYER_COLORS_8, HOLE_FILL, *(fill for _, fill in SPECIALS.values())]
+"""Pixel colours of the square codes 0 (empty), 1..8 (players), 9 (hole), 10..13 (c i b x)."""
 
 
 def _unpack(state) -> tuple[State, str, object, int | None, list[int] | None]:
@@ -126,15 +134,23 @@ def render_svg(state, last_move=None, previous=None) -> str:
     before = _unpack(previous)[0] if previous is not None else None
     move = last_move if last_move is not None else own_move
     gm = state.game_map
-    cell = max(2.0, min(40.0, BOARD / max(gm.width, gm.height)))
+    cell = max(0.5, min(40.0, BOARD / max(gm.width, gm.height)))
     grid_top = svg.header_height(2) + MARGIN
     grid = svg.Grid(gm.width, gm.height, cell, MARGIN, grid_top)
     width = grid.width + 2 * MARGIN
-    every = 1 if cell >= 14 else 5 if cell >= 4 else 25
-    out = [_squares(grid, state), grid.labels(min(11, max(7, cell * 0.4)), every)]
-    out += [_transition(grid, t) for t in gm.transitions]
-    out.append(_stones(grid, state))
-    status = [(f"{state.players} players, {sum(1 for c in state.squares if 1 <= c <= 8)} stones"
+    every = 1 if cell >= 14 else 5 if cell >= 4 else 25 if cell >= 1 else 100
+    detailed = gm.width * gm.height <= DETAILED_SQUARES
+    if detailed:
+        out = [_squares(grid, state)]
+    else:
+        pixels = bytes(state.squares).translate(bytes(min(code, len(PALETTE) - 1) for code in range(256)))
+        out = [svg.pixel_image(grid, pixels, PALETTE, class_="board-image")]
+    out.append(grid.labels(min(11, max(7, cell * 0.4)), every))
+    if detailed or len(gm.transitions) <= MAX_TRANSITIONS:
+        out += [_transition(grid, t) for t in gm.transitions]
+    if detailed:
+        out.append(_stones(grid, state))
+    status = [(f"{state.players} players, {sum(state.squares.count(p) for p in range(1, 9))} stones"
                + ("" if phase is None else f", phase {phase}"), "#222")]
     if move is not None:
         player, x, y, _ = move
@@ -144,7 +160,7 @@ def render_svg(state, last_move=None, previous=None) -> str:
                                 class_="last-to", data_cell=f"{x},{y}"))
             if before is not None and state.squares[y * gm.width + x] == HOLE:
                 blast = [i for i, (a, b) in enumerate(zip(before.squares, state.squares)) if a != HOLE and b == HOLE]
-                for i in blast:
+                for i in (blast if detailed else ()):  # a huge board shows the holes in its image
                     bx, by = grid.corner(i % gm.width, i // gm.width)
                     out.append(svg.rect(bx + 1, by + 1, cell - 2, cell - 2, "none", stroke="#ff5a1f",
                                         stroke_width=max(1, cell / 12), class_="last-blast",
