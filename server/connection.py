@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import os
 from typing import TYPE_CHECKING
 
 import trio
@@ -78,6 +79,32 @@ PACE_BUSY_MAX_SECONDS = 0.1
 _UNKNOWN = object()
 
 _ids = itertools.count(1)
+_batch: list[Connection] | None = None
+"""Connections that queued bytes while the current input message was handled (see begin_batch)."""
+
+
+def begin_batch() -> None:
+    """Collect what handling one input message queues, to write it at :func:`end_batch`.
+
+    Why: a room answers a move with a memento to both players and a move request, queued in one
+    synchronous step.  Waking each connection's writer task for that costs two task switches and
+    a trio ``send_all`` (two more scheduling rounds) per connection and move; writing the queued
+    bytes at the end of the step, from the reader that handled the move, costs one non-blocking
+    ``send`` per connection.  Whatever cannot be written at once (a full socket buffer, a writer
+    already busy, a connection closing, a 2022+ client that is paced) is left to the writer
+    task as before, so a slow reader still never stalls anyone.
+    """
+    global _batch
+    _batch = []
+
+
+def end_batch() -> None:
+    """Write what the batch queued (see :func:`begin_batch`)."""
+    global _batch
+    batch, _batch = _batch, None
+    if batch:
+        for connection in batch:
+            connection._flush()
 
 
 class Connection:
@@ -109,6 +136,11 @@ class Connection:
         self._last_send = -math.inf  # trio time of the last send (2022+ pacing)
         self._busy_hold = 0.0  # how long this client was last busy before reading (2022+ pacing)
         self._sent_bytes = 0  # everything sent so far, to compare with what the client consumed
+        self._writing = False  # the writer task is inside a send (direct writes would reorder)
+        self._batched = False  # in the current batch (begin_batch)
+        self._fd = (
+            stream.socket.fileno() if isinstance(stream, trio.SocketStream) and os.name == "posix" else None
+        )  # for direct non-blocking reads and writes
 
     def __repr__(self) -> str:
         return f"<connection {self.id} {self.peer}>"
@@ -167,7 +199,59 @@ class Connection:
             log.warning("%r dropped: it does not read (%d bytes queued)", self, self._queued)
             self.closing = self.lost = True
             self.cancel_scope.cancel()
+            self._wakeup.set()
+        elif _batch is not None:
+            if not self._batched:
+                self._batched = True
+                _batch.append(self)
+            return
         self._wakeup.set()
+
+    def _flush(self) -> None:
+        """End of a batch: one non-blocking write of everything queued, or the writer's job."""
+        self._batched = False
+        queue = self._queue
+        if not queue:
+            return
+        if self._fd is None or self._writing or self.closing or self.lost or self.paced:
+            self._wakeup.set()
+            return
+        data = b"".join(queue) if len(queue) > 1 else queue[0]
+        try:
+            sent = os.write(self._fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # the writer's send_all meets the same error and ends the connection
+            self._wakeup.set()
+            return
+        self._sent_bytes += sent
+        if sent == len(data):
+            queue.clear()
+            self._queued = 0
+        else:
+            queue[:] = [data[sent:]]
+            self._queued = len(data) - sent
+            self._wakeup.set()
+
+    async def receive_some(self, max_bytes: int) -> bytes:
+        """The next bytes from the client (b"" at its end): one ``recv`` per wake-up.
+
+        ``trio.SocketStream.receive_some`` tries ``recv`` before it waits, so every message
+        that was not there yet costs a failed ``recv`` and a caught BlockingIOError, and a
+        successful one an extra scheduling round; here the reader waits first.
+        """
+        fd = self._fd
+        if fd is None:
+            assert self.stream is not None
+            return await self.stream.receive_some(max_bytes)
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, max_bytes)
+            except BlockingIOError:
+                continue
+            except OSError:  # reset by the peer: the same as its end
+                return b""
 
     @property
     def paced(self) -> bool:
@@ -199,7 +283,11 @@ class Connection:
                             log.info("%r did not read its last %d bytes; cut off", self, len(data))
                             self.lost = True
                     elif not self.lost:
-                        await self.stream.send_all(data)
+                        self._writing = True
+                        try:
+                            await self.stream.send_all(data)
+                        finally:
+                            self._writing = False
                         self._last_send = trio.current_time()
                         self._sent_bytes += len(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
