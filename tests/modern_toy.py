@@ -142,8 +142,12 @@ def register(monkeypatch) -> None:
     import sys
     import types
 
+    games = list(registry.GAMES)
     for plugin in (TOY_2022, TOY_2025):
         module = types.ModuleType(f"tests._toy_{plugin.game_type}")
         module.PLUGIN = plugin
         monkeypatch.setitem(sys.modules, module.__name__, module)
-        monkeypatch.setitem(registry._PLUGINS, plugin.game_type, module.__name__)
+        game = registry.Game(plugin.game_type, registry.XML, (), (2, 2), (), module.__name__)
+        games.append(game)
+        monkeypatch.setitem(registry._BY_NAME, plugin.game_type.lower(), game)
+    monkeypatch.setattr(registry, "GAMES", tuple(games))
