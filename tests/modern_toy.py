@@ -17,9 +17,11 @@ from swc_local.games.plugin import (
     ENVELOPE_2022,
     ENVELOPE_2025,
     MODERN,
+    GameHooks,
     InvalidMove,
     MalformedMove,
     Outcome,
+    PluginHooks,
     ScoreFragment,
 )
 from swc_local.protocol.element import Element
@@ -34,7 +36,7 @@ class Step:
     end: int
 
 
-class ToyGame:
+class ToyGame(GameHooks):
     def __init__(self, positions: tuple[int, int] = (0, 0), turn: int = 0) -> None:
         self.positions = list(positions)
         self._turn = turn
@@ -96,7 +98,7 @@ class ToyGame:
         return Element("winner", {"team": TEAMS[seat]})
 
 
-class ToyPlugin:
+class ToyPlugin(PluginHooks):
     dialect = MODERN
     display_name = "Toy"
     soft_timeout_ms = 2000
