@@ -103,9 +103,9 @@ def summary(report: BotReport) -> str:
 
 def add_commands(commands) -> None:
     """``swc bot GAME`` (the classic and modern games) and ``swc roborally-bot``."""
+    from swc_local.client import roborally_bot
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
-    from swc_local.protocol.roborally import MAP_NAMES
 
     bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
     bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
@@ -116,14 +116,8 @@ def add_commands(commands) -> None:
     bot.set_defaults(run=_bot)
 
     roborally = commands.add_parser("roborally-bot", help="play one Robo Rally game with a reference bot")
-    roborally.add_argument("--host", default="localhost")
-    roborally.add_argument("--port", type=port_argument, default=52020)
-    roborally.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
-    roborally.add_argument("--seed", type=int)
-    roborally.add_argument("--name")
-    roborally.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
-    roborally.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
-    roborally.set_defaults(run=_roborally_bot)
+    roborally_bot.add_arguments(roborally)
+    roborally.set_defaults(run=roborally_bot.run)
 
 
 def _bot(args) -> int:
@@ -157,15 +151,3 @@ def _bot(args) -> int:
     print(summary(report), flush=True)
     return 0
 
-
-def _roborally_bot(args) -> int:
-    import json
-
-    import trio
-
-    from swc_local.client.roborally_bot import play_bot
-
-    report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
-                                       is_ai=not args.human, map_name=args.map))
-    print(json.dumps(report.__dict__))
-    return 0 if report.finished else 1

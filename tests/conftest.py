@@ -1,4 +1,4 @@
-"""Shared fixtures: an in-process server on a free port."""
+"""Shared fixtures: an in-process server on a free port; the run's Ctrl-C and process hooks."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import trio
 
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no process outlives it
+    pytest_configure, pytest_runtest_call, pytest_runtest_setup, pytest_runtest_teardown, pytest_unconfigure,
+)
 
 PASSWORD = "testpassword"
 

@@ -203,3 +203,13 @@ def test_a_missing_reversixt_map_stops_swc_serve_at_once(tmp_path, monkeypatch, 
     assert swc("serve", "--port", "0", "--reversixt-map", "maps/quad_4p.map") == 2
     (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert "--reversixt-map 'maps/quad_4p.map'" in error and "No such file" in error
+
+
+def test_every_key_of_the_example_file_is_a_known_key(tmp_path, caplog):
+    import re
+    from pathlib import Path
+
+    example = (Path(__file__).resolve().parent.parent / "server.properties.example").read_text()
+    every_key = re.sub(r"(?m)^#(\w[\w.]* ?=)", r"\1", example).replace("loadGameFile =", "#loadGameFile =")
+    load_settings(write(tmp_path, every_key))
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []

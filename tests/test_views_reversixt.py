@@ -4,14 +4,19 @@ a game it follows."""
 
 from __future__ import annotations
 
+import base64
+import random
+import struct
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
 from swc_local.games import views
-from swc_local.games.reversixt.mapfile import HOLE
+from swc_local.games.reversixt.mapfile import HOLE, parse_map
 from swc_local.games.reversixt.movelog import read_move_log, replay_log
+from swc_local.games.reversixt.rules import State
 from tests.view_checks import HOSTILE, assert_hostile_name_escaped, cells, parse_svg, pieces, with_class
 
 GOLDEN = Path(__file__).parent / "data" / "reversixt"
@@ -93,3 +98,39 @@ def test_a_disqualified_player_stays_on_the_board_and_is_named():
         assert len(pieces(root, f"p{player}")) == referee.state.stones(player)
         assert f"player {player}" in "".join(root.itertext())
     assert "disqualified" in "".join(root.itertext())
+
+
+def png_pixels(data: bytes) -> tuple[int, int, bytes]:
+    """(width, height, palette indices) of the palette PNG the view embeds."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, chunks = 8, {}
+    while position < len(data):
+        length, = struct.unpack(">I", data[position:position + 4])
+        kind = data[position + 4:position + 8]
+        chunks[kind] = chunks.get(kind, b"") + data[position + 8:position + 8 + length]
+        assert struct.unpack(">I", data[position + 8 + length:position + 12 + length])[0] == zlib.crc32(kind + data[position + 8:position + 8 + length])
+        position += 12 + length
+    width, height = struct.unpack(">II", chunks[b"IHDR"][:8])
+    raw = zlib.decompress(chunks[b"IDAT"])
+    rows = [raw[y * (width + 1):(y + 1) * (width + 1)] for y in range(height)]
+    assert all(row[0] == 0 for row in rows)
+    return width, height, b"".join(row[1:] for row in rows)
+
+
+def test_a_huge_map_is_one_pixel_image_of_its_squares():
+    size = 300
+    rng = random.Random(5)
+    rows = [" ".join(rng.choice("0012345678-cibx") for _ in range(size)) for _ in range(size)]
+    game_map = parse_map(f"8\n1\n1 2\n{size} {size}\n".encode() + "\n".join(rows).encode() + b"\n0 0 0 <-> 299 299 4\n")
+    state = State.initial(game_map)
+    picture = views.render("reversixt", state, (1, 7, 9, 0))
+    assert views.render("reversixt", state, (1, 7, 9, 0)) == picture
+    assert len(picture) < 1_000_000  # bytes per square, not elements per square
+    root = parse_svg(picture)
+    assert not pieces(root) and cells(root, "last-to") == [(7, 9)]
+    assert len(with_class(root, "transition")) == 1
+    [image] = with_class(root, "board-image")
+    data = base64.b64decode(image.get("href").removeprefix("data:image/png;base64,"))
+    width, height, pixels = png_pixels(data)
+    assert (width, height) == (size, size)
+    assert pixels == bytes(state.squares)  # the palette index is the square's code

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "swc_local.tools.cli",  # match, replay
     "swc_local.client.admin_cli",  # admin
     "swc_local.tools.view",  # view (the browser viewer for files)
+    "swc_local.tools.tournament.cli",  # tournament
 )
 
 

@@ -38,15 +38,19 @@ class CheckReport:
 
 
 def move_text(state: Element) -> str:
-    """A one-line form of the state's ``<lastMove>``, or '' at the start."""
+    """A one-line form of the state's ``<lastMove>`` with everything in it (a Blokus piece's
+    ``position`` too), or '' at the start."""
     last = state.find("lastMove")
     if last is None:
         return ""
     attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
-    children = ", ".join(
-        child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
-    )
+    children = ", ".join(_element_text(child) for child in last.children)
     return " ".join(part for part in (attrs, children) if part)
+
+
+def _element_text(element: Element) -> str:
+    inner = [f"{k}={v}" for k, v in element.attrs.items()] + [_element_text(child) for child in element.children]
+    return element.tag + "(" + " ".join(inner) + ")"
 
 
 def sides(plugin: GamePlugin) -> tuple[str, str]:

@@ -36,6 +36,7 @@ from swc_local.games.blokus.rules import (
     SkipMove,
 )
 from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 
@@ -155,7 +156,8 @@ class BlokusPlugin(RandomMoveFromLegal):
             team = TEAM_NAMES[position.current_team]
             head = f"turn {position.turn}, round {position.round}, {color} ({team}) to move, {points}"
         valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
-        return f"{head}\nin play: {valid}\n{position.text()}"
+        board = with_coordinates(position.text(), y_up=False)  # x, y of a SetMove: its top-left corner
+        return f"{head}\nin play: {valid}\n{board}"
 
 
 PLUGIN = BlokusPlugin()

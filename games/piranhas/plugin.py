@@ -19,6 +19,7 @@ import random
 from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, RandomMoveFromLegal, ScoreFragment
 from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
+from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 _SEAT_COLORS = (RED, BLUE)
@@ -112,7 +113,7 @@ class PiranhasPlugin(RandomMoveFromLegal):
     def describe(self, game: PiranhasGame) -> str:
         position = game.position
         side = "RED" if position.current == RED else "BLUE"
-        return f"turn {position.turn}, {side} to move\n{position.text()}"
+        return f"turn {position.turn}, {side} to move\n{with_coordinates(position.text(), y_up=True)}"
 
 
 PLUGIN = PiranhasPlugin()
