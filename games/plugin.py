@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from swc_local.protocol.element import Element
+from swc_local.protocol.messages import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
 
 CLASSIC = "classic"
 """The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""
@@ -76,15 +77,6 @@ class MalformedMove(Exception):
     def __init__(self, message: str = "", cause: str = "UNKNOWN"):
         super().__init__(message)
         self.cause = cause
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreFragment:
-    """One column of the result's ``<definition>``."""
-
-    name: str
-    aggregation: str  # "SUM" or "AVERAGE"
-    relevant_for_ranking: bool = True
 
 
 @dataclass(frozen=True, slots=True)

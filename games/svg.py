@@ -167,15 +167,23 @@ class Grid:
         cx, cy = self.corner(x, y)
         return rect(cx + inset, cy + inset, self.cell - 2 * inset, self.cell - 2 * inset, fill, **values)
 
+    def lines(self, color: str, width: float = 0.5) -> str:
+        """The cell borders as one path (instead of an element per cell)."""
+        right, bottom = self.left + self.width, self.top + self.height
+        d = "".join(f"M{num(self.left + i * self.cell)},{num(self.top)}V{num(bottom)}" for i in range(self.cols + 1))
+        d += "".join(f"M{num(self.left)},{num(self.top + j * self.cell)}H{num(right)}" for j in range(self.rows + 1))
+        return tag("path", None, d=d, fill="none", stroke=color, stroke_width=width, class_="grid")
+
     def checkers(self, light: str, dark: str) -> str:
         return "".join(self.square(x, y, dark if (x + y) % 2 else light)
                        for y in range(self.rows) for x in range(self.cols))
 
-    def labels(self, size: float | None = None, every: int = 1) -> str:
-        """Column numbers above and below, row numbers left and right of the board."""
+    def labels(self, size: float | None = None, every: int = 1, gap: float | None = None) -> str:
+        """Column numbers above and below, row numbers left and right of the board, ``gap``
+        units away from it."""
         size = size or max(8.0, self.cell * 0.4)
         out = []
-        gap = size * 0.9
+        gap = size * 0.9 if gap is None else gap
         for x in range(0, self.cols, every):
             cx, _ = self.center(x, 0)
             out.append(text(cx, self.top - gap, x, size, "middle", fill="#555"))
@@ -266,3 +274,10 @@ def pixel_image(grid: Grid, pixels: bytes, palette: list[str], **values: object)
     return tag("image", None, x=grid.left, y=grid.top, width=grid.width, height=grid.height,
                preserveAspectRatio="none", style="image-rendering:pixelated", href=f"data:image/png;base64,{data}",
                **values)
+
+
+def cells_path(cells, left: float, top: float, size: float, fill: str, gap: float = 0.5, **values: object) -> str:
+    """Square cells ``(x, y)`` of ``size`` at (``left``, ``top``) as one path (a small piece)."""
+    inner = size - gap
+    d = "".join(f"M{num(left + x * size)},{num(top + y * size)}h{num(inner)}v{num(inner)}h-{num(inner)}z" for x, y in cells)
+    return tag("path", None, d=d, fill=fill, **values)

@@ -358,11 +358,7 @@ class Lobby:
                 text = f"{total / max(scores.games, 1):.6f}"
             else:
                 text = str(int(total)) if total == int(total) else str(total)
-            fragment_element = msg.ScoreFragmentModel(
-                name=fragment.name,
-                aggregation=fragment.aggregation,
-                relevant_for_ranking=fragment.relevant_for_ranking,
-            ).to_element()
+            fragment_element = fragment.to_element()
             values.append(Element("values", children=[fragment_element, Element("value", text=text)]))
         score = Element("score", {"displayName": name, "numberOfTests": str(scores.games)}, values)
         return Element("playerScore", children=[score])

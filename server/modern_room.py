@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import trio
 
-from swc_local.games.plugin import ENVELOPE_2022, ENVELOPE_2025, InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import ENVELOPE_2022, ENVELOPE_2025, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
 from swc_local.server.room import GameRoom, PendingRequest, PlayerSlot, Status, guarded
@@ -359,10 +359,8 @@ class ModernRoom(GameRoom):
                 return Outcome(0 if one > two else 1, "")
         return Outcome(None, TIE_2025)
 
-    def _fragments(self) -> tuple[wire.Fragment, ...]:
-        return tuple(
-            wire.Fragment(f.name, f.aggregation, f.relevant_for_ranking) for f in self.plugin.score_fragments
-        )
+    def _fragments(self) -> tuple[ScoreFragment, ...]:
+        return tuple(self.plugin.score_fragments)
 
     def _points(self, slot: ModernSlot, outcome: Outcome | None) -> int:
         opponent = self.slots[1 - slot.seat]

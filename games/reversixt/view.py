@@ -71,46 +71,59 @@ def _move_text(move, square_now: int, before: State | None) -> str:
     return text
 
 
-def _transition(grid: svg.Grid, t) -> str:
-    """A dashed line from the side r1 of (x1, y1) to the side r2 of (x2, y2), bowed outwards."""
+def _transition(grid: svg.Grid, t, number: int) -> str:
+    """One transition (``class="transition"``): between near squares a dashed curve from side r1
+    of (x1, y1) to side r2 of (x2, y2), bowed outwards; between far ones (across the board) a
+    short dashed stub out of each side, both labelled with the transition's number, so the lines
+    do not cross the whole board."""
     half = grid.cell / 2
     (ax, ay), (bx, by) = grid.center(t.x1, t.y1), grid.center(t.x2, t.y2)
     (dx1, dy1), (dx2, dy2) = DIRECTIONS[t.r1 % 8], DIRECTIONS[t.r2 % 8]
     ax, ay, bx, by = ax + dx1 * half, ay + dy1 * half, bx + dx2 * half, by + dy2 * half
+    stroke = {"fill": "none", "stroke": "#7a4fbf", "stroke_width": max(1, grid.cell / 14),
+              "stroke_dasharray": f"{svg.num(max(2, grid.cell / 6))} {svg.num(max(2, grid.cell / 8))}"}
     bow = grid.cell * 1.5
-    path = (f"M{svg.num(ax)},{svg.num(ay)} C{svg.num(ax + dx1 * bow)},{svg.num(ay + dy1 * bow)} "
-            f"{svg.num(bx + dx2 * bow)},{svg.num(by + dy2 * bow)} {svg.num(bx)},{svg.num(by)}")
-    return svg.tag("path", None, d=path, fill="none", stroke="#7a4fbf", stroke_width=max(1, grid.cell / 14),
-                   stroke_dasharray=f"{svg.num(max(2, grid.cell / 6))} {svg.num(max(2, grid.cell / 8))}",
-                   opacity="0.45", class_="transition", data_from=f"{t.x1},{t.y1},{t.r1}", data_to=f"{t.x2},{t.y2},{t.r2}")
+    if max(abs(t.x1 - t.x2), abs(t.y1 - t.y2)) <= 3:
+        body = svg.tag("path", None, d=(
+            f"M{svg.num(ax)},{svg.num(ay)} C{svg.num(ax + dx1 * bow)},{svg.num(ay + dy1 * bow)} "
+            f"{svg.num(bx + dx2 * bow)},{svg.num(by + dy2 * bow)} {svg.num(bx)},{svg.num(by)}"), **stroke)
+    else:
+        reach = grid.cell * 0.45
+        body = ""
+        for x, y, dx, dy in ((ax, ay, dx1, dy1), (bx, by, dx2, dy2)):
+            body += svg.tag("line", None, x1=x, y1=y, x2=x + dx * reach, y2=y + dy * reach, **stroke)
+            body += svg.text(x + dx * reach * 1.45, y + dy * reach * 1.45, number, max(6, grid.cell * 0.3), "middle",
+                             fill="#5a2f9f")
+    return svg.tag("g", body, opacity="0.7", class_="transition", data_from=f"{t.x1},{t.y1},{t.r1}",
+                   data_to=f"{t.x2},{t.y2},{t.r2}")
 
 
 def _squares(grid: svg.Grid, state: State) -> str:
+    """The floor in runs per row (empty squares and stones alike), holes in runs, specials one by
+    one, the cell borders as one path."""
     gm, squares = state.game_map, state.squares
     cell = grid.cell
     out = []
     for y in range(gm.height):
         row = y * gm.width
         x = 0
-        while x < gm.width:  # runs of empty squares and of holes: one rectangle each
+        while x < gm.width:
             code = squares[row + x]
             end = x + 1
-            if code in (EMPTY, HOLE):
-                while end < gm.width and squares[row + end] == code:
-                    end += 1
-                cx, cy = grid.corner(x, y)
-                out.append(svg.rect(cx, cy, cell * (end - x), cell, HOLE_FILL if code == HOLE else EMPTY_FILL,
-                                    stroke="#ccc" if code == EMPTY else None, stroke_width=0.3))
-            elif code in SPECIALS:
+            cx, cy = grid.corner(x, y)
+            if code in SPECIALS:
                 letter, fill = SPECIALS[code]
-                cx, cy = grid.corner(x, y)
                 out.append(svg.rect(cx, cy, cell, cell, fill, class_=f"special {SPECIAL_NAMES[code]}", data_cell=f"{x},{y}"))
                 if cell >= 10:
                     out.append(svg.text(cx + cell / 2, cy + cell / 2 + 1, letter, cell * 0.55, "middle", fill="#222"))
-            else:  # a player's stone
-                cx, cy = grid.corner(x, y)
-                out.append(svg.rect(cx, cy, cell, cell, EMPTY_FILL, stroke="#ccc", stroke_width=0.3))
+            else:
+                floor = code != HOLE
+                while end < gm.width and (squares[row + end] != HOLE if floor else squares[row + end] == HOLE) \
+                        and squares[row + end] not in SPECIALS:
+                    end += 1
+                out.append(svg.rect(cx, cy, cell * (end - x), cell, EMPTY_FILL if floor else HOLE_FILL))
             x = end
+    out.append(grid.lines("#ccc", 0.3))
     return "".join(out)
 
 
@@ -135,9 +148,11 @@ def render_svg(state, last_move=None, previous=None) -> str:
     move = last_move if last_move is not None else own_move
     gm = state.game_map
     cell = max(0.5, min(40.0, BOARD / max(gm.width, gm.height)))
-    grid_top = svg.header_height(2) + MARGIN
-    grid = svg.Grid(gm.width, gm.height, cell, MARGIN, grid_top)
-    width = grid.width + 2 * MARGIN
+    gap = cell * 0.8 + 8  # coordinates outside the transitions' stubs and numbers
+    margin = MARGIN + gap
+    grid_top = svg.header_height(2) + margin
+    grid = svg.Grid(gm.width, gm.height, cell, margin, grid_top)
+    width = grid.width + 2 * margin
     every = 1 if cell >= 14 else 5 if cell >= 4 else 25 if cell >= 1 else 100
     detailed = gm.width * gm.height <= DETAILED_SQUARES
     if detailed:
@@ -145,9 +160,9 @@ def render_svg(state, last_move=None, previous=None) -> str:
     else:
         pixels = bytes(state.squares).translate(bytes(min(code, len(PALETTE) - 1) for code in range(256)))
         out = [svg.pixel_image(grid, pixels, PALETTE, class_="board-image")]
-    out.append(grid.labels(min(11, max(7, cell * 0.4)), every))
+    out.append(grid.labels(min(11, max(7, cell * 0.4)), every, gap))
     if detailed or len(gm.transitions) <= MAX_TRANSITIONS:
-        out += [_transition(grid, t) for t in gm.transitions]
+        out += [_transition(grid, t, i) for i, t in enumerate(gm.transitions, 1)]
     if detailed:
         out.append(_stones(grid, state))
     status = [(f"{state.players} players, {sum(state.squares.count(p) for p in range(1, 9))} stones"
@@ -167,7 +182,7 @@ def render_svg(state, last_move=None, previous=None) -> str:
                                         data_cell=f"{i % gm.width},{i // gm.width}"))
             status.append((_move_text(move, state.squares[y * gm.width + x], before),
                            svg.PLAYER_COLORS_8[(player - 1) % 8]))
-    legend_top = grid_top + grid.height + MARGIN
+    legend_top = grid_top + grid.height + margin
     rows = []
     for p in range(1, state.players + 1):
         group = f" (group {groups[p - 1]})" if groups and p <= len(groups) else ""
