@@ -189,32 +189,38 @@ def test_resume_after_sigkill_plays_and_counts_every_game_exactly_once(tmp_path,
 
 
 def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path, capsys):
+    from distributed import Client
+
     db = tmp_path / "dask.db"
     with local_cluster(tmp_path, 2) as (scheduler_file, workers):
         address = json.loads(scheduler_file.read_text())["address"]
-        from distributed import Client
+        with Client(address, timeout=60) as watcher:
+            watcher.wait_for_workers(2, timeout=60)
+            first = next(a for a, info in watcher.scheduler_info()["workers"].items() if info["name"] == "w0")
+            cut_short: list[str] = []  # the games the dead worker was playing
 
-        with Client(address, timeout=60) as client:
-            client.wait_for_workers(2, timeout=60)
-        killed = threading.Event()
+            def kill_a_worker_mid_game() -> None:
+                try:
+                    _wait_for_games(db, 2, time.monotonic() + 180)
+                except AssertionError:
+                    return
+                deadline = time.monotonic() + 60
+                while not cut_short and time.monotonic() < deadline:
+                    cut_short.extend(watcher.processing(workers=[first]).get(first, ()))
+                    time.sleep(0.01)
+                kill(workers[0])
 
-        def kill_a_worker_mid_run() -> None:
-            try:
-                _wait_for_games(db, 2, time.monotonic() + 180)
-            except AssertionError:
-                return
-            kill(workers[0])
-            killed.set()
-
-        killer = threading.Thread(target=kill_a_worker_mid_run, daemon=True)
-        killer.start()
-        code = tournament("reversixt", f"--bot=greedy={GREEDY}", f"--bot=random={RANDOM}", "--games-per-pairing", "6",
-                          "--db", str(db), "--seed", "3", "--dask", address, "--concurrency", "2",
-                          "--start-delay", "0", "--turn-delay", "0.02")
-        killer.join(timeout=5)
-    assert code == 0 and killed.is_set()
+            killer = threading.Thread(target=kill_a_worker_mid_game, daemon=True)
+            killer.start()
+            code = tournament("reversixt", f"--bot=greedy={GREEDY}", f"--bot=random={RANDOM}", "--games-per-pairing", "6",
+                              "--db", str(db), "--seed", "3", "--dask", address, "--concurrency", "2",
+                              "--start-delay", "0", "--turn-delay", "0.02")
+            killer.join(timeout=5)
+    assert code == 0 and cut_short and workers[0].poll() is not None
     expected = {slot.key for slot in schedule(["greedy", "random"], "roundrobin", 6, 2, 3)}
     assert_every_game_once(db, expected)
+    for task in cut_short:  # played again on the other worker, stored once
+        assert str(task).split("-", 3)[3] in expected
 
 
 def test_a_three_seat_reversixt_map_rotates_every_bot_through_every_seat(tmp_path, capsys):
@@ -233,3 +239,38 @@ def test_a_three_seat_reversixt_map_rotates_every_bot_through_every_seat(tmp_pat
         assert row["rating_sigma"] < 25 / 3  # openskill has learnt from the ranks
     cross = data["crosstable"]
     assert all(cross[a][b][1] == 3 for a in cross for b in cross[a])  # each pair of bots met in 3 games
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
+    db = tmp_path / "int.db"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "swc_local.tools.cli", "tournament", "reversixt", f"--bot=greedy={GREEDY}",
+         f"--bot=random={RANDOM}", "--games-per-pairing", "20", "--db", str(db), "--seed", "2",
+         "--start-delay", "0", "--turn-delay", "0.01"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        _wait_for_games(db, 1, time.monotonic() + 120)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    stored = rows(db, "SELECT COUNT(*) FROM games")[0][0]
+    assert f"interrupted: {stored} games are in {db}; --resume continues" in err
+    assert "Traceback" not in err and 1 <= stored < 20
+
+
+@pytest.mark.parametrize("game", ["hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
+                                  "roborally"])
+def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, game):
+    db = tmp_path / f"{game}.db"
+    reference = shlex.join(registry.entry(game).bot_command())
+    assert tournament(game, f"--bot=a={reference}", f"--bot=b={reference}", "--db", str(db), "--seed", "1",
+                      "--concurrency", "2") == 0
+    data = report(db, capsys)
+    assert data["games"] == 2 and data["no_result"] == 0
+    assert data["head_to_head"][0]["pentanomial"] != [0, 0, 0, 0, 0]  # one complete pair
+    seats = rows(db, "SELECT game_key, COUNT(DISTINCT bot) FROM seats GROUP BY game_key")
+    assert [count for _, count in seats] == [2, 2]

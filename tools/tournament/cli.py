@@ -41,7 +41,9 @@ def add_commands(commands) -> None:
     parser = commands.add_parser(
         "tournament", help="round robin, gauntlet or SPRT between bot commands, kept in SQLite; 'report DB' prints one",
     )
-    parser.add_argument("game", help="game type or short name; or 'report' to print the tournament in DB")
+    from swc_local.games import registry
+
+    parser.add_argument("game", help="'report' to print the tournament in DB, or the game: " + ", ".join(registry.game_names()))
     parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
                         help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
@@ -117,13 +119,22 @@ def _tournament(args: argparse.Namespace) -> int:
     tournament = Tournament.open(settings, args.db, resume=args.resume)
     try:
         complete = _play(tournament, args)
-    except KeyboardInterrupt:
+    except BaseException as error:
+        if not _interrupted(error):
+            raise
         print(f"interrupted: {len(tournament.stored)} games are in {args.db}; --resume continues", file=sys.stderr)
         return 130
     finally:
         tournament.db.close()
     _print_report(tournament)
     return 0 if complete else 1
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Ctrl-C, also inside the exception groups of trio's nurseries."""
+    if isinstance(error, BaseExceptionGroup):
+        return error.subgroup(KeyboardInterrupt) is not None
+    return isinstance(error, KeyboardInterrupt)
 
 
 def _play(tournament, args: argparse.Namespace) -> bool:
