@@ -133,6 +133,8 @@ def one_line(text: str) -> str:
     (["admin", "--port", "-1", "cancel", "x"], "--port", "-1"),
     (["roborally", "--port", "70000"], "--port", "70000"),
     (["roborally-bot", "--port", "x1"], "--port", "x1"),
+    (["view", "x.xml", "--port", "65536"], "--port", "65536"),
+    (["serve", "--viewer-port", "-7"], "--viewer-port", "-7"),
 ])
 def test_a_port_out_of_range_is_a_one_line_error(argv, flag, value, capsys):
     assert swc(*argv) == 2
