@@ -39,7 +39,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
