@@ -167,8 +167,9 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     """The plugin whose XML names this memento ``<state>``'s class, if any.
 
     Several years call their state class ``state`` (Hase und Igel 2018, Ostseeschach 2022), so a
-    plugin may define ``recognizes_state(state) -> bool`` to claim its own states; a plugin with
-    that method is asked first, the first plugin without one that names the class is the fallback.
+    plugin may override the ``recognizes_state(state)`` hook to claim its own states: a plugin
+    that answers True wins, the first one without an opinion (None) that names the class is the
+    fallback.
     """
     fallback = None
     for game_type in game_types():
@@ -178,9 +179,9 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
             continue
         if plugin is None or state.get("class") not in plugin.data_classes:
             continue
-        recognizes = getattr(plugin, "recognizes_state", None)
-        if recognizes is None:
+        verdict = plugin.recognizes_state(state)
+        if verdict is None:
             fallback = fallback or plugin
-        elif recognizes(state):
+        elif verdict:
             return plugin
     return fallback
