@@ -215,3 +215,15 @@ def test_every_key_of_the_example_file_is_a_known_key(tmp_path, caplog):
     every_key = re.sub(r"(?m)^#(\w[\w.]* ?=)", r"\1", example).replace("loadGameFile =", "#loadGameFile =")
     load_settings(write(tmp_path, every_key))
     assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+
+
+def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeypatch, caplog, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert swc("serve", "--port", "0", "--game", "piranhas") == 2
+    write(tmp_path, "password = x\ndefaultGame = piranhas\n")
+    assert swc("serve", "--port", "0") == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors[0].startswith("--game 'piranhas' is not a modern game")
+    assert errors[1].startswith("server.properties:2: defaultGame 'piranhas' is not a modern game")
+    assert swc("admin", "prepare", "no-such-game") == 2  # before it connects anywhere
+    assert one_line(capsys.readouterr().err).startswith("swc admin: unknown game 'no-such-game' (known: ")
