@@ -149,6 +149,7 @@ def test_a_command_that_cannot_start_is_reported_once_before_any_game(tmp_path, 
     (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--games-per-pairing", "3"], "multiple of the 2 seats"),
     (["piranhas", "--bot=a=true", "--bot=b=true", "--bot=c=true", "--db", "x.db", "--sprt", "elo1=5"], "exactly two bots"),
     (["report", "missing.db"], "no such tournament database"),
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "no/such/dir/x.db"], "the directory no/such/dir does not exist"),
 ])
 def test_bad_arguments_are_one_line_errors(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
