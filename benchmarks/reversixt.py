@@ -19,7 +19,7 @@ from pathlib import Path
 
 import trio
 
-from swc_local.games.reversixt.bots import ClientGame
+from swc_local.client.reversixt_bot import ClientGame
 from swc_local.games.reversixt.mapfile import load_map, parse_map
 from swc_local.games.reversixt.referee import Referee
 from swc_local.protocol import reversixt as wire

@@ -14,13 +14,14 @@ import time
 
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import encode
 
 from benchmarks.table import Row
 
 
 def _encode_all(game: Game) -> int:
-    out = game.take_outbox()
+    out = messages(game.take_outbox())
     for _, _, message_type, body in out:
         encode(message_type, body)
     return len(out)

@@ -14,7 +14,10 @@
 Spec-conformance notes (classic lobby spec §2, §5):
 
 * ``authenticate`` has no reply; a wrong passphrase makes the server send ``CloseConnection``,
-  which surfaces as :class:`AdminError` on the next call that waits for an answer.
+  which surfaces as :class:`AdminError` on the next call that waits for an answer.  The close
+  carries no reason on the wire (the server's log has it), so the error names the request the
+  close answered and what the server refuses it for: a wrong passphrase until a reply has proved
+  the passphrase, then an unknown room or game.
 * ``pause``, ``step`` and ``cancel`` have no reply either; their effect is seen in the observed
   stream.  In a paused room a ``step`` sends the current state and one move request; the move's
   own state only arrives with the next ``step`` (or unpause).  Stepping again before the player
@@ -75,6 +78,8 @@ class Admin(Client):
         self._rooms: defaultdict[str, deque[ServerMessage]] = defaultdict(deque)
         self._lobby: deque[ServerMessage] = deque()
         self.plugins: dict[str, GamePlugin] = {}  # room id -> plugin, for prepared rooms
+        self._asked: Element | None = None  # the last request sent (what a close refuses)
+        self._proved = False  # a reply came: the passphrase was right
 
     @classmethod
     async def connect(
@@ -87,6 +92,27 @@ class Admin(Client):
 
     async def authenticate(self, password: str) -> None:
         await self.send(Element("authenticate", {"passphrase": password}))
+
+    async def send(self, element: Element | str) -> None:
+        if isinstance(element, Element):
+            self._asked = element
+        await super().send(element)
+
+    def _refusal(self) -> str:
+        """Why the server closed on us, from what was asked (the wire says only CloseConnection)."""
+        asked = self._asked
+        room = asked.get("roomId") if asked is not None else None
+        if asked is None or asked.tag == "authenticate":
+            what = "wrong passphrase"
+        elif asked.tag == "prepare":
+            what = f"a game type it does not serve ({asked.get('gameType')!r})"
+        elif room is not None:
+            what = f"unknown room {room!r}"
+        else:
+            what = f"a <{asked.tag}> it refuses"
+        if not self._proved and what != "wrong passphrase":
+            what = f"wrong passphrase or {what}"
+        return f"the server closed the connection: {what}"
 
     # -- requests with an answer --------------------------------------------------------------
 
@@ -210,9 +236,10 @@ class Admin(Client):
         try:
             message = await self.receive()
         except ConnectionClosed:
-            raise AdminError("the server closed the admin connection") from None
+            raise AdminError(self._refusal()) from None
         if isinstance(message, Closed):
-            raise AdminError("the server refused a request and closed the connection (wrong passphrase, unknown room or game?)")
+            raise AdminError(self._refusal())
+        self._proved = True
         if isinstance(message, Memento) and message.plugin is None and message.room_id in self.plugins:
             message = Memento(message.room_id, message.state, self.plugins[message.room_id], message.element)
         room_id = getattr(message, "room_id", None)

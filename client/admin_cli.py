@@ -2,11 +2,11 @@
 
 ::
 
-    swc admin prepare piranhas --name Alice --name Bob --paused   # prints the room and two codes
+    swc admin prepare piranhas --name Alice --name Bob --paused   # room: ID, red (Alice): CODE, blue (Bob): CODE
     swc admin observe ROOM            # one text board per state, then the result
     swc admin observe ROOM --xml      # the raw memento stream
     swc admin step ROOM [--count N]   # N moves of a paused room
-    swc admin pause ROOM | unpause ROOM | cancel ROOM
+    swc admin pause ROOM | unpause ROOM | cancel ROOM   # an unknown ROOM: a message and exit 1
 
 The passphrase is found the way ``swc serve`` finds it, so an admin script run beside the server
 needs no flag: ``--password``, else the ``SWC_PASSWORD`` environment variable, else the
@@ -20,6 +20,7 @@ outlive it, so ``prepare`` in one call and ``step`` in another works.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -28,17 +29,20 @@ import javaproperties
 import trio
 
 from swc_local.client.admin import Admin, AdminError, Slot
+from swc_local.client.connection import port_argument
 from swc_local.client.messages import Error, Memento, Result
+from swc_local.games import registry
+from swc_local.games.plugin import seat_labels
 
 
-def add_parser(commands) -> None:
+def add_commands(commands) -> None:
     admin = commands.add_parser("admin", help="script the server as admin (prepare, observe, pause, step, cancel)")
     admin.add_argument("--host", default="localhost")
-    admin.add_argument("--port", type=int, default=13050)
+    admin.add_argument("--port", type=port_argument, default=13050)
     admin.add_argument("--password", help="admin passphrase (default: SWC_PASSWORD, else the properties file's)")
     admin.add_argument("--properties", type=Path, help="server.properties to read the passphrase from (default: ./server.properties if it exists)")
     actions = admin.add_subparsers(dest="action", required=True)
-    prepare = actions.add_parser("prepare", help="create a room; print its id and the two reservation codes")
+    prepare = actions.add_parser("prepare", help="create a room; print its id and the two reservation codes, labelled")
     prepare.add_argument("game")
     prepare.add_argument("--name", action="append", help="display name of a slot (give it twice)")
     prepare.add_argument("--paused", action="store_true", help="start the room paused (step it)")
@@ -77,7 +81,9 @@ def find_password(password: str | None, properties: Path | None, environ=os.envi
     with path.open(encoding="latin-1") as handle:  # as the server reads it
         values = javaproperties.load(handle)
     if "password" not in values:
-        raise PassphraseError(f"{path} has no password key: a server started from it accepts no admin")
+        close = difflib.get_close_matches("password", list(values), n=1, cutoff=0.6)
+        hint = f" (is {close[0]!r} a misspelling of it?)" if close else ""
+        raise PassphraseError(f"{path} has no password key{hint}: a server started from it accepts no admin")
     return values["password"]
 
 
@@ -87,8 +93,13 @@ def main(args: argparse.Namespace) -> int:
     except PassphraseError as error:
         print(f"swc admin: {error}", file=sys.stderr)
         return 2
+    if args.action == "prepare" and registry.get(registry.resolve(args.game)) is None:
+        print(f"swc admin: unknown game {args.game!r} (known: {', '.join(registry.game_types())})", file=sys.stderr)
+        return 2
     try:
         return trio.run(_run, args)
+    except BrokenPipeError:  # the reader of our output left (swc admin observe ROOM | head)
+        raise
     except (AdminError, OSError) as error:
         print(f"swc admin: {error}", file=sys.stderr)
         return 1
@@ -99,12 +110,13 @@ def main(args: argparse.Namespace) -> int:
 async def _run(args: argparse.Namespace) -> int:
     async with await Admin.connect(args.host, args.port, args.password) as admin:
         if args.action == "prepare":
-            names = (args.name or ["Unknown", "Unknown"])[:2]
+            names = (args.name or [])[:2]
+            names += ["Unknown"] * (2 - len(names))  # one --name: the other seat is Unknown
             slots = [Slot(n, not args.no_timeout, args.paused) for n in names]
             prepared = await admin.prepare(args.game, slots)
-            print(prepared.room_id)
-            for code in prepared.reservations:
-                print(code)
+            print(f"room: {prepared.room_id}")
+            for label, name, code in zip(seat_labels(admin.plugins[prepared.room_id]), names, prepared.reservations):
+                print(f"{label} ({name}): {code}")
         elif args.action == "observe":
             await admin.observe(args.room)
             async for message in admin.room_messages(args.room):
@@ -119,13 +131,22 @@ async def _run(args: argparse.Namespace) -> int:
                 await trio.sleep(args.interval)  # the player's time to answer the last step
                 await admin.step(args.room)
                 print(f"turn {(await admin.next_memento(args.room)).turn}", flush=True)
-        elif args.action == "pause":
-            await admin.pause(args.room)
-        elif args.action == "unpause":
-            await admin.unpause(args.room)
-        elif args.action == "cancel":
-            await admin.cancel(args.room)
+        else:  # pause, unpause, cancel: the server answers none of them, so observe first
+            await admin.observe(args.room)  # AdminError naming the room if there is none
+            if args.action == "cancel":
+                await admin.cancel(args.room)
+                with trio.move_on_after(CONFIRM_SECONDS) as waiting:
+                    async for _ in admin.room_messages(args.room):
+                        pass  # until its <left>
+                if waiting.cancelled_caught:
+                    raise AdminError(f"room {args.room} did not end within {CONFIRM_SECONDS:g} s of the cancel")
+                print(f"room {args.room} cancelled")
+            else:
+                await (admin.pause if args.action == "pause" else admin.unpause)(args.room)
     return 0
+
+
+CONFIRM_SECONDS = 10
 
 
 def _show(message, raw: bool) -> None:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from dataclasses import dataclass
 
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 from swc_local.client.client import Client
-from swc_local.client.messages import Error, Joined, MoveRequest, Result, Welcome
+from swc_local.client.messages import Closed, Error, Joined, MoveRequest, Result, Welcome, seat_of
 
 log = logging.getLogger("swc.bot")
 
@@ -62,6 +63,91 @@ async def play_game(
                 report.outcome, report.result = message, message.element.find("data")
             elif isinstance(message, Error):
                 report.error = message.message
+                if report.room_id is None:  # a 2022+ server refused the join and keeps the line open
+                    return report
+            elif isinstance(message, Closed) and report.room_id is None:
+                report.error = refusal(reservation)
         if report.outcome is None and report.error is None:
             report.error = "the server closed the connection"
     return report
+
+
+def refusal(reservation: str | None) -> str:
+    """Why the server closed on a bot before seating it.
+
+    The classic server says only ``CloseConnection`` (its log has the reason); what was asked
+    tells which refusal it was."""
+    if reservation:
+        return f"the server closed the connection: unknown or already used reservation code {reservation!r}"
+    return "the server refused the join and closed the connection (see its log)"
+
+
+def summary(report: BotReport) -> str:
+    """``won as red after 31 moves in room R: regular end (scores 2/8 against 0/8)``."""
+    outcome = report.outcome
+    own = seat_of(report.color or "red")
+    verdict = "draw" if outcome.winner_seat is None else ("won" if outcome.winner_seat == own else "lost")
+    scores = list(outcome.scores)
+    why = "regular end"
+    for seat, score in enumerate(scores):
+        if score.cause != "REGULAR":
+            why = f"{'own' if seat == own else 'opponent'} {score.cause}"
+            break
+    reason = next((score.reason for score in scores if score.reason), None)
+    if reason:
+        why += f": {reason}"
+    if len(scores) == 2:
+        why += f" (scores {'/'.join(scores[own].parts)} against {'/'.join(scores[1 - own].parts)})"
+    return f"{verdict} as {report.color} after {report.moves} moves in room {report.room_id}: {why}"
+
+
+def add_commands(commands) -> None:
+    """``swc bot GAME`` (the classic and modern games) and ``swc roborally-bot``."""
+    from swc_local.client import roborally_bot
+    from swc_local.client.connection import port_argument
+    from swc_local.games import registry
+
+    bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
+    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
+    bot.add_argument("--host", default="localhost")
+    bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
+    bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
+    bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
+    bot.set_defaults(run=_bot)
+
+    roborally = commands.add_parser("roborally-bot", help="play one Robo Rally game with a reference bot")
+    roborally_bot.add_arguments(roborally)
+    roborally.set_defaults(run=roborally_bot.run)
+
+
+def _bot(args) -> int:
+    import trio
+
+    from swc_local.games import registry
+
+    game = registry.entry(args.game)
+    if game is None:
+        log.error("swc bot: %s", registry.unknown_game_message(args.game))
+        return 2
+    if game.bot_main is not None:  # a game of another family: its own reference bot, as registered
+        argv = [*game.bot_flags, "--host", args.host]
+        argv += ["--port", str(args.port)] if args.port is not None else []
+        argv += ["--seed", str(args.seed)] if args.seed is not None else []
+        return registry.function(game.bot_main)(argv)
+    plugin = registry.get(game.game_type)
+    args.port = 13050 if args.port is None else args.port
+    report = None
+    try:
+        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
+    except* OSError as errors:
+        log.error("cannot connect to %s:%d: %s", args.host, args.port, errors.exceptions[0])
+    except* KeyboardInterrupt:
+        log.info("interrupted")
+    if report is None:
+        return 1
+    if report.result is None or report.outcome is None:
+        print(f"swc bot: no result: {report.error}", file=sys.stderr)
+        return 1
+    print(summary(report), flush=True)
+    return 0
+

@@ -6,6 +6,8 @@ It reads the server's stream with the same sans-I/O reader the server uses (the 
 
 from __future__ import annotations
 
+import argparse
+
 import trio
 
 from swc_local.protocol.element import Element
@@ -13,6 +15,13 @@ from swc_local.protocol.reader import Message, StreamEnded, StreamReader
 
 RECEIVE_SIZE = 65536
 MAX_SERVER_MESSAGE = 64 << 20
+
+
+def port_argument(text: str) -> int:
+    """argparse type of a client's ``--port``: 0..65535, anything else a one-line usage error."""
+    if not text.strip().isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (accepted: 0..65535)")
+    return int(text)
 
 
 class ConnectionClosed(Exception):

@@ -6,7 +6,9 @@ messages or :class:`Malformed` answers (the exact ``Error`` texts of the §2 tab
 exception it ever raises is :class:`CodecError` (a line over the limit, after which the
 connection must be closed). :func:`parse_body` validates a client message's body against its
 pydantic model; :func:`encode` validates every server message against its model before it is
-written, so the server cannot send a field the document does not define.
+written, so the server cannot send a field the document does not define. The client side uses
+the same models the other way round: ``LineDecoder(decode=decode_server_line)`` reads the
+server's lines and :func:`encode_client` writes a checked client message (the reference bots).
 
 Conformance notes:
 
@@ -17,6 +19,17 @@ Conformance notes:
 * A line longer than 1 MiB before its ``\\n`` raises :class:`LineTooLong`; the server answers
   ``Message too long`` and closes.
 * Server-only types received from a client decode as :class:`ServerOnly` (ignored, logged).
+* ``HelloServer.group`` may be missing (read as ``""``); only a present non-string ``group``
+  gets ``Invalid field: group`` (spec §4.2: the SoSe 2024 lab's RandomBot sends
+  ``{"protocol":"Version 1.0","isAI":true}`` and the lab's server never reads ``group``).
+  ``isAI`` may be missing too (``false``). The lab's server (``adrior11/roborally``) reads
+  ``name`` and a chat ``message`` with Java's ``toString()``, so it would also take a number
+  there; no known client sends one, and the contract (§4.3, §3.3) keeps them strings.
+  Everything else the lab's server requires (``protocol``, ``to``, ``messageBody``) it requires
+  as strictly as this codec.
+* Text that cannot be encoded as UTF-8 (a lone surrogate written as a ``\\ud800`` escape:
+  valid JSON, but no valid text) is ``Malformed JSON`` like any other line that is not UTF-8
+  text: the server could neither forward nor log it.
 * Fields whose *values* the spec checks with its own error text (figure, map, register, card,
   direction) are typed loosely here and checked by the lobby or the game, so that the phase
   and turn checks come first (spec §7.3, order of checks).
@@ -26,6 +39,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -105,7 +119,7 @@ class _Server(BaseModel):
 # --- client to server ----------------------------------------------------------------------
 
 class HelloServer(_Client):
-    group: StrictStr
+    group: StrictStr = ""  # missing: "" (spec §4.2, the SoSe 2024 RandomBot sends none)
     isAI: StrictBool = False
     protocol: Any = None
     clientID: Any = None
@@ -320,8 +334,21 @@ def parse_body(message_type: str, body: dict) -> BaseModel:
         raise CodecError(str(error)) from None
 
 
-def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
-    """One line without its line end; None for an empty or whitespace-only line."""
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``..``\\uDFFF`` escape: the only way a UTF-8 line can decode to unencodable text."""
+
+
+def _encodable(value: Any) -> bool:
+    """False when a string anywhere in the value holds a lone surrogate (pairs are fine)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        return False
+    return True
+
+
+def _envelope(line: bytes) -> Incoming | Malformed | None:
+    """The ``messageType`` and ``messageBody`` of one line, whichever side sent it."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -332,24 +359,45 @@ def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
         value = json.loads(text)
     except (ValueError, RecursionError):
         return Malformed("Malformed JSON")
+    if _SURROGATE_ESCAPE.search(text) and not _encodable(value):
+        return Malformed("Malformed JSON")
     if not isinstance(value, dict):
         return Malformed("Malformed message")
     message_type = value.get("messageType")
     body = value.get("messageBody")
     if not isinstance(message_type, str) or not isinstance(body, dict):
         return Malformed("Malformed message")
-    if message_type in CLIENT_MODELS:
-        return Incoming(message_type, body)
-    if message_type in SERVER_ONLY_TYPES:
-        return ServerOnly(message_type)
-    return Malformed(f"Unknown message type: {message_type}")
+    return Incoming(message_type, body)
+
+
+def decode_line(line: bytes) -> Incoming | Malformed | ServerOnly | None:
+    """One line a client sent, without its line end; None for an empty or whitespace-only line."""
+    event = _envelope(line)
+    if not isinstance(event, Incoming) or event.type in CLIENT_MODELS:
+        return event
+    if event.type in SERVER_ONLY_TYPES:
+        return ServerOnly(event.type)
+    return Malformed(f"Unknown message type: {event.type}")
+
+
+def decode_server_line(line: bytes) -> Incoming | Malformed | None:
+    """One line the server sent (read by a client, e.g. the reference bots); body not validated."""
+    event = _envelope(line)
+    if isinstance(event, Incoming) and event.type not in SERVER_MODELS:
+        return Malformed(f"Unknown message type: {event.type}")
+    return event
 
 
 class LineDecoder:
-    """Split a byte stream into lines and decode them; bounded memory per connection."""
+    """Split a byte stream into lines and decode them; bounded memory per connection.
 
-    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+    The server reads client lines (:func:`decode_line`); a client passes
+    ``decode=decode_server_line``.
+    """
+
+    def __init__(self, max_line_bytes: int = MAX_LINE_BYTES, decode=decode_line) -> None:
         self.max_line_bytes = max_line_bytes
+        self.decode = decode
         self._buffer = bytearray()
         self._failed = False
 
@@ -371,7 +419,7 @@ class LineDecoder:
             if len(line) > self.max_line_bytes:
                 self._failed = True
                 raise LineTooLong("Message too long")
-            event = decode_line(line)
+            event = self.decode(line)
             if event is not None:
                 events.append(event)
         del buffer[:start]
@@ -391,6 +439,13 @@ def encode(message_type: str, body: dict | None = None) -> bytes:
         model.model_validate(body)
     except ValidationError as error:
         raise CodecError(f"invalid {message_type}: {error}") from None
+    return encode_unchecked(message_type, body)
+
+
+def encode_client(message_type: str, body: dict | None = None) -> bytes:
+    """A client message as one compact JSON line, checked against its model (the bots' side)."""
+    body = {} if body is None else body
+    parse_body(message_type, body)
     return encode_unchecked(message_type, body)
 
 

@@ -19,6 +19,7 @@ import trio
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
 from swc_local.server.connection import Connection, begin_batch, end_batch
+from swc_local.server.limits import BurstLog, process_budget, start_process_budget
 from swc_local.server.lobby import Lobby
 
 log = logging.getLogger("swc.server")
@@ -33,14 +34,20 @@ MESSAGES_PER_TURN = 32
 
 
 class Server:
-    """One listening server; ``await server.run(task_status=...)`` inside a nursery."""
+    """The XML door, and the host of the other doors of ``swc serve`` (server/door.py).
+
+    ``await server.run(task_status=...)`` inside a nursery; :attr:`doors` lists every door it
+    started, itself first.
+    """
+
+    name = "xml"
 
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
         if game_factory is None and settings.load_game_file:
             from swc_local.server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
 
-            game_factory = position_factory(settings.load_game_file, settings.turn_to_load)
+            game_factory = position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
         self.game_factory = game_factory
         self.replay_writer = None
         self.lobby: Lobby | None = None
@@ -51,8 +58,14 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
+        self.budget = process_budget()
+        self._refused = BurstLog(log)  # refusals and accept failures: a line per burst, not per try
+        self.doors: list = [self]  # every door of this server (server/door.py), this one first
+        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        self.budget = start_process_budget(log)  # one connection budget for every door (issue 21)
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
@@ -64,25 +77,26 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
-            if self.settings.reversixt_enabled:  # ReversiXT binary protocol, its own port
-                from swc_local.server.reversixt_config import run_door_for
+            from swc_local.server.door import start_doors  # ReversiXT, Robo Rally: each on its own port
 
-                await nursery.start(run_door_for, self.settings, self)
-            from swc_local.server.roborally_config import start_beside  # the Robo Rally door (issue 16)
+            self.doors = await start_doors(nursery, self)
+            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
+                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
 
-            self.roborally = await start_beside(nursery, self.settings)
+                self.web = await start_viewer(nursery, self)  # it watches every door started above
             task_status.started(self)
             with self._accepting:
                 async with trio.open_nursery() as accepting:
                     for listener in listeners:
                         accepting.start_soon(self._accept_loop, listener, nursery)
-            await trio.sleep_forever()  # connections and rooms live on until stop()
+            await trio.sleep_forever()  # connections and rooms live on until cancel()
 
     def _replay_header(self) -> dict[str, str]:
         loaded = self.settings.load_game_file
         return {"loadGameFile": loaded, "turnToLoad": str(self.settings.turn_to_load)} if loaded else {}
 
-    def stop(self) -> None:
+    def cancel(self) -> None:
+        """End at once: every task of this server and of the doors it hosts is cancelled."""
         if self._nursery is not None:
             self._nursery.cancel_scope.cancel()
 
@@ -90,6 +104,26 @@ class Server:
         """Close the listening sockets; open connections go on (the first step of a shutdown)."""
         self._accepting.cancel()
         log.info("no longer accepting connections")
+
+    def stop(self, reason: str) -> None:
+        """The XML door's end (server/door.py): every running game ends as an admin's ``cancel``
+        ends it (``left``, no result, its replay marked ``unfinished``), rooms still waiting are
+        removed, every connection gets ``CloseConnection`` and ``</protocol>``."""
+        self.stop_accepting()
+        if self.lobby is not None:
+            for room in list(self.lobby.rooms.values()):
+                try:
+                    room.stop(reason)
+                except Exception:  # one broken room must not keep the others from ending
+                    log.exception("room %s: error while stopping it", room.id)
+        for connection in list(self.connections):
+            connection.close_politely(reason)
+
+    def busy(self) -> int:
+        return len(self.connections)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self._handle_and_close(stream)
 
     async def shutdown(self, why: str = "server stopped") -> None:
         """End every game and connection the documented way, then stop (server/shutdown.py)."""
@@ -108,7 +142,7 @@ class Server:
                 except OSError as error:
                     if error.errno not in ACCEPT_CAPACITY_ERRNOS:
                         raise
-                    log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
+                    self._refused.note("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
                     await trio.sleep(0.1)
                 else:
                     try:
@@ -147,12 +181,20 @@ class Server:
             peer = "%s:%s" % stream.socket.getpeername()[:2]
         except OSError:
             peer = "?"
-        if len(self.connections) >= self.settings.max_connections:
-            log.warning("connection from %s refused: %d connections open (maxConnections)", peer, len(self.connections))
+        full = len(self.connections) >= self.settings.max_connections
+        if full or not self.budget.try_acquire():
+            why = "(maxConnections)" if full else "in the whole process (its file limit)"
+            self._refused.note("connection from %s refused: %d connections open %s", peer, len(self.connections), why)
             with trio.move_on_after(1):
                 await stream.send_all(b"<protocol/>")
                 await stream.aclose()
             return
+        try:
+            await self._serve(stream, peer)
+        finally:
+            self.budget.release()
+
+    async def _serve(self, stream: trio.SocketStream, peer: str) -> None:
         connection = Connection(stream, peer)
         connection.fallback_dialect = self.settings.lobby_dialect
         self.connections.add(connection)

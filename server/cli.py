@@ -1,20 +1,22 @@
-"""The ``swc`` command: ``swc serve`` runs the server, ``swc bot GAME`` runs a reference bot.
+"""The server's commands of ``swc``: ``serve``, the drop-ins ``reversixt`` and ``roborally``.
 
-argparse (standard library) parses the arguments and the standard ``logging`` module writes the
-log, one line per connection, room start and room end.
+The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
+this module never imports tools/ or client/, so ``python -m swc_local.server`` runs the server
+alone. argparse (standard library) parses the arguments and the standard ``logging`` module
+writes the log, one line per connection, room start and room end.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
-import trio
 
-from swc_local.games import registry
-from swc_local.server.config import ConfigError, load_settings
+from swc_local.server.config import ConfigError, load_settings, located, port_argument, port_or_off_argument
 
 log = logging.getLogger("swc")
 
@@ -23,7 +25,9 @@ def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
     from swc_local.server.reversixt_config import serve_overrides as reversixt_overrides
     from swc_local.server.replay import ReplayError
+    from swc_local.server.roborally_config import serve_default
 
+    settings = None
     try:
         settings = load_settings(
             Path(args.properties) if args.properties else None,
@@ -41,24 +45,29 @@ def _serve(args: argparse.Namespace) -> int:
             turn_to_load=args.turn,
             **reversixt_overrides(args),
             roborally_port=args.roborally_port,
+            viewer_port=args.viewer_port,
         )
-        from swc_local.server.roborally_config import serve_default
-
         settings = serve_default(settings, args)
+        if settings.viewer_port is None:  # the viewer is on by default for swc serve (issue 25)
+            from swc_local.server.web.door import DEFAULT_PORT as VIEWER_PORT
+
+            settings = settings.model_copy(update={"viewer_port": VIEWER_PORT if settings.port != 0 else 0})
     except ConfigError as error:
-        log.error("%s", error)
-        return 2
+        return _fail(located(error, settings.sources if settings is not None else {}))
     from swc_local.server.modern_lobby import check_default_game
 
     problem = check_default_game(settings.default_game)
+    if problem and not args.game:  # from the file: its name and line
+        problem = located(ConfigError(problem), settings.sources)
+    elif problem:
+        problem = problem.replace("defaultGame", "--game", 1)
+    problem = problem or _reversixt_map_problem(settings, args.reversixt_map)
     if problem:
-        log.error("%s", problem)
-        return 2
+        return _fail(problem)
     try:
         run(settings)
     except ReplayError as error:  # a --load-game replay that cannot be used
-        log.error("%s", error)
-        return 2
+        return _fail(str(error))
     except KeyboardInterrupt:
         log.info("stopped")
     except OSError as error:
@@ -67,38 +76,40 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot(args: argparse.Namespace) -> int:
-    from swc_local.client.bot import play_game
+def _fail(message: str) -> int:
+    """A setting the server cannot start with: one line, exit 2."""
+    log.error("%s", message)
+    return 2
 
-    plugin = registry.get(registry.resolve(args.game))
-    if plugin is None:
-        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
-        return 2
-    report = None
+
+def _reversixt_map_problem(settings, flag: str | None) -> str | None:
+    """A ReversiXT map that cannot be read stops ``swc serve`` at once (not a door that never opens)."""
+    if not settings.reversixt_enabled or not settings.reversixt_map:
+        return None
+    from swc_local.games.reversixt.mapfile import MapError, load_map
+
+    name = "--reversixt-map" if flag else f"{settings.sources.get('reversixtMap', 'server.properties')}: reversixtMap"
     try:
-        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
-    except* OSError as errors:
-        log.error("cannot connect to %s:%d: %s", args.host, args.port, errors.exceptions[0])
-    except* KeyboardInterrupt:
-        log.info("interrupted")
-    if report is None:
-        return 1
-    if report.result is None:
-        log.error("game ended without a result: %s", report.error)
-        return 1
-    scores = [(score.cause, list(score.parts)) for score in report.outcome.scores] if report.outcome else []
-    log.info("room %s, playing %s, %d moves: %s", report.room_id, report.color, report.moves, scores)
-    return 0
+        load_map(settings.reversixt_map)
+    except OSError as error:
+        return f"{name} {settings.reversixt_map!r}: {error.strerror or error} (accepted: a ReversiXT .map file)"
+    except MapError as error:
+        return f"{name} {settings.reversixt_map!r} is not a ReversiXT map: {error}"
+    return None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="swc", description="A local Software-Challenge game server and tools.")
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
-    commands = parser.add_subparsers(dest="command", required=True)
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2."""
 
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
+def add_commands(commands) -> None:
+    """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
-    serve.add_argument("--port", type=int, help="TCP port (default 13050)")
+    serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--paused", action="store_true", help="start rooms created by join paused")
@@ -113,49 +124,77 @@ def build_parser() -> argparse.ArgumentParser:
     from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
 
     add_reversixt_arguments(serve)
-    serve.add_argument("--roborally-port", type=int, help="port of the Robo Rally door (default 52020; -1: off)")
+    serve.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
+    serve.add_argument("--viewer-port", type=port_or_off_argument, help="port of the web viewer (viewerPort, default 13080; -1: off)")
     from swc_local.server.roborally_config import add_serve_flags
 
     add_serve_flags(serve)
     serve.set_defaults(run=_serve)
 
-    bot = commands.add_parser("bot", help="play one game with the reference random bot")
-    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
-    bot.add_argument("--host", default="localhost")
-    bot.add_argument("--port", type=int, default=13050)
-    bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
-    bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
-    bot.set_defaults(run=_bot)
-
-    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (main)
+    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (PASSTHROUGH)
     commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
 
-    from swc_local.tools.cli import add_commands  # match, replay, admin
-
-    add_commands(commands)
-    from swc_local.server.roborally_cli import add_commands as add_roborally_commands  # roborally, roborally-bot
+    from swc_local.server.roborally_cli import add_commands as add_roborally_commands
 
     add_roborally_commands(commands)
-    return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["reversixt"]:  # the reference server's options, verbatim
-        from swc_local.server.reversixt_dropin import main as reversixt_main
+def _reversixt_dropin(argv: list[str]) -> int:
+    from swc_local.server.reversixt_dropin import main as reversixt_main
 
-        return reversixt_main(argv[1:])
-    if argv[:2] == ["match", "reversixt"]:  # ReversiXT seats and maps, not the XML lobby's options
-        from swc_local.tools.reversixt_match import main as reversixt_match
+    return reversixt_main(argv)
 
-        return reversixt_match(argv[2:])
-    args = build_parser().parse_args(argv)
+
+# Commands whose arguments another parser reads verbatim: the leading words -> its main(rest).
+PASSTHROUGH = {("reversixt",): _reversixt_dropin}
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
+    """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
+    try:
+        return _dispatch(parser, argv, passthrough or PASSTHROUGH)
+    except BaseException as error:
+        if not _closed_stdout(error):
+            raise
+    # ``swc replay FILE | head``: the reader is gone, so stop quietly as Unix tools do on SIGPIPE;
+    # stdout goes to /dev/null so the interpreter's last flush cannot complain either.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
+
+
+def _closed_stdout(error: BaseException) -> bool:
+    """A BrokenPipeError (alone or in trio's exception group) is the reader of stdout leaving."""
+    if isinstance(error, BaseExceptionGroup):
+        rest = error.split(BrokenPipeError)[1]
+        return rest is None
+    return isinstance(error, BrokenPipeError)
+
+
+def _dispatch(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict) -> int:
+    for words, handler in passthrough.items():
+        if tuple(argv[: len(words)]) == words:
+            return handler(argv[len(words):])
+    args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
     return args.run(args)
+
+
+def new_parser() -> tuple[argparse.ArgumentParser, object]:
+    """The bare ``swc`` parser and its subcommand table, for each module's ``add_commands``."""
+    parser = OneLineParser(prog="swc", description="A local Software-Challenge game server and tools.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    return parser, parser.add_subparsers(dest="command", required=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The server's own commands only (``python -m swc_local.server``); ``swc`` is tools/cli.py."""
+    parser, commands = new_parser()
+    add_commands(commands)
+    return run_command(parser, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

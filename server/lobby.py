@@ -129,9 +129,12 @@ class Lobby:
         descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor],
         prepared: bool,
         paused: bool,
+        initial_game: object | None = None,
     ) -> GameRoom:
         seed = self.rng.getrandbits(63)
-        initial = self.game_factory(plugin, random.Random(seed)) if self.game_factory else None
+        initial = initial_game  # a position chosen in the web viewer ("play from here")
+        if initial is None and self.game_factory:
+            initial = self.game_factory(plugin, random.Random(seed))
         room_class = GameRoom
         if plugin.dialect == MODERN:
             from swc_local.server.modern_room import ModernRoom
@@ -365,11 +368,7 @@ class Lobby:
                 text = f"{total / max(scores.games, 1):.6f}"
             else:
                 text = str(int(total)) if total == int(total) else str(total)
-            fragment_element = msg.ScoreFragmentModel(
-                name=fragment.name,
-                aggregation=fragment.aggregation,
-                relevant_for_ranking=fragment.relevant_for_ranking,
-            ).to_element()
+            fragment_element = fragment.to_element()
             values.append(Element("values", children=[fragment_element, Element("value", text=text)]))
         score = Element("score", {"displayName": name, "numberOfTests": str(scores.games)}, values)
         return Element("playerScore", children=[score])

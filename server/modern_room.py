@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import trio
 
-from swc_local.games.plugin import ENVELOPE_2022, ENVELOPE_2025, InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import ENVELOPE_2025, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
 from swc_local.server.room import GameRoom, PendingRequest, PlayerSlot, Status, guarded
@@ -66,14 +66,13 @@ PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
 TIE_2025 = "Beide Spieler sind gleichauf"
 
 
-def move_text(game: object, move: object) -> str:
-    """The move's Kotlin toString: ``game.move_text(move)`` if the game has it, else ``str(move)``."""
-    text_of = getattr(game, "move_text", None)
-    return text_of(move) if text_of is not None else str(move)
+def move_text(game, move: object) -> str:
+    """The move's Kotlin toString (the game's ``move_text`` hook, ``str(move)`` by default)."""
+    return game.move_text(move)
 
 
-def envelope_of(plugin: object) -> str:
-    return getattr(plugin, "envelope", ENVELOPE_2022)
+def envelope_of(plugin) -> str:
+    return plugin.envelope
 
 
 @dataclass(eq=False)
@@ -350,9 +349,9 @@ class ModernRoom(GameRoom):
         ``early_outcome()`` if it has one, else the first ranking score part (after the win
         points) where one team is strictly ahead (reason "": the fragment's explanation text
         is not part of our plugin contract), else a tie."""
-        early = getattr(self.game, "early_outcome", None)
+        early = self.game.early_outcome()
         if early is not None:
-            return early()
+            return early
         parts = [self.game.score_parts(seat) for seat in (0, 1)]
         for index, fragment in enumerate(self.plugin.score_fragments[1:]):
             if not fragment.relevant_for_ranking or index >= len(parts[0]):
@@ -365,10 +364,8 @@ class ModernRoom(GameRoom):
                 return Outcome(0 if one > two else 1, "")
         return Outcome(None, TIE_2025)
 
-    def _fragments(self) -> tuple[wire.Fragment, ...]:
-        return tuple(
-            wire.Fragment(f.name, f.aggregation, f.relevant_for_ranking) for f in self.plugin.score_fragments
-        )
+    def _fragments(self) -> tuple[ScoreFragment, ...]:
+        return tuple(self.plugin.score_fragments)
 
     def _points(self, slot: ModernSlot, outcome: Outcome | None) -> int:
         opponent = self.slots[1 - slot.seat]

@@ -30,7 +30,9 @@ Spec-conformance notes (spec §7, ``saveReplay``/``loadGameFile``/``turnToLoad``
   has ``turn == N`` (the state after N moves, with its side to move), so any game plugin works.
   A turn that is not in the file, or a position that is already decided, is refused at start-up
   instead of producing broken rooms.  Files without our header (official replays) are read too;
-  their game type is taken from the state's class.  Rooms of another game type start normally.
+  their game type is taken from the state's class.  Rooms of another game type start normally,
+  but a replay of another game than the one asked for (``swc match GAME``, ``swc serve --game``)
+  is refused at start-up.
 """
 
 from __future__ import annotations
@@ -147,10 +149,17 @@ def read_replay(path: str | Path) -> Replay:
 # -- loading a position ----------------------------------------------------------------------
 
 
-def position_factory(path: str | Path, turn: int):
+def position_factory(path: str | Path, turn: int, game: str | None = None):
     """A ``game_factory`` for :class:`swc_local.server.app.Server`: every new room of the replay's game
-    starts from the state after ``turn`` moves (``loadGameFile``/``turnToLoad``)."""
+    starts from the state after ``turn`` moves (``loadGameFile``/``turnToLoad``).
+
+    ``game`` is the game the caller asked for (``swc match GAME``, ``swc serve --game``): a replay of
+    another game is refused instead of leaving every room at its usual start."""
     replay = read_replay(path)
+    asked = registry.get(registry.resolve(game)) if game else None
+    if game and (asked is None or asked.game_type != replay.game_type):
+        raise ReplayError(f"{path} is a replay of {replay.game_type}, not of {asked.game_type if asked else game}: "
+                          f"load a replay of {asked.game_type if asked else game}")
     start = replay.game_at(turn)
     if start.outcome() is not None:
         raise ReplayError(f"the game is already decided at turn {turn}; load an earlier turn")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from swc_local.server.config import ConfigError, Settings
+from swc_local.server.config import ConfigError, Settings, port_argument, port_number
 
 DEFAULT_PORT = 7777
+PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep",
+                 "reversixtJoinTimeout", "reversixtWriteTimeout", "reversixtMaxIdle")  # read below; others are warned about
 
 
 def _number(key: str, value: str, kind=float):
@@ -22,7 +24,7 @@ def reversixt_fields(props) -> dict[str, object]:
             raise ConfigError(f"reversixt must be true or false, not {value!r}")
         fields["reversixt_enabled"] = value == "true"
     if "reversixtPort" in props:
-        fields["reversixt_port"] = _number("reversixtPort", props["reversixtPort"], int)
+        fields["reversixt_port"] = port_number("reversixtPort", props["reversixtPort"])
     if "reversixtMap" in props:
         fields["reversixt_map"] = props["reversixtMap"].strip() or None
     if "reversixtTimeLimit" in props:
@@ -32,6 +34,15 @@ def reversixt_fields(props) -> dict[str, object]:
     if "reversixtZleep" in props:
         zleep = _number("reversixtZleep", props["reversixtZleep"])
         fields["reversixt_zleep"] = zleep if zleep > 0 else None
+    for key, name in (("reversixtJoinTimeout", "reversixt_join_timeout"), ("reversixtWriteTimeout", "reversixt_write_timeout")):
+        if key in props:
+            fields[name] = _number(key, props[key])
+            if fields[name] < 0:  # type: ignore[operator]
+                raise ConfigError(f"{key} must be 0 or more seconds, not {props[key]!r}")
+    if "reversixtMaxIdle" in props:
+        fields["reversixt_max_idle"] = _number("reversixtMaxIdle", props["reversixtMaxIdle"], int)
+        if fields["reversixt_max_idle"] < 1:  # type: ignore[operator]
+            raise ConfigError(f"reversixtMaxIdle must be at least 1, not {props['reversixtMaxIdle']!r}")
     return fields
 
 
@@ -62,6 +73,9 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
         zleep=settings.reversixt_zleep,
         replay_dir=settings.replay_dir if settings.save_replay else None,
         max_connections=settings.max_connections,
+        join_timeout=settings.reversixt_join_timeout,
+        write_timeout=settings.reversixt_write_timeout,
+        max_idle=settings.reversixt_max_idle,
     )
     try:
         door = ReversiDoor(door_settings)
@@ -81,7 +95,7 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
 def add_serve_arguments(parser) -> None:
     """``swc serve`` flags of the door (each overrides its server.properties key)."""
     group = parser.add_argument_group("ReversiXT door")
-    group.add_argument("--reversixt-port", type=int, help="port of the ReversiXT door (reversixtPort, default 7777)")
+    group.add_argument("--reversixt-port", type=port_argument, help="port of the ReversiXT door (reversixtPort, default 7777)")
     group.add_argument("--reversixt-map", help="map of every ReversiXT game (reversixtMap, default: bundled classic_2p.map)")
     group.add_argument("--reversixt-timelimit", type=float, help="ReversiXT time limit in seconds, like -t (default none)")
     group.add_argument("--reversixt-depth", type=int, help="ReversiXT depth limit, like -d (default 1)")

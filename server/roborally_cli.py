@@ -1,4 +1,4 @@
-"""``swc roborally`` (the drop-in for the course server) and ``swc roborally-bot``.
+"""``swc roborally``: the drop-in for the course server (``swc roborally-bot`` is in client/bot.py).
 
 The flags are those of spec roborally.md §10; every time is in seconds and may be fractional
 (``--timer 0.5``) so that test scripts run fast. One game per run, then the process exits.
@@ -7,12 +7,12 @@ The flags are those of spec roborally.md §10; every time is in seconds and may 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 
 import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
+from swc_local.server.config import port_argument
 
 log = logging.getLogger("swc.roborally")
 
@@ -93,29 +93,10 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bot(args: argparse.Namespace) -> int:
-    from swc_local.games.roborally.bots import play_bot
-
-    report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
-                                       is_ai=not args.human, map_name=args.map))
-    print(json.dumps(report.__dict__))
-    return 0 if report.finished else 1
-
-
 def add_commands(commands) -> None:
     serve = commands.add_parser("roborally", help="run one Robo Rally game (course protocol 1.0), then exit")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=52020, help="TCP port (default 52020)")
+    serve.add_argument("--port", type=port_argument, default=52020, help="TCP port (default 52020)")
     serve.add_argument("--protocol", action="append", help="accepted protocol string (repeatable; default 'Version 1.0')")
     add_timing_flags(serve)
     serve.set_defaults(run=_serve)
-
-    bot = commands.add_parser("roborally-bot", help="play one Robo Rally game with a reference bot")
-    bot.add_argument("--host", default="localhost")
-    bot.add_argument("--port", type=int, default=52020)
-    bot.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
-    bot.add_argument("--seed", type=int)
-    bot.add_argument("--name")
-    bot.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
-    bot.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
-    bot.set_defaults(run=_bot)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -31,9 +32,11 @@ from typing import Callable
 
 from swc_local.games.roborally.board import MAP_FILES, load_map
 from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
     MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
 )
+from swc_local.server.limits import BurstLog, TokenBucket
 
 log = logging.getLogger("swc.roborally")
 
@@ -65,6 +68,11 @@ class RoboRallySettings:
     hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
     single_game: bool = True
     log_dir: str | None = None
+    log_max_bytes: int = 32 << 20  # per game; later lines are counted, not kept (a chat flood)
+    chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
+    chat_burst: int = 20
+    write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
+    max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
 
 
 class Peer:
@@ -83,6 +91,7 @@ class Peer:
         self.ready = False
         self.lobby: Lobby | None = None
         self.alive_outstanding = False
+        self.chat_bucket: TokenBucket | None = None  # set by the door (its chat rate)
 
     def __repr__(self) -> str:
         return f"<robo rally client {self.client_id or '-'} {self.name}>"
@@ -175,6 +184,8 @@ class Door:
         self.game_started = False
         self.rooms: set[Room] = set()
         self.games_finished = 0
+        self._chat_refused = BurstLog(log)
+        self.room_listeners: list[Callable[["Room"], None]] = []  # told of every game as it starts (the web viewer)
 
     # ------------------------------------------------------------------ input
 
@@ -333,6 +344,14 @@ class Door:
         except FieldError as error:
             peer.error(str(error))
             return
+        if self.settings.chat_per_second > 0:
+            if peer.chat_bucket is None:
+                peer.chat_bucket = TokenBucket(self.settings.chat_per_second, self.settings.chat_burst, clock=time.monotonic)
+            if not peer.chat_bucket.allow():
+                self._chat_refused.note("Robo Rally: chat over %g messages a second refused (roborally.chatPerSecond)",
+                                        self.settings.chat_per_second)
+                peer.send("Error", {"error": "Too many chat messages"})  # not logged per line: it is a flood
+                return
         lobby = peer.lobby
         assert lobby is not None
         message, to = chat.message, chat.to  # type: ignore[attr-defined]
@@ -366,6 +385,8 @@ class Door:
         line = game_started_line(lobby.map)
         for peer in lobby.connected():
             peer.send_line(line)
+        for listener in self.room_listeners:
+            listener(room)
         room.record("out", "all", "GameStarted", {"map": lobby.map})
         game.start()
         room.flush()
@@ -394,6 +415,8 @@ class Door:
 
     def room_closed(self, room: "Room") -> None:
         self.rooms.discard(room)
+        for closer in room.closers:
+            closer(room)
         self.games_finished += 1
 
 
@@ -422,18 +445,37 @@ class Room:
         self.reboot_times: dict[int, float] = {}
         self.clock: Callable[[], float] = time.monotonic
         self.poke: Callable[[], None] = lambda: None
-        self.log: list[dict] = []
+        self.log: list[bytes] = []  # encoded lines, at most settings.log_max_bytes (then counted only)
+        self.log_bytes = 0
+        self.log_dropped = 0
+        self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
+        self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
         self.closed = False
+        self.unfinished: str | None = None  # why the server stopped the game before its end
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
-        if self.door.settings.log_dir is not None:
-            self.log.append({"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
-                             "messageType": message_type, "messageBody": body})
+        """Keep one log line (JSON, already encoded: bounded by bytes, never fails at the end)."""
+        if self.door.settings.log_dir is None:
+            return
+        entry = {"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
+                 "messageType": message_type, "messageBody": body}
+        try:
+            line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # cannot come from a client (the codec refuses it); escaped, never lost
+            line = (json.dumps(entry) + "\n").encode("ascii")
+        except (TypeError, ValueError, RecursionError) as error:
+            log.warning("Robo Rally room: a %s could not be logged: %s", message_type, error)
+            return
+        if self.log_bytes + len(line) > self.door.settings.log_max_bytes:
+            self.log_dropped += 1
+            return
+        self.log.append(line)
+        self.log_bytes += len(line)
 
     def flush(self) -> None:
         lobby = self.lobby
-        for to, pid, message_type, body in self.game.take_outbox():
+        for to, pid, message_type, body in messages(self.game.take_outbox()):
             line = encode(message_type, body)
             if message_type == "Reboot":
                 self.reboot_times[body["clientID"]] = self.clock()
@@ -446,11 +488,13 @@ class Room:
                     if to == "all" or peer.client_id != pid:
                         peer.send_line(line)
             self.record("out", pid if to == "one" else ("all" if to == "all" else f"others:{pid}"), message_type, body)
+            for watcher in self.watchers:
+                watcher(message_type, body, round(time.time() - self.started, 4))
         self.poke()
 
     def handle(self, peer: Peer, kind: str, body: dict) -> None:
         game, pid = self.game, peer.client_id
-        if game.over:
+        if game.over or self.unfinished:
             peer.error("Game is over")
             return
         after: str | None = None
@@ -495,6 +539,8 @@ class Room:
             peer.error(after)
 
     def remove(self, peer: Peer) -> None:
+        if self.unfinished:  # the server stopped the game: nobody wins by the others leaving
+            return
         self.game.remove(peer.client_id)
         self.flush()
 
@@ -522,25 +568,45 @@ class Room:
         return max(reboots, default=since) + settings.reboot_direction_wait
 
     def timeout(self) -> None:
+        if self.unfinished:
+            return
         self.game.timeout()
         self.flush()
 
-    def write_log(self) -> str | None:
+    def log_file(self) -> tuple[str, bytes] | None:
+        """Where the game's log goes and its bytes (None without a log directory); the room
+        forgets its lines, so a finished room holds no log. Written by :func:`write_log_file`."""
         if self.door.settings.log_dir is None:
             return None
-        from pathlib import Path
-
-        directory = Path(self.door.settings.log_dir)
-        directory.mkdir(parents=True, exist_ok=True)
         ids = "-".join(str(pid) for pid in sorted(self.peers))
-        path = directory / f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl"
+        path = os.path.join(self.door.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
-        with path.open("w", encoding="utf-8") as handle:
-            handle.write(json.dumps(header) + "\n")
-            for entry in self.log:
-                handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        return str(path)
+        if self.unfinished:
+            header["unfinished"] = self.unfinished
+        if self.log_dropped:
+            header["droppedLines"] = self.log_dropped  # over the log limit (roborally.logMaxBytes)
+        data = (json.dumps(header) + "\n").encode("utf-8") + b"".join(self.log)
+        self.log, self.log_bytes = [], 0
+        return path, data
+
+    def write_log(self) -> str | None:
+        """Write the log now (blocking); None without a log directory or when the write failed."""
+        planned = self.log_file()
+        return None if planned is None else write_log_file(*planned)
+
+
+def write_log_file(path: str, data: bytes) -> str | None:
+    """Write one game log; a failure (disk full, no descriptors, bad folder) is logged and costs
+    only this file, never the game, the door or the server."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except (OSError, ValueError) as error:
+        log.error("Robo Rally game log %s not written: %s", path, error)
+        return None
+    return path
 
 
 __all__ = ["Door", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]

@@ -496,16 +496,8 @@ class GameRoom:
             winners = [] if outcome.winner is None else [outcome.winner]
         else:
             winners = [slot.seat for slot, score in zip(self.slots, scores) if score.parts[0] == "2"][:1]
-        definition = tuple(
-            msg.ScoreFragmentModel(
-                name=fragment.name,
-                aggregation=fragment.aggregation,
-                relevant_for_ranking=fragment.relevant_for_ranking,
-            )
-            for fragment in self.plugin.score_fragments
-        )
         return msg.GameResult(
-            definition=definition,
+            definition=tuple(self.plugin.score_fragments),
             scores=tuple(scores),
             winners=tuple(self.game.winner_element(seat) for seat in winners),
         )

@@ -1,14 +1,24 @@
-"""Stopping the server on SIGTERM or SIGINT without losing anyone's records (issue 15).
+"""Stopping the server on SIGTERM or SIGINT without losing anyone's records (issues 15, 24).
 
 ``docker stop``, systemd and CI runners send SIGTERM; a person presses Ctrl-C.  Both now do the
-same, in this order:
+same, in this order, at every door of ``swc serve`` alike (the Door contract, server/door.py):
 
-1. stop accepting connections (the listening sockets close);
-2. every running game ends as an admin's ``cancel`` ends it: ``<left roomId="R"/>`` to players
-   and observers, no result; with ``saveReplay`` its replay is written with the moves so far and
-   the root attribute ``unfinished`` naming the signal; rooms still waiting are removed;
-3. every connection gets the protocol's close sequence (``CloseConnection`` then ``</protocol>``)
-   and is closed once that is flushed;
+1. every door stops accepting connections (its listening sockets close);
+2. every running game ends the way its protocol ends one, with its record written and marked
+   unfinished, no result:
+
+   * XML: as an admin's ``cancel`` ends it, ``<left roomId="R"/>`` to players and observers;
+     with ``saveReplay`` its replay holds the moves so far and the root attribute ``unfinished``
+     naming the signal; rooms still waiting are removed;
+   * ReversiXT: as the reference server aborts, every connection is closed without another
+     byte (the protocol has no message for it: END_GAME would claim an end by the rules); with
+     ``saveReplay`` its move log (``log_game.txt`` format) is written with the moves so far and
+     a last line ``game stopped before its end: <reason>``, and no result file;
+   * Robo Rally: no ``GameFinished`` (there is no winner); the connections are closed once what
+     was queued for them is sent, as the protocol closes any connection (spec roborally.md §7);
+     with a log directory its log is written, its header saying ``"unfinished": <reason>``;
+3. every connection gets its protocol's close (XML: ``CloseConnection`` then ``</protocol>``)
+   and is closed once that is flushed; players still waiting for a game are closed the same way;
 4. the process exits 0, at most ``GRACE_SECONDS`` after the signal (a client that does not read
    its last bytes is cut off then).
 
@@ -33,29 +43,30 @@ GRACE_SECONDS = 1.5
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
-def end_everything(server, why: str) -> None:
-    """Steps 1-3 for ``server`` (an :class:`swc_local.server.app.Server`), synchronously."""
-    server.stop_accepting()
-    lobby = server.lobby
-    if lobby is not None:
-        for room in list(lobby.rooms.values()):
-            try:
-                room.stop(why)
-            except Exception:  # one broken room must not keep the others from ending
-                log.exception("room %s: error while stopping it", room.id)
-    for connection in list(server.connections):
-        connection.close_politely(why)
+def end_everything(doors, why: str) -> None:
+    """Steps 1-3 at every door, synchronously; a door that fails does not keep the others open."""
+    for door in doors:
+        try:
+            door.stop(why)
+        except Exception:
+            log.exception("%s door: error while stopping it", door.name)
+
+
+def _busy(doors) -> int:
+    return sum(door.busy() for door in doors)
 
 
 async def stop_gracefully(server, why: str) -> None:
-    """End everything, then wait (at most the grace period) for the connections to flush."""
-    end_everything(server, why)
+    """End everything, then wait (at most the grace period) for every door to finish; cancel."""
+    doors = list(server.doors)
+    end_everything(doors, why)
     with trio.move_on_after(GRACE_SECONDS):
-        while server.connections:
+        while _busy(doors):
             await trio.sleep(0.01)
-    if server.connections:
-        log.warning("%d connections did not read their close in time; cut off", len(server.connections))
-    server.stop()
+    for door in doors:
+        if door.busy():
+            log.warning("%s door: %d connections or games did not end in time; cut off", door.name, door.busy())
+    server.cancel()
 
 
 async def serve_until_signalled(server) -> None:

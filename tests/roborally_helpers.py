@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from swc_local.games.roborally.board import board_from_game_map
+from swc_local.games.roborally import wire
 from swc_local.games.roborally.game import Game
 
 
@@ -54,7 +55,7 @@ def run(gen, answers=()):
 
 
 def messages(game):
-    return [(t, b) for _, _, t, b in game.take_outbox()]
+    return [(t, b) for _, _, t, b in wire.messages(game.take_outbox())]
 
 
 def types(game):

@@ -98,9 +98,9 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
     with connect_admin("127.0.0.1", swc_server.port, swc_server.password) as admin:
         room = admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         admin.observe(room.room_id)
-        cli = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
+        cli = [sys.executable, "-m", "swc_local.tools.cli", "admin", "--port", str(swc_server.port), "--password", swc_server.password]
         bots = [
-            subprocess.Popen([sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
+            subprocess.Popen([sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(swc_server.port), "--reservation", code])
             for code in room.reservations
         ]
         try:
@@ -120,8 +120,13 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
         assert any(isinstance(m, Memento) for m in messages)
         prepared = subprocess.run(cli + ["prepare", "piranhas", "--name", "X", "--name", "Y"], capture_output=True, text=True, timeout=15)
         assert prepared.returncode == 0
-        room_id, *codes = prepared.stdout.split()
+        # labelled: "room: ID", then "red (X): CODE" and "blue (Y): CODE"
+        (room_line, *code_lines) = prepared.stdout.splitlines()
+        room_id = room_line.removeprefix("room: ")
+        codes = [line.split(": ")[1] for line in code_lines]
+        assert [line.split(": ")[0] for line in code_lines] == ["red (X)", "blue (Y)"]
         assert len(codes) == 2 and room_id in swc_server.server.lobby.rooms
+        assert set(codes) <= set(swc_server.server.lobby.reservations)
 
 
 @pytest.mark.swc_server(password="s3cret")
@@ -131,7 +136,7 @@ def test_swc_admin_finds_the_passphrase_as_swc_serve_does(swc_server, tmp_path):
     other = tmp_path / "other.properties"
     other.write_text("password=wrong\n")
     env = {k: v for k, v in os.environ.items() if k != "SWC_PASSWORD"}
-    base = [sys.executable, "-m", "swc_local.server.cli", "admin", "--port", str(swc_server.port)]
+    base = [sys.executable, "-m", "swc_local.tools.cli", "admin", "--port", str(swc_server.port)]
 
     def prepare(*flags: str, **extra_env: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -157,4 +162,41 @@ def test_find_password_precedence(tmp_path, monkeypatch):
     keyless = tmp_path / "keyless.properties"
     keyless.write_text("port=13050\n")
     with pytest.raises(PassphraseError, match="no password key"):
+        find_password(None, keyless, environ={})
+
+
+def test_swc_admin_and_swc_bot_say_why_the_server_closed_on_them(swc_server):
+    """The close carries no reason on the wire; the commands name it from what they asked."""
+    swc = [sys.executable, "-m", "swc_local.tools.cli"]
+    port = ["--port", str(swc_server.port)]
+    cancel = subprocess.run(swc + ["admin", *port, "--password", swc_server.password, "cancel", "no-such-room"],
+                            capture_output=True, text=True, timeout=30)
+    assert cancel.returncode == 1 and cancel.stderr.count("\n") == 1, cancel.stderr
+    assert "unknown room 'no-such-room'" in cancel.stderr
+    bot = subprocess.run(swc + ["bot", "piranhas", *port, "--reservation", "no-such-code"],
+                         capture_output=True, text=True, timeout=30)
+    assert bot.returncode == 1 and "unknown or already used reservation code 'no-such-code'" in bot.stderr, bot.stderr
+    assert "Traceback" not in cancel.stderr + bot.stderr
+
+
+def test_swc_admin_cancel_confirms_and_swc_bot_says_won_lost_or_draw(swc_server):
+    swc = [sys.executable, "-m", "swc_local.tools.cli"]
+    admin = swc + ["admin", "--port", str(swc_server.port), "--password", swc_server.password]
+    prepared = subprocess.run(admin + ["prepare", "piranhas"], capture_output=True, text=True, timeout=30)
+    room_id = prepared.stdout.splitlines()[0].removeprefix("room: ")
+    cancelled = subprocess.run(admin + ["cancel", room_id], capture_output=True, text=True, timeout=30)
+    assert cancelled.returncode == 0 and cancelled.stdout == f"room {room_id} cancelled\n"
+    assert room_id not in swc_server.server.lobby.rooms
+    bots = [subprocess.Popen(swc + ["bot", "piranhas", "--port", str(swc_server.port), "--seed", str(seed)],
+                             stdout=subprocess.PIPE, text=True) for seed in (1, 2)]
+    lines = [bot.communicate(timeout=60)[0] for bot in bots]
+    verdicts = sorted(line.split()[0] for line in lines)
+    assert verdicts in (["lost", "won"], ["draw", "draw"]), lines
+    assert all(" after " in line and " moves in room " in line and "[" not in line for line in lines), lines
+
+
+def test_swc_admin_names_a_misspelled_password_key(tmp_path):
+    keyless = tmp_path / "server.properties"
+    keyless.write_text("pasword = secret\n")
+    with pytest.raises(PassphraseError, match="'pasword' a misspelling"):
         find_password(None, keyless, environ={})

@@ -6,7 +6,7 @@ import sys
 
 pytest_plugins = ["pytester"]
 
-BOT = f"{sys.executable} -m swc_local.server.cli bot blokus --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.tools.cli bot blokus --port {{port}} --reservation {{reservation}} --seed {{seed}}"
 
 PROJECT_TEST = f'''
 import pytest

@@ -89,7 +89,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
             async def bot():
                 results.append(
                     await trio.run_process(
-                        [sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(port)],
+                        [sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(port)],
                         capture_stderr=True,
                         check=False,
                     )
@@ -103,3 +103,155 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
         with trio.fail_after(10):
             await server.wait()
     assert server.returncode == 0
+
+
+# -- wrong input is refused with the value, the file and line, and what is accepted (issue 22) --
+
+
+def swc(*argv: str) -> int:
+    from swc_local.tools.cli import main
+
+    try:
+        return main(list(argv))
+    except SystemExit as stop:  # argparse's usage errors
+        return stop.code
+
+
+def one_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in text, text
+    return lines[0]
+
+
+@pytest.mark.parametrize("argv, flag, value", [
+    (["serve", "--port", "99999"], "--port", "99999"),
+    (["serve", "--port", "-5"], "--port", "-5"),
+    (["serve", "--port", "many"], "--port", "many"),
+    (["serve", "--reversixt-port", "65536"], "--reversixt-port", "65536"),
+    (["serve", "--roborally-port", "-2"], "--roborally-port", "-2"),
+    (["bot", "piranhas", "--port", "99999"], "--port", "99999"),
+    (["admin", "--port", "-1", "cancel", "x"], "--port", "-1"),
+    (["roborally", "--port", "70000"], "--port", "70000"),
+    (["roborally-bot", "--port", "x1"], "--port", "x1"),
+    (["view", "x.xml", "--port", "65536"], "--port", "65536"),
+    (["serve", "--viewer-port", "-7"], "--viewer-port", "-7"),
+])
+def test_a_port_out_of_range_is_a_one_line_error(argv, flag, value, capsys):
+    assert swc(*argv) == 2
+    line = one_line(capsys.readouterr().err)
+    assert flag in line and repr(value) in line and "0..65535" in line
+
+
+def test_a_properties_file_names_the_file_and_line_of_each_error(tmp_path):
+    cases = {
+        "saveReplay = yes\n": ("saveReplay", "'yes'", "true or false"),
+        "testMode = 1\n": ("testMode", "'1'", "true or false"),
+        "port = 99999\n": ("port", "'99999'", "0..65535"),
+        "reversixtPort = -3\n": ("reversixtPort", "'-3'", "0..65535"),
+        "<xml>garbage\n": ("malformed line", "'<xml>garbage'", "key = value"),
+    }
+    for text, needles in cases.items():
+        path = write(tmp_path, "# first line\npassword = x\n" + text)
+        with pytest.raises(ConfigError) as raised:
+            load_settings(path)
+        assert str(raised.value).startswith(f"{path}:3: "), raised.value
+        assert all(needle in str(raised.value) for needle in needles), raised.value
+
+
+def test_an_unknown_key_is_a_warning_naming_the_closest_known_key(tmp_path, caplog):
+    path = write(tmp_path, "pasword = secret\nplugins = ./plugins\nturn = 3\ndebug = true\nsaveReplay=TRUE\n")
+    settings = load_settings(path)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == [f"{path}:1: unknown key 'pasword' is ignored; did you mean 'password'?"]
+    # the official servers' own keys are known keys (and turn is the 2022+ turnToLoad)
+    assert settings.password is None and settings.turn_to_load == 3 and settings.save_replay is True
+
+
+def test_swc_serve_stops_on_a_bad_properties_file_with_its_line(tmp_path, monkeypatch, caplog):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "password = x\nroborally.timer = soon\n")
+    assert swc("serve", "--port", "0") == 2
+    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert error == "server.properties:2: roborally.timer must be a number, not 'soon'"
+
+
+def _replay_of(plugin_name: str, path) -> str:
+    """A one-state replay file of ``plugin_name``'s start position."""
+    import random
+
+    from swc_local.games import registry
+
+    plugin = registry.get(registry.resolve(plugin_name))
+    state = plugin.new_game(random.Random(1)).state_element().render()
+    path.write_text(f'<protocol gameType="{plugin.game_type}"><room roomId="r"><data class="memento">{state}'
+                    '</data></room></protocol>')
+    return str(path)
+
+
+@pytest.mark.parametrize("argv", [
+    ["match", "hase_und_igel", "--games", "1", "--seed", "1"],
+    ["serve", "--port", "0", "--game", "blokus", "--no-reversixt", "--roborally-port", "-1"],
+])
+def test_load_game_with_a_replay_of_another_game_is_refused(argv, tmp_path, caplog):
+    replay = _replay_of("piranhas", tmp_path / "piranhas.xml")
+    assert swc(*argv, "--load-game", replay) == 2
+    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert replay in error and "swc_2019_piranhas" in error
+    assert ("swc_2018_hase_und_igel" if argv[0] == "match" else "swc_2027_blokus") in error
+
+
+def test_a_missing_reversixt_map_stops_swc_serve_at_once(tmp_path, monkeypatch, caplog):
+    monkeypatch.chdir(tmp_path)
+    assert swc("serve", "--port", "0", "--reversixt-map", "maps/quad_4p.map") == 2
+    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert "--reversixt-map 'maps/quad_4p.map'" in error and "No such file" in error
+
+
+def test_every_key_of_the_example_file_is_a_known_key(tmp_path, caplog):
+    import re
+    from pathlib import Path
+
+    example = (Path(__file__).resolve().parent.parent / "server.properties.example").read_text()
+    every_key = re.sub(r"(?m)^#(\w[\w.]* ?=)", r"\1", example).replace("loadGameFile =", "#loadGameFile =")
+    load_settings(write(tmp_path, every_key))
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+
+
+def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeypatch, caplog, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert swc("serve", "--port", "0", "--game", "piranhas") == 2
+    write(tmp_path, "password = x\ndefaultGame = piranhas\n")
+    assert swc("serve", "--port", "0") == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors[0].startswith("--game 'piranhas' is not a modern game")
+    assert errors[1].startswith("server.properties:2: defaultGame 'piranhas' is not a modern game")
+    assert swc("admin", "prepare", "no-such-game") == 2  # before it connects anywhere
+    assert one_line(capsys.readouterr().err).startswith("swc admin: unknown game 'no-such-game' (known: ")
+
+
+def test_a_busy_viewer_port_leaves_swc_serve_running(tmp_path):
+    """Like the other doors' ports: the viewer is logged as not started, the game port goes on."""
+    import subprocess
+    import time
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port, log_path = free_port(), tmp_path / "serve.log"
+        with open(log_path, "wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--viewer-port", str(busy.getsockname()[1]),
+                 "--no-reversixt", "--roborally-port", "-1"], cwd=tmp_path, stderr=log)
+        try:
+            deadline = time.monotonic() + 60
+            while b"viewer cannot listen" not in log_path.read_bytes():
+                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+            time.sleep(0.3)
+            assert server.poll() is None, log_path.read_text()
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            server.send_signal(signal.SIGINT)
+            assert server.wait(timeout=20) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()

@@ -69,7 +69,7 @@ def test_blocking_client_for_scripts(swc_server):
 
     with connect_client("127.0.0.1", swc_server.port, game="piranhas") as client:
         client.join()
-        opponent = subprocess.Popen([sys.executable, "-m", "swc_local.server.cli", "bot", "piranhas", "--port", str(swc_server.port)])
+        opponent = subprocess.Popen([sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", str(swc_server.port)])
         try:
             moves = 0
             for message in client:

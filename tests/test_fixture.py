@@ -6,7 +6,7 @@ import sys
 
 pytest_plugins = ["pytester"]
 
-BOT = f"{sys.executable} -m swc_local.server.cli bot piranhas --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.tools.cli bot piranhas --port {{port}} --reservation {{reservation}} --seed {{seed}}"
 
 PLAIN_PROJECT_TEST = f'''
 import pytest

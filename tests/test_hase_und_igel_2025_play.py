@@ -85,7 +85,7 @@ def test_2025_results_get_their_causes_back():
 
 @pytest.mark.swc_server(game="hase_und_igel_2025", seed=7)
 def test_fixture_plays_hase_und_igel_2025(swc_server):
-    bot = (f"{sys.executable} -m swc_local.server.cli bot hase_und_igel_2025 --port {{port}} "
+    bot = (f"{sys.executable} -m swc_local.tools.cli bot hase_und_igel_2025 --port {{port}} "
            "--reservation {reservation} --seed {seed}")
     game = swc_server.play(bot)
     assert game.result is not None

@@ -10,7 +10,7 @@ import pytest
 
 from swc_local.games.hase_und_igel import movegen, rules
 from swc_local.games.hase_und_igel.board import HARE, POSITION_2
-from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.hase_und_igel.rules import (
     EAT,
     FALL,

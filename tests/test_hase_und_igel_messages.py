@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from swc_local.games.hase_und_igel import movegen, rules, xmlmap
-from swc_local.games.hase_und_igel.game import HaseUndIgelGame
+from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.hase_und_igel.plugin import PLUGIN
 from swc_local.games.hase_und_igel.rules import (
     EAT,

@@ -273,7 +273,7 @@ async def test_join_players_time_out_unless_timeout_is_off(start_server, mock_cl
 
 
 def test_settings_keys_and_flags(tmp_path):
-    from swc_local.server.cli import build_parser
+    from swc_local.tools.cli import build_parser
     from swc_local.server.config import ConfigError, load_settings
     from swc_local.server.modern_lobby import check_default_game
 

@@ -11,7 +11,7 @@ import trio
 from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.games.ostseeschach.plugin import PLUGIN
-from swc_local.server.cli import main
+from swc_local.tools.cli import main
 from swc_local.server.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 from tests.test_reference_bots import play_many
@@ -113,7 +113,7 @@ def test_swc_match_and_swc_replay(tmp_path, capsys):
     assert "  ONE REGULAR [" in printed
 
 
-BOT = f"{sys.executable} -m swc_local.server.cli bot ostseeschach --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+BOT = f"{sys.executable} -m swc_local.tools.cli bot ostseeschach --port {{port}} --reservation {{reservation}} --seed {{seed}}"
 
 FIXTURE_TEST = f'''
 import pytest

@@ -55,7 +55,7 @@ async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):
 
 @pytest.mark.swc_server(game="piranhas_2026", seed=7)
 def test_fixture_plays_piranhas_2026(swc_server):
-    bot = f"{sys.executable} -m swc_local.server.cli bot piranhas_2026 --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+    bot = f"{sys.executable} -m swc_local.tools.cli bot piranhas_2026 --port {{port}} --reservation {{reservation}} --seed {{seed}}"
     game = swc_server.play(bot)
     assert game.result is not None
     assert game.bot.cause == "REGULAR" and game.opponent.cause == "REGULAR"

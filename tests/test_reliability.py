@@ -370,7 +370,7 @@ async def _start_swc_serve(tmp_path: Path) -> tuple[trio.Process, int]:
     port = _free_port()
     (tmp_path / "server.properties").write_text(f"password={PASSWORD}\nsoftTimeoutMs=5000\n")
     process = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "swc_local.server.cli", "serve", "--port", str(port), "--save-replay",
+        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port), "--save-replay",
          "--properties", str(tmp_path / "server.properties"), "--replay-dir", str(tmp_path / "replays")],
         cwd=tmp_path, stderr=open(tmp_path / "server.log", "wb"),
     )
@@ -450,7 +450,7 @@ async def test_a_second_signal_exits_at_once(tmp_path):
 def test_sigint_still_stops_cleanly(tmp_path):
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "swc_local.server.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port)],
         cwd=tmp_path, stderr=subprocess.PIPE, env=dict(os.environ),
     )
     try:

@@ -7,7 +7,7 @@ import os
 import pytest
 import trio
 
-from swc_local.games.reversixt.bots import play
+from swc_local.client.reversixt_bot import play
 from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
 from swc_local.server.app import Server

@@ -159,7 +159,7 @@ def test_command_line_statuses(run_dir, capsys):
 
 def test_swc_reversixt_command_runs_the_dropin(run_dir):
     done = subprocess.run(
-        [sys.executable, "-m", "swc_local.server.cli", "reversixt", "-m", "../maps/bad_final_no_moves_2p.map"],
+        [sys.executable, "-m", "swc_local.tools.cli", "reversixt", "-m", "../maps/bad_final_no_moves_2p.map"],
         capture_output=True,
         text=True,
         timeout=60,

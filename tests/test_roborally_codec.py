@@ -63,7 +63,7 @@ def test_default_limit_is_one_mebibyte():
 
 
 @pytest.mark.parametrize("message_type, body, field", [
-    ("HelloServer", {"isAI": False, "protocol": "Version 1.0"}, "group"),
+    ("HelloServer", {"group": 7, "isAI": False, "protocol": "Version 1.0"}, "group"),
     ("HelloServer", {"group": "g", "isAI": "yes", "protocol": "Version 1.0"}, "isAI"),
     ("PlayerValues", {"name": 5, "figure": 1}, "name"),
     ("SetStatus", {"ready": 1}, "ready"),
@@ -85,6 +85,8 @@ def test_lenient_integers_and_defaults():
     assert parse_body("SetStartingPoint", {"x": 4.0, "y": 2}).x == 4
     hello = parse_body("HelloServer", {"group": "g", "protocol": "Version 1.0"})
     assert hello.isAI is False and hello.clientID is None
+    lab_bot = parse_body("HelloServer", {"protocol": "Version 1.0", "isAI": True})  # no group (spec §4.2)
+    assert lab_bot.group == "" and lab_bot.isAI is True
     assert parse_body("SelectedCard", {"card": None, "register": 5}).register_ == 5
 
 

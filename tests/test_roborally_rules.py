@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from swc_local.games.roborally.board import load_map
+from swc_local.games.roborally import wire
 from swc_local.games.roborally.game import Game
 
 from .roborally_helpers import belt, make_board, messages, place, run, types, wall
@@ -441,11 +442,12 @@ def test_play_card_wait_wrong_card_and_auto():
     held = game.robots[first].registers[0]
     wrong = "MoveI" if held != "MoveI" else "TurnLeft"
     assert game.on_play_card(first, wrong) == f"Register 1 holds {held}"
-    to, pid, kind, body = game.outbox[0]
+    to, pid, kind, body = wire.messages(game.outbox)[0]
     assert (to, kind, body) == ("others", "CardPlayed", {"clientID": first, "card": held})
     messages(game)
     game.timeout()  # the second player does not answer: played by the server, to all, auto from now on
-    assert (game.outbox[0][0], game.outbox[0][2]) == ("all", "CardPlayed")
+    sent = wire.messages(game.outbox)
+    assert (sent[0][0], sent[0][2]) == ("all", "CardPlayed")
     assert game.robots[other].auto
     assert game.play_card_error(other) == ""
 

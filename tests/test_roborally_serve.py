@@ -3,9 +3,9 @@
 import pytest
 import trio
 
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 from swc_local.server.app import Server
-from swc_local.server.cli import build_parser
+from swc_local.tools.cli import build_parser
 from swc_local.server.config import ConfigError, Settings, load_settings
 from swc_local.server.roborally_config import roborally_settings, serve_default
 
@@ -85,7 +85,7 @@ async def test_swc_roborally_plays_one_game_and_exits():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "swc_local.server.cli", "roborally", "--port", str(port), "--map", "Dizzy Highway",
+    command = [sys.executable, "-m", "swc_local.tools.cli", "roborally", "--port", str(port), "--map", "Dizzy Highway",
                "--timer", "0.1", "--seed", "1"]
     async with trio.open_nursery() as nursery:
         process = await nursery.start(lambda task_status: trio.run_process(command, check=False, task_status=task_status,

@@ -6,7 +6,7 @@ import json
 import pytest
 import trio
 
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 from .roborally_wire import Wire, join, running_door
 
@@ -28,8 +28,8 @@ async def test_handshake_errors():
         await wire.send("Alive")  # answers nothing, never an error
         await wire.send("PlayerValues", {"name": "x", "figure": 1})
         await wire.expect("Error", {"error": "Send HelloServer first"})
-        await wire.send("HelloServer", {"isAI": False, "protocol": "Version 1.0"})
-        await wire.expect("Error", {"error": "Invalid field: group"})
+        await wire.send("HelloServer", {"group": 5, "isAI": False, "protocol": "Version 1.0"})
+        await wire.expect("Error", {"error": "Invalid field: group"})  # present, not a string (spec §4.2)
         await wire.send("HelloServer", {"group": "g", "protocol": "Version 1.0", "clientID": 77})
         await wire.expect("Welcome", {"clientID": 1})
         await wire.send("HelloServer", {"group": "g", "protocol": "Version 1.0"})

@@ -13,7 +13,7 @@ when its seats are full; one lobby fills at a time, up to PARALLEL games run at 
 import pytest
 import trio
 
-from swc_local.games.roborally.bots import RoboRallyBot
+from swc_local.client.roborally_bot import RoboRallyBot
 
 from .roborally_wire import running_door
 

@@ -1,4 +1,4 @@
-"""Measure legal-move generation speed: ``python -m games.hase_und_igel.bench [games]``.
+"""Measure legal-move generation speed: ``python -m swc_local.games.hase_und_igel.bench [games]``.
 
 Why: bots and the property tests lean on :func:`movegen.legal_moves`; this gives one honest number
 (states from random games, generator cache warm as in a bot, and cold with the cache cleared).
@@ -10,18 +10,17 @@ import random
 import sys
 import time
 
-from swc_local.games.hase_und_igel import movegen, rules
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel import board, movegen, rules
 
 
 def sample_states(games: int, seed: int = 1) -> list[rules.State]:
     rng = random.Random(seed)
     states = []
     for _ in range(games):
-        game = PLUGIN.new_game(rng)
-        while game.outcome() is None:
-            states.append(game.state.copy())
-            game.apply(game.current_seat, PLUGIN.random_move(game, rng))
+        state = rules.new_state(board.generate(rng))
+        while rules.outcome(state) is None:
+            states.append(state.copy())
+            rules.perform_move(state, rng.choice(movegen.legal_moves(state)))
     return states
 
 

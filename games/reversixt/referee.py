@@ -1,8 +1,10 @@
 """The referee of one ReversiXT game: turn order, phases, time accounts, verdicts, log, results.
 
 Pure and clock-free: the glue (``server/reversixt_game.py``) tells it what arrived and how long
-the answer took; it answers with the frames to send and keeps the move log (``log_game.txt``)
-and the result file's text exactly as the reference server writes them.
+the answer took; it answers with what happened (a :class:`Verdict`: a move to show everyone, or
+a disqualification), which the glue turns into frames, and keeps the move log (``log_game.txt``)
+and the result file's text exactly as the reference server writes them. No wire format here:
+the frames belong to ``protocol/reversixt.py`` (tests/test_layers.py keeps it so).
 
 Conformance notes (``shared/spec/reversixt.md`` C.2, D, G, all from the captures):
 - the move counter counts turns (valid moves and disqualifications for a bad answer, not a
@@ -19,8 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from swc_local.protocol import reversixt as wire
-
 from .mapfile import GameMap, render_rows
 from .rules import State
 
@@ -29,9 +29,10 @@ EXEMPT_GROUP = 99
 
 @dataclass
 class Verdict:
-    """What one answer led to: frames for everyone, and who is out (with the log's reason)."""
+    """What one answer led to: the move everyone is shown (``x, y, special, player``; special is
+    0 for a bomb) or who is out (with the log's reason)."""
 
-    broadcast: bytes = b""
+    moved: tuple[int, int, int, int] | None = None
     disqualified: int | None = None
     reason: str = ""
 
@@ -123,11 +124,11 @@ class Referee:
 
     # ---- one turn ------------------------------------------------------------------------
 
-    def request(self, player: int) -> bytes:
-        """The REQUEST frame for ``player``; adds L to its account first."""
+    def request(self, player: int) -> tuple[int, int]:
+        """The REQUEST's (time in ms, depth) for ``player``; adds L to its account first."""
         if self.timed:
             self.accounts[player] += self.time_limit_ms
-        return wire.encode_request(self.accounts[player], self.depth)
+        return self.accounts[player], self.depth
 
     def deadline_ms(self, player: int) -> int | None:
         """How long the glue may wait for the answer (account + 100 ms), None: for ever."""
@@ -157,7 +158,7 @@ class Referee:
         self.moves.append((player, x, y, shown))
         self.move_number += 1
         self._current = player
-        return Verdict(broadcast=wire.encode_moved(x, y, shown, player))
+        return Verdict(moved=(x, y, shown, player))
 
     def fault(self, player: int, reason: str) -> Verdict:
         """A bad answer (or none) on the player's own turn: a turn that disqualifies."""
@@ -178,7 +179,7 @@ class Referee:
             f"disqualified player {player} ({reason})\n\nCurrent map:\n\n"
             f"overrides: {over}\nbombs:     {bombs} (power {gm.strength})\n" + "\n".join(board) + "\n\n"
         )
-        return Verdict(broadcast=wire.encode_disq(player), disqualified=player, reason=reason)
+        return Verdict(disqualified=player, reason=reason)
 
     # ---- results -------------------------------------------------------------------------
 

@@ -1,14 +1,15 @@
 """Robo Rally rules, pure and seeded: one :class:`Game` per running game (spec roborally.md §5).
 
-The game runs as one generator. It emits messages into :attr:`Game.outbox` and stops at every
-point where it needs a player or a clock, exposing a :class:`Wait` (a start point, the
-programming phase, a ``PlayCard``, a ``SelectedDamage``, the ``RebootDirection`` grace). The
+The game runs as one generator. It emits events (:mod:`.events`) into :attr:`Game.outbox` and
+stops at every point where it needs a player or a clock, exposing a :class:`Wait` (a start
+point, the programming phase, a ``PlayCard``, a ``SelectedDamage``, the ``RebootDirection`` grace). The
 room that owns the game delivers client messages through the ``on_*`` methods and calls
 :meth:`Game.timeout` when the wait's time has run out; the rules never read a clock, so timers
 are whatever the room makes them (seconds on the course server, milliseconds in tests).
 
-Outbox entries are ``(to, client_id, message_type, body)`` with ``to`` one of ``"all"``,
-``"others"`` (all but ``client_id``) and ``"one"``.
+The rules know no protocol: :mod:`.wire` maps the events onto the messages of the course
+protocol and their recipients (tests/test_layers.py keeps it so). Error texts are the spec's
+(§7.3), with a sent value shown as :func:`sent` renders it.
 
 Conformance notes (choices of the spec, §9.2, as implemented):
 
@@ -27,18 +28,24 @@ Conformance notes (choices of the spec, §9.2, as implemented):
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from . import events as ev
 from .board import CLOCKWISE, COUNTERCLOCKWISE, DELTA, DIRS, OPPOSITE, Board
 from .cards import (
-    DAMAGE, DAMAGE_PILES, EMPTY_CARD, HAND_SIZE, MOVES, PICKABLE, PROGRAMMING, REGISTERS, START_ENERGY,
+    CARD_NAMES, DAMAGE, DAMAGE_PILES, EMPTY_CARD, HAND_SIZE, MOVES, PICKABLE, PROGRAMMING, REGISTERS, START_ENERGY,
     canonical, new_deck,
 )
 
-Out = tuple[str, int, str, dict]
+
+def sent(value: Any) -> str:
+    """A value a player sent, inside an error text: strings as sent, other JSON values compact
+    (spec §7.3; the lobby's texts use the codec's ``show``, which renders alike)."""
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass
@@ -101,7 +108,7 @@ class Game:
             self.robots[pid] = robot
         self.piles = dict(DAMAGE_PILES)
         self.cubes = {pos: sq.energy for pos, sq in board.squares.items() if sq.has_energy_space}
-        self.outbox: list[Out] = []
+        self.outbox: list[ev.Event] = []
         self.phase = 0
         self.round = 0
         self.register = 0
@@ -130,10 +137,10 @@ class Game:
             self.wait = None
             self.over = True
 
-    def emit(self, to: str, pid: int, message_type: str, body: dict | None = None) -> None:
-        self.outbox.append((to, pid, message_type, {} if body is None else body))
+    def emit(self, event: ev.Event) -> None:
+        self.outbox.append(event)
 
-    def take_outbox(self) -> list[Out]:
+    def take_outbox(self) -> list[ev.Event]:
         out, self.outbox = self.outbox, []
         return out
 
@@ -143,19 +150,19 @@ class Game:
     def _finish(self, winner: int) -> None:
         self.winner = winner
         self.over = True
-        self.emit("all", 0, "GameFinished", {"clientID": winner})
+        self.emit(ev.GameWon(winner))
 
     # ------------------------------------------------------------------ the game as a generator
 
     def _run(self) -> Iterator[Wait]:
         self.phase = 0
-        self.emit("all", 0, "ActivePhase", {"phase": 0})
+        self.emit(ev.PhaseStarted(0))
         for pid in self.order:
             robot = self.robots[pid]
             if robot.removed:
                 continue
             self.current = pid
-            self.emit("all", 0, "CurrentPlayer", {"clientID": pid})
+            self.emit(ev.PlayerToAct(pid))
             yield Wait("start", pid)
             if self.over:
                 return
@@ -192,7 +199,7 @@ class Game:
         robot = self.robots[pid]
         robot.x, robot.y, robot.start = x, y, (x, y)
         robot.facing = self.board.antenna[2]
-        self.emit("all", 0, "StartingPointTaken", {"x": x, "y": y, "clientID": pid})
+        self.emit(ev.StartPointTaken(pid, x, y))
         self._advance(None)
         return None
 
@@ -204,13 +211,13 @@ class Game:
                 return None
             robot.draw, robot.discard = robot.discard, []
             self.rng.shuffle(robot.draw)
-            self.emit("all", 0, "ShuffleCoding", {"clientID": robot.pid})
+            self.emit(ev.DeckShuffled(robot.pid))
         return robot.draw.pop()
 
     def _programming(self) -> Iterator[Wait]:
         self.phase = 2
         self.timer_ended = False
-        self.emit("all", 0, "ActivePhase", {"phase": 2})
+        self.emit(ev.PhaseStarted(2))
         for pid in self.active_players():
             robot = self.robots[pid]
             robot.finished = False
@@ -220,8 +227,7 @@ class Game:
                 if card is not None:
                     hand.append(card)
             robot.hand = hand
-            self.emit("one", pid, "YourCards", {"cardsInHand": list(hand)})
-            self.emit("others", pid, "NotYourCards", {"clientID": pid, "cardsInHand": len(hand)})
+            self.emit(ev.HandDealt(pid, tuple(hand)))
         yield Wait("programming")
 
     def programming_error(self, pid: int) -> str | None:
@@ -238,14 +244,12 @@ class Game:
         error = self.programming_error(pid)
         if error:
             return error
-        from swc_local.protocol.roborally import CARD_NAMES, show
-
         if isinstance(register, float) and register.is_integer():
             register = int(register)
         if isinstance(register, bool) or not isinstance(register, int) or not 1 <= register <= REGISTERS:
-            return f"Invalid register: {show(register)}"
+            return f"Invalid register: {sent(register)}"
         if card not in EMPTY_CARD and not (isinstance(card, str) and canonical(card) in CARD_NAMES):
-            return f"Unknown card: {show(card)}"
+            return f"Unknown card: {sent(card)}"
         robot = self.robots[pid]
         index = register - 1
         if card in EMPTY_CARD:
@@ -253,7 +257,7 @@ class Game:
             if old is not None:
                 robot.hand.append(old)
                 robot.registers[index] = None
-            self.emit("all", 0, "CardSelected", {"clientID": pid, "register": register, "filled": False})
+            self.emit(ev.RegisterChanged(pid, register, False))
             return None
         card = canonical(card)
         if card != robot.registers[index] and card not in robot.hand:
@@ -265,20 +269,20 @@ class Game:
             if robot.registers[index] is not None:
                 robot.hand.append(robot.registers[index])  # type: ignore[arg-type]
             robot.registers[index] = card
-        self.emit("all", 0, "CardSelected", {"clientID": pid, "register": register, "filled": True})
+        self.emit(ev.RegisterChanged(pid, register, True))
         if all(robot.registers):
             self._selection_finished(robot)
         return None
 
     def _selection_finished(self, robot: Robot) -> None:
         robot.finished = True
-        self.emit("all", 0, "SelectionFinished", {"clientID": robot.pid})
+        self.emit(ev.SelectionDone(robot.pid))
         robot.discard.extend(robot.hand)
         robot.hand = []
         assert self.wait is not None
         if not self.wait.timer_started:
             self.wait.timer_started = True
-            self.emit("all", 0, "TimerStarted", {})
+            self.emit(ev.TimerRunning())
         self._check_all_finished()
 
     def _check_all_finished(self) -> None:
@@ -286,13 +290,13 @@ class Game:
             return
         if all(self.robots[pid].finished for pid in self.active_players()):
             self.timer_ended = True
-            self.emit("all", 0, "TimerEnded", {"clientIDs": []})
+            self.emit(ev.TimerOver(()))
             self._continue_after_timer()
 
     def _timer_end(self) -> None:
         self.timer_ended = True
         slow = [pid for pid in self.active_players() if not self.robots[pid].finished]
-        self.emit("all", 0, "TimerEnded", {"clientIDs": slow})
+        self.emit(ev.TimerOver(tuple(slow)))
         for pid in slow:
             robot = self.robots[pid]
             robot.discard.extend(robot.hand)
@@ -305,7 +309,7 @@ class Game:
                         robot.registers[index] = card
                         got.append(card)
             robot.finished = True
-            self.emit("one", pid, "CardsYouGotNow", {"cards": got})
+            self.emit(ev.RegistersFilled(pid, tuple(got)))
         self._continue_after_timer()
 
     def _continue_after_timer(self) -> None:
@@ -326,7 +330,7 @@ class Game:
 
     def _activation(self) -> Iterator[Wait]:
         self.phase = 3
-        self.emit("all", 0, "ActivePhase", {"phase": 3})
+        self.emit(ev.PhaseStarted(3))
         for robot in self.robots.values():
             robot.programmed = list(robot.registers)
             robot.executed = [None] * REGISTERS
@@ -334,14 +338,13 @@ class Game:
             self.register = register
             self._priority = self.priority_order()
             active = [pid for pid in self._priority if not self.robots[pid].rebooted]
-            self.emit("all", 0, "CurrentCards", {"activeCards": [
-                {"clientID": pid, "card": self.robots[pid].registers[register - 1] or "Null"} for pid in active]})
+            self.emit(ev.RegisterRevealed(tuple((pid, self.robots[pid].registers[register - 1]) for pid in active)))
             for pid in active:
                 robot = self.robots[pid]
                 if robot.rebooted or robot.removed:
                     continue
                 self.current = pid
-                self.emit("all", 0, "CurrentPlayer", {"clientID": pid})
+                self.emit(ev.PlayerToAct(pid))
                 played = False
                 if not robot.auto:
                     played = yield Wait("play_card", pid)
@@ -352,7 +355,7 @@ class Game:
                 card = robot.registers[register - 1]
                 if card is None:
                     continue
-                self.emit("others" if played else "all", pid, "CardPlayed", {"clientID": pid, "card": card})
+                self.emit(ev.CardPlayed(pid, card, bool(played)))
                 yield from self._execute(robot, register, card)
                 if self.over:
                     return
@@ -409,7 +412,7 @@ class Game:
         elif card == "PowerUp":
             robot.executed[index] = card
             robot.energy += 1
-            self.emit("all", 0, "Energy", {"clientID": robot.pid, "count": robot.energy, "source": "PowerUpCard"})
+            self.emit(ev.EnergyGained(robot.pid, robot.energy, "PowerUpCard"))
         elif card == "Again":
             if register == 1:
                 return
@@ -452,12 +455,12 @@ class Game:
         if drawn is None:
             return
         robot.registers[register - 1] = drawn
-        self.emit("all", 0, "ReplaceCard", {"register": register, "newCard": drawn, "clientID": robot.pid})
+        self.emit(ev.CardReplaced(robot.pid, register, drawn))
         yield from self._execute(robot, register, drawn)
 
     def _turn(self, robot: Robot, rotation: str) -> None:
         robot.facing = (CLOCKWISE if rotation == "clockwise" else COUNTERCLOCKWISE)[robot.facing]
-        self.emit("all", 0, "PlayerTurning", {"clientID": robot.pid, "rotation": rotation})
+        self.emit(ev.Turned(robot.pid, rotation))
 
     # ------------------------------------------------------------------ movement (§5.6)
 
@@ -490,7 +493,7 @@ class Game:
 
     def _move_to(self, robot: Robot, x: int, y: int) -> None:
         robot.x, robot.y = x, y
-        self.emit("all", 0, "Movement", {"clientID": robot.pid, "x": x, "y": y})
+        self.emit(ev.Moved(robot.pid, x, y))
         square = self.board.square(x, y)
         if square is not None and square.pit:
             self._leave(robot)
@@ -510,7 +513,7 @@ class Game:
                 if robot.removed:
                     continue
                 robot.reboots += 1
-                self.emit("all", 0, "Reboot", {"clientID": robot.pid})
+                self.emit(ev.Rebooting(robot.pid))
                 robot.rebooted = True
                 robot.reboot_direction = None  # every fall asks for a direction of its own
                 for index in range(self.register, REGISTERS):
@@ -541,7 +544,7 @@ class Game:
             return
         robot.x, robot.y = target
         robot.facing = "top"
-        self.emit("all", 0, "Movement", {"clientID": robot.pid, "x": target[0], "y": target[1]})
+        self.emit(ev.Moved(robot.pid, target[0], target[1]))
         if robot.reboot_direction:
             self._turn_to(robot, robot.reboot_direction)
 
@@ -556,15 +559,13 @@ class Game:
             self._turn(robot, "counterclockwise")
 
     def on_reboot_direction(self, pid: int, direction: Any) -> str | None:
-        from swc_local.protocol.roborally import show
-
         if self.over:
             return "Game is over"
         robot = self.robots[pid]
         if not robot.rebooted:
             return "No reboot pending"
         if direction not in DIRS:
-            return f"Invalid direction: {show(direction)}"
+            return f"Invalid direction: {sent(direction)}"
         robot.reboot_direction = direction
         if robot.on_board:
             self._turn_to(robot, direction)
@@ -582,7 +583,7 @@ class Game:
         missing = min(n - k, sum(self.piles[p] for p in PICKABLE))
         if missing > 0:
             piles = [p for p in PICKABLE if self.piles[p] > 0]
-            self.emit("one", robot.pid, "PickDamage", {"count": missing, "availablePiles": piles})
+            self.emit(ev.DamageToPick(robot.pid, missing, tuple(piles)))
             self._pending_damage = (robot, missing, piles)
             choice = yield Wait("damage", robot.pid)
             self._pending_damage = None
@@ -599,7 +600,7 @@ class Game:
             cards += choice
         if not cards:
             return
-        self.emit("all", 0, "DrawDamage", {"clientID": robot.pid, "cards": cards})
+        self.emit(ev.DamageTaken(robot.pid, tuple(cards)))
 
     def damage_pending_for(self, pid: int) -> bool:
         """Whether ``pid`` was sent a ``PickDamage`` that is still unanswered."""
@@ -624,16 +625,16 @@ class Game:
         squares = board.squares.values()
         order = [pid for pid in self._priority if not self.robots[pid].removed]
         if any(s.belt and s.belt[0] == 2 for s in squares):
-            self.emit("all", 0, "Animation", {"type": "BlueConveyorBelt"})
+            self.emit(ev.BoardElementsActive("BlueConveyorBelt"))
             for _ in range(2):
                 self._belt_move(2, order)
                 yield from self._after_step()
         if any(s.belt and s.belt[0] == 1 for s in squares):
-            self.emit("all", 0, "Animation", {"type": "GreenConveyorBelt"})
+            self.emit(ev.BoardElementsActive("GreenConveyorBelt"))
             self._belt_move(1, order)
             yield from self._after_step()
         if any(s.push and register in s.push[1] for s in squares):
-            self.emit("all", 0, "Animation", {"type": "PushPanel"})
+            self.emit(ev.BoardElementsActive("PushPanel"))
             pushed = [self.robots[pid] for pid in order if self._on(pid, lambda s: s.push and register in s.push[1])]
             for robot in pushed:
                 square = board.square(*robot.pos) if robot.on_board else None
@@ -642,14 +643,14 @@ class Game:
                 self._step(robot, square.push[0])
                 yield from self._after_step()
         if any(s.gear for s in squares):
-            self.emit("all", 0, "Animation", {"type": "Gear"})
+            self.emit(ev.BoardElementsActive("Gear"))
             for pid in order:
                 robot = self.robots[pid]
                 square = board.square(*robot.pos) if robot.on_board else None
                 if square is not None and square.gear:
                     self._turn(robot, square.gear)
         if any(s.laser for s in squares):
-            self.emit("all", 0, "Animation", {"type": "WallShooting"})
+            self.emit(ev.BoardElementsActive("WallShooting"))
             hits: dict[int, int] = {}
             for (x, y), square in board.squares.items():
                 if square.laser:
@@ -657,7 +658,7 @@ class Game:
                     if target is not None:
                         hits[target.pid] = hits.get(target.pid, 0) + square.laser[1]
             yield from self._deal_hits(hits, order)
-        self.emit("all", 0, "Animation", {"type": "PlayerShooting"})
+        self.emit(ev.BoardElementsActive("PlayerShooting"))
         hits = {}
         for pid in order:
             robot = self.robots[pid]
@@ -667,7 +668,7 @@ class Game:
                     hits[target.pid] = hits.get(target.pid, 0) + 1
         yield from self._deal_hits(hits, order)
         if any(s.has_energy_space for s in squares):
-            self.emit("all", 0, "Animation", {"type": "EnergySpace"})
+            self.emit(ev.BoardElementsActive("EnergySpace"))
             for pid in order:
                 robot = self.robots[pid]
                 if not robot.on_board or robot.pos not in self.cubes:
@@ -677,15 +678,15 @@ class Game:
                 elif register != REGISTERS:
                     continue
                 robot.energy += 1
-                self.emit("all", 0, "Energy", {"clientID": pid, "count": robot.energy, "source": "EnergySpace"})
+                self.emit(ev.EnergyGained(pid, robot.energy, "EnergySpace"))
         if board.checkpoints:
-            self.emit("all", 0, "Animation", {"type": "CheckPoint"})
+            self.emit(ev.BoardElementsActive("CheckPoint"))
             for pid in order:
                 robot = self.robots[pid]
                 square = board.square(*robot.pos) if robot.on_board else None
                 if square is not None and square.checkpoint == robot.checkpoints + 1:
                     robot.checkpoints += 1
-                    self.emit("all", 0, "CheckPointReached", {"clientID": pid, "number": robot.checkpoints})
+                    self.emit(ev.CheckpointReached(pid, robot.checkpoints))
                     if robot.checkpoints == board.checkpoint_count:
                         self._finish(pid)
                         return
@@ -762,7 +763,7 @@ class Game:
                 self._leave(robot)
                 continue
             robot.x, robot.y = tx, ty
-            self.emit("all", 0, "Movement", {"clientID": pid, "x": tx, "y": ty})
+            self.emit(ev.Moved(pid, tx, ty))
             if square.belt is not None and OPPOSITE[direction] in square.belt[2]:
                 if square.belt[1] == CLOCKWISE[direction]:
                     self._turn(robot, "clockwise")

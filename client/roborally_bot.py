@@ -1,12 +1,15 @@
 """Reference Robo Rally clients that speak only the wire protocol (spec roborally.md §3).
 
-``python -m swc_local.games.roborally.bots --host H --port P [--greedy] [--seed N]`` (or ``swc
+``python -m swc_local.client.roborally_bot --host H --port P [--greedy] [--seed N]`` (or ``swc
 roborally-bot``) plays one game against any course-protocol server and exits after
 ``GameFinished``. The random bot makes a valid random choice at every step; the greedy bot
 programs the five registers that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
-The bots import nothing from the server: only the codec and the map files.
+The bots import nothing from the server: they read and write through the codec
+(``protocol/roborally.py``, the same message models the server checks) and plan with the pure
+rules of ``games/roborally/``. A line from the server that the codec cannot read is logged and
+skipped.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from dataclasses import dataclass, field
 
 import trio
 
-from swc_local.protocol.roborally import DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION
-
-from .board import board_from_game_map
-from .plan import best_program
+from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_from_game_map
+from swc_local.games.roborally.plan import best_program
+from swc_local.protocol.roborally import (
+    DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, Incoming, LineDecoder, decode_server_line, encode_client,
+)
 
 log = logging.getLogger("swc.roborally.bot")
 
@@ -136,8 +140,6 @@ class RoboRallyBot:
 
     def on_PlayerTurning(self, body: dict) -> None:
         if body["clientID"] == self.me and self.state is not None:
-            from .board import CLOCKWISE, COUNTERCLOCKWISE
-
             turn = CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE
             self.state = (self.state[0], self.state[1], turn[self.state[2]])
 
@@ -190,7 +192,7 @@ class RoboRallyBot:
 
     async def play(self, host: str, port: int) -> BotReport:
         stream = await trio.open_tcp_stream(host, port)
-        buffer = b""
+        decoder = LineDecoder(decode=decode_server_line)
         sent_values = False
         async with stream:
             while not self.report.finished:
@@ -200,19 +202,17 @@ class RoboRallyBot:
                     data = b""
                 if not data:
                     break
-                buffer += data
-                *lines, buffer = buffer.split(b"\n")
-                for line in lines:
-                    if not line.strip():
-                        continue
-                    message = json.loads(line)
-                    self.on_message(message["messageType"], message["messageBody"])
+                for event in decoder.feed(data):
+                    if isinstance(event, Incoming):
+                        self.on_message(event.type, event.body)
+                    else:
+                        log.warning("bot %d: unreadable line from the server (%s)", self.me, event.error)
                 if self.me and not sent_values:
                     # after Welcome and its catch-up (the figures already taken), choose a figure
                     sent_values = True
                     self._offer_values()
                 if self.out:
-                    data = "".join(json.dumps(m, separators=(",", ":")) + "\n" for m in self.out).encode()
+                    data = b"".join(encode_client(m["messageType"], m["messageBody"]) for m in self.out)
                     self.out.clear()
                     try:
                         await stream.send_all(data)
@@ -225,21 +225,33 @@ async def play_bot(host: str, port: int, greedy: bool = False, seed: int | None 
     return await RoboRallyBot(greedy=greedy, seed=seed, **options).play(host, port)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bot's options (here and as ``swc roborally-bot``)."""
+    from swc_local.client.connection import port_argument
+
     parser.add_argument("--host", default="localhost")
-    parser.add_argument("--port", type=int, default=52020)
+    parser.add_argument("--port", type=port_argument, default=52020)
     parser.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--name")
-    parser.add_argument("--human", action="store_true", help="say isAI=false (the bot may then choose the map)")
+    parser.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
     parser.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game; print the report as JSON; 0 if the game finished."""
     report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
                                        is_ai=not args.human, map_name=args.map))
     print(json.dumps(report.__dict__))
     return 0 if report.finished else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""One running Hase und Igel game: the rules engine behind the :class:`swc_local.games.plugin.Game` contract.
+"""One running Hase und Igel game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game` contract.
 
-Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 only maps their exceptions onto the server's two fault kinds (a rule text -> InvalidMove, an
 official crash -> MalformedMove) and keeps the display names the states and results show.
 
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 from swc_local.games.hase_und_igel import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.rules import Move, State
-from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import GameHooks, InvalidMove, MalformedMove, Outcome
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgelGame:
+class HaseUndIgelGame(GameHooks):
     """A game in progress; seat 0 is RED (always starts), seat 1 BLUE."""
 
     def __init__(self, state: State, names: tuple[str | None, str | None] = ("Unknown", "Unknown")):

@@ -1,6 +1,7 @@
-"""One running Hase und Igel 2025 game: the rules engine behind :class:`swc_local.games.plugin.Game`.
+"""One running Hase und Igel 2025 game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game`.
 
-Why a thin wrapper: the rules live in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 maps a rule mistake onto the server's fault kind and keeps the display names the results show.
 
 Spec-conformance notes:
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from swc_local.games.hase_und_igel_2025 import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel_2025.state import Move, State
-from swc_local.games.plugin import InvalidMove, Outcome
+from swc_local.games.plugin import GameHooks, InvalidMove, Outcome
 from swc_local.protocol.element import Element
 
 
@@ -32,7 +33,7 @@ class HuIInvalidMove(InvalidMove):
         self.mistake = violation.mistake.name
 
 
-class HaseUndIgel2025Game:
+class HaseUndIgel2025Game(GameHooks):
     """A game in progress; seat 0 is ONE (always starts), seat 1 TWO."""
 
     def __init__(self, state: State, names: tuple[str, str] = ("", "")):

@@ -1,12 +1,12 @@
 """Reference ReversiXT clients that speak only the wire protocol: ``random`` and ``greedy``.
 
 They learn everything from the server's messages (MAP, PLAYER, MOVED, DISQ, END_PHASE1,
-END_GAME), keep their own copy of the game with :mod:`.rules`, and answer every REQUEST with a
-legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
+END_GAME), read with the codec of ``protocol/reversixt.py``, keep their own copy of the game
+with the pure rules of ``games/reversixt/``, and answer every REQUEST with a legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
 with the most stones; bonus: an overwrite stone); in phase 2 it bombs where it loses the fewest
 and others lose the most. Run one with::
 
-    python -m swc_local.games.reversixt.bots --port 7777 --strategy greedy [--group 0] [--seed 1]
+    python -m swc_local.client.reversixt_bot --port 7777 --strategy greedy [--group 0] [--seed 1]
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import trio
 
 from swc_local.protocol import reversixt as wire
 
-from .mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
-from .rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
+from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
+from swc_local.games.reversixt.rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
 
 STRATEGIES = ("random", "greedy")
 
@@ -159,9 +159,11 @@ async def play(host: str, port: int, *, strategy: str = "greedy", group: int = 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    from swc_local.client.connection import port_argument
+
     parser = argparse.ArgumentParser(prog="reversixt-bot", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", "-p", type=int, default=7777)
+    parser.add_argument("--port", "-p", type=port_argument, default=7777)
     parser.add_argument("--strategy", choices=STRATEGIES, default="greedy")
     parser.add_argument("--group", type=int, default=0)
     parser.add_argument("--seed", type=int)

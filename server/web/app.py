@@ -1,0 +1,314 @@
+"""The pages and the JSON API (starlette), over a :class:`~.book.GameBook`.
+
+API (also in the README):
+
+* ``GET /api/games[?game=TYPE]`` -- every game: id, game, title, status, players, progress, result.
+* ``GET /api/games/ID`` -- one game and the list of its steps (label, to_move, note).
+* ``GET /api/games/ID/steps/N`` -- step N (``-1``: the newest): its SVG, its text board, its
+  state (the XML ``<state>`` for XML games), the move that led to it.
+* ``GET /api/games/ID/stream`` and ``GET /api/stream`` -- server-sent events: the game's (or the
+  list's) newest summary whenever it changed, at most every ``STREAM_INTERVAL`` seconds. A slow
+  reader gets the newest summary, never a backlog.
+* ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
+* ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
+
+Assets are read from the package once, at start-up; no request path is ever joined to a file
+system path. Everything a client sent (names, map names, file names) reaches the page as JSON
+and is put into the page as text, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from importlib import resources
+from urllib.parse import parse_qs, quote, unquote
+
+import trio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from .auth import COOKIE, Gate
+from .book import GameBook, GameRecord, Step
+from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
+
+log = logging.getLogger("swc.web")
+
+STREAM_INTERVAL = 0.25
+"""Seconds between two events of one stream: states arriving faster are skipped (newest wins)."""
+LIST_INTERVAL = 0.5
+
+ASSETS = {
+    "viewer.js": "text/javascript; charset=utf-8",
+    "list.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
+}
+PAGES = ("index.html", "game.html", "login.html")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _load_assets() -> dict[str, bytes]:
+    folder = resources.files(__package__) / "static"
+    return {name: (folder / name).read_bytes() for name in (*ASSETS, *PAGES)}
+
+
+def default_renderer(game_type: str, state: object, last_move: object | None, previous: object | None = None) -> str:
+    from swc_local.games.views import render
+
+    return render(game_type, state, last_move, previous)
+
+
+class WebContext:
+    """What the routes need: the book, the gate, the lobby (for "play from here"), the limits."""
+
+    def __init__(self, book: GameBook, gate: Gate, lobby=None, renderer=default_renderer,
+                 max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int = MAX_UPLOAD_BYTES) -> None:
+        self.book = book
+        self.gate = gate
+        self.lobby = lobby
+        self.renderer = renderer
+        self.max_message_bytes = max_message_bytes
+        self.max_depth = max_depth
+        self.upload_limit = upload_limit
+        self.assets = _load_assets()
+
+
+def _json(data, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return _json({"error": message}, status)
+
+
+def step_json(record: GameRecord, index: int, steps: list[Step], renderer) -> dict:
+    step, count = steps[index], len(steps)
+    previous = steps[index - 1].state if index > 0 else None
+    try:
+        svg = renderer(record.game_type, step.state, step.last_move, previous)
+    except Exception as error:  # a drawing bug must not break the page: the text board stays
+        log.exception("game %s step %d: drawing failed", record.id, index)
+        svg = None
+        note = f"drawing failed: {type(error).__name__}"
+    else:
+        note = None
+    data = {
+        "index": index,
+        "count": count,
+        "label": step.label,
+        "to_move": step.to_move,
+        "note": step.note,
+        "svg": svg,
+        "text": record.text_of(step),  # type: ignore[attr-defined]
+        "last_move": _move_json(step.last_move),
+    }
+    if note:
+        data["draw_error"] = note
+    if record.family == "xml":
+        data["state"] = record.state_element(index).render()  # type: ignore[attr-defined]
+    return data
+
+
+def _move_json(move) -> object:
+    if move is None or isinstance(move, (int, str, float, bool)):
+        return move
+    if isinstance(move, (tuple, list)):
+        return [_move_json(part) for part in move]
+    return str(move)
+
+
+def event_stream(source, event, interval: float) -> StreamingResponse:
+    """Server-sent events of ``source`` (a record or the book): ``event()`` whenever its version
+    moved, then a pause. Whatever changed during the pause (or while a slow reader was not
+    reading) is one event with the newest data, so nothing queues up."""
+
+    async def events():
+        version = -1
+        while True:
+            if source.version == version:
+                await source.wait_changed(version)
+            version = source.version
+            yield event()
+            await trio.sleep(interval)
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+def build_app(context: WebContext) -> Starlette:
+    book, gate = context.book, context.gate
+
+    def page(name: str) -> Response:
+        return Response(context.assets[name], media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+
+    def record_or_none(request: Request) -> GameRecord | None:
+        return book.get(request.path_params["game_id"])
+
+    async def index(request: Request) -> Response:
+        return page("index.html")
+
+    async def game_page(request: Request) -> Response:
+        if record_or_none(request) is None:
+            return Response("no such game", status_code=404, media_type="text/plain")
+        return page("game.html")
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in ASSETS:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(context.assets[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+
+    async def login(request: Request) -> Response:
+        if request.method == "GET":
+            return page("login.html")
+        body = (await request.body())[:4096].decode("utf-8", "replace")
+        form = parse_qs(body)
+        passphrase = form.get("passphrase", [None])[0]
+        target = form.get("next", ["/"])[0]
+        if not target.startswith("/") or target.startswith("//"):
+            target = "/"
+        if not gate.check(passphrase):
+            return RedirectResponse("/login?failed=1&next=" + quote(target), status_code=303)
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(COOKIE, gate.token(), httponly=True, samesite="strict")
+        return response
+
+    def games_list(game: str | None) -> list[dict]:
+        records = [r for r in reversed(book.records.values()) if not game or r.game_type == game]
+        return [r.summary() for r in records]
+
+    async def api_games(request: Request) -> Response:
+        return _json({"games": games_list(request.query_params.get("game"))})
+
+    def game_json(record: GameRecord) -> dict:
+        steps = record.steps()
+        data = record.summary()
+        data["count"] = len(steps)
+        data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note} for i, s in enumerate(steps)]
+        return data
+
+    async def api_game(request: Request) -> Response:
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+        return _json(game_json(record))
+
+    async def api_step(request: Request) -> Response:
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+        try:
+            index = int(request.path_params["index"])
+        except ValueError:
+            return _error("the step must be a number", 400)
+        steps = record.steps()
+        if index < 0:
+            index += len(steps)
+        if not 0 <= index < len(steps):
+            return _error(f"no step {request.path_params['index']} (0..{len(steps) - 1})", 404)
+        return _json(step_json(record, index, steps, context.renderer))
+
+    def game_event(record: GameRecord) -> str:
+        data = record.summary()
+        data["count"] = len(record.steps())
+        return f"data: {json.dumps(data)}\n\n"
+
+    async def api_stream(request: Request) -> Response:
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+
+        return event_stream(record, lambda: game_event(record), STREAM_INTERVAL)
+
+    async def api_list_stream(request: Request) -> Response:
+        game = request.query_params.get("game")
+
+        return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL)
+
+    async def api_upload(request: Request) -> Response:
+        name = unquote(request.headers.get("x-file-name") or "upload")[:200]
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > context.upload_limit:
+                return _error(f"the file is larger than {context.upload_limit} bytes", 413)
+            chunks.append(chunk)
+        try:
+            record = open_bytes(b"".join(chunks), name, max_message_bytes=context.max_message_bytes,
+                                max_depth=context.max_depth, limit=context.upload_limit)
+        except FileError as error:
+            return _error(str(error), 400)
+        book.add(record)
+        log.info("opened an uploaded file as game %s (%s)", record.id, record.game_type)
+        return _json({"id": record.id, "game": record.game_type})
+
+    async def api_play_from(request: Request) -> Response:
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+        if not record.can_play_from:
+            return _error("play from here is for the XML games", 400)
+        if context.lobby is None:
+            return _error("no game server here (swc view): start swc serve to play from a position", 409)
+        try:
+            body = json.loads((await request.body())[:4096] or b"{}")
+            passphrase = body.get("passphrase") if isinstance(body, dict) else None
+        except ValueError:
+            passphrase = None
+        if not gate.check(passphrase if isinstance(passphrase, str) else None):
+            return _error("wrong admin passphrase", 403)
+        from .play import PlayError, prepare_from
+
+        try:
+            index = int(request.path_params["index"])
+            prepared = prepare_from(context.lobby, record, index)  # type: ignore[arg-type]
+        except (ValueError, PlayError) as error:
+            return _error(str(error), 400)
+        log.info("game %s step %d: room %s prepared from it", record.id, index, prepared["room"])
+        return _json(prepared)
+
+    routes = [
+        Route("/", index),
+        Route("/game/{game_id}", game_page),
+        Route("/static/{name}", asset),
+        Route("/login", login, methods=["GET", "POST"]),
+        Route("/api/games", api_games),
+        Route("/api/stream", api_list_stream),
+        Route("/api/games/{game_id}", api_game),
+        Route("/api/games/{game_id}/steps/{index}", api_step),
+        Route("/api/games/{game_id}/stream", api_stream),
+        Route("/api/upload", api_upload, methods=["POST"]),
+        Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes)
+    return GatedApp(app, gate)
+
+
+class GatedApp:
+    """ASGI wrapper: off loopback, nothing but the login page and its stylesheet without the passphrase."""
+
+    OPEN_PATHS = ("/login", "/static/style.css")
+
+    def __init__(self, app, gate: Gate) -> None:
+        self.app = app
+        self.gate = gate
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] not in ("http", "websocket") or self.gate.open or scope["path"] in self.OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        if self.gate.allowed({k.lower(): v for k, v in request.headers.items()}, dict(request.cookies)):
+            await self.app(scope, receive, send)
+            return
+        if scope["path"].startswith("/api/"):
+            response: Response = _error("the admin passphrase is needed (cookie from /login, or Authorization: Bearer)", 401)
+        else:
+            target = scope["path"] + ("?" + scope["query_string"].decode("latin-1") if scope.get("query_string") else "")
+            response = RedirectResponse("/login?next=" + quote(target), status_code=303)
+        await response(scope, receive, send)

@@ -1,0 +1,164 @@
+"""The games the viewer knows, and the steps (states) of each.
+
+A record keeps only what its source already produced (observer bytes, a door's referee or its
+message list); steps are built from it when a page or an API client asks, so a game nobody
+watches costs one list append and a counter per state. Waiting readers are woken through one
+event per record that exists only while someone waits: the newest state wins, nothing queues.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import trio
+
+FINISHED_KEPT = 200
+"""Finished games kept for the start page (the oldest are forgotten first)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One state of a game as the viewer shows it."""
+
+    state: object  # what the game's ``view.render_svg`` and its text board take
+    last_move: object | None = None
+    label: str = ""  # "turn 12", "move 5", "after round 2"
+    to_move: str | None = None  # name of the player whose turn it is (None at the end)
+    note: str = ""  # the move or the events that led here, as text
+    text: str = field(default="", compare=False)  # the text board ``swc replay`` prints
+
+
+@dataclass
+class SeatRow:
+    name: str
+    seat: str
+    rank: int | None = None
+    cause: str = ""
+    reason: str | None = None
+    score: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "seat": self.seat, "rank": self.rank, "cause": self.cause,
+                "reason": self.reason, "score": list(self.score)}
+
+
+_ids = itertools.count(1)
+
+
+class Versioned:
+    """A version number that moves on every change, and a way to wait for the next one."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._changed: trio.Event | None = None
+
+    def _bump(self) -> None:
+        self.version += 1
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def wait_changed(self, version: int) -> None:
+        while self.version == version:
+            if self._changed is None:
+                self._changed = trio.Event()
+            await self._changed.wait()
+
+
+class GameRecord(Versioned):
+    """Base of every family's record; subclasses fill :meth:`steps`, :meth:`players`, ..."""
+
+    family = ""
+    can_play_from = False
+
+    def __init__(self, game_type: str, title: str, source: str) -> None:
+        super().__init__()
+        self.id = f"g{next(_ids)}"
+        self.game_type = game_type
+        self.title = title
+        self.source = source  # "live" or the file name
+        self.created = time.time()
+        self.book: GameBook | None = None
+
+    # -- what subclasses provide -----------------------------------------------------------------
+
+    def steps(self) -> list[Step]:
+        raise NotImplementedError
+
+    def players(self) -> list[SeatRow]:
+        raise NotImplementedError
+
+    def status(self) -> str:
+        """``waiting``, ``running`` or ``finished``."""
+        raise NotImplementedError
+
+    def result(self) -> list[SeatRow] | None:
+        return None
+
+    def text_of(self, step: Step) -> str:
+        """The text board of a step, as ``swc replay`` prints it."""
+        return step.text
+
+    def progress(self) -> str:
+        """Turn or round of the newest state, cheap enough for the start page."""
+        steps = self.steps()
+        return steps[-1].label if steps else ""
+
+    # -- change notification -------------------------------------------------------------------------
+
+    def touch(self) -> None:
+        """A new state or a new status: wake whoever waits (nothing when nobody does)."""
+        self._bump()
+        if self.book is not None:
+            self.book.touch()
+
+    def summary(self) -> dict:
+        result = self.result()
+        return {
+            "id": self.id,
+            "game": self.game_type,
+            "title": self.title,
+            "family": self.family,
+            "source": self.source,
+            "status": self.status(),
+            "players": [row.to_dict() for row in self.players()],
+            "progress": self.progress(),
+            "result": [row.to_dict() for row in result] if result is not None else None,
+            "version": self.version,
+            "can_play_from": self.can_play_from,
+        }
+
+
+class GameBook(Versioned):
+    """Every record the web door serves: live games (until forgotten) and opened files."""
+
+    def __init__(self, finished_kept: int = FINISHED_KEPT) -> None:
+        super().__init__()
+        self.records: OrderedDict[str, GameRecord] = OrderedDict()
+        self.finished_kept = finished_kept
+
+    def add(self, record: GameRecord) -> GameRecord:
+        record.book = self
+        self.records[record.id] = record
+        self._forget_old()
+        self.touch()
+        return record
+
+    def get(self, record_id: str) -> GameRecord | None:
+        return self.records.get(record_id)
+
+    def touch(self) -> None:
+        self._bump()
+
+    def finished(self, record: GameRecord) -> None:
+        """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
+        record.touch()
+        self._forget_old()
+
+    def _forget_old(self) -> None:
+        done = [r for r in self.records.values() if r.source == "live" and r.status() == "finished"]
+        for record in done[: max(0, len(done) - self.finished_kept)]:
+            del self.records[record.id]

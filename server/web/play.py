@@ -1,0 +1,38 @@
+""""Play from here": a prepared room of the XML lobby that starts from a state of a shown game.
+
+What ``--load-game``/``--turn`` does for every room of a server, for one room: the game is
+rebuilt from the chosen ``<state>`` with ``plugin.game_from_state`` and handed to
+``Lobby.create_room``; its two reservation codes are what ``<prepare>`` would have answered.
+A position that is already decided is refused, as ``--load-game`` refuses it.
+"""
+
+from __future__ import annotations
+
+from swc_local.games.plugin import MODERN
+from swc_local.protocol import messages as msg
+
+from .xml_games import XmlRecord
+
+
+class PlayError(ValueError):
+    pass
+
+
+def prepare_from(lobby, record: XmlRecord, index: int) -> dict:
+    try:
+        state = record.state_element(index)
+    except IndexError:
+        raise PlayError(f"no state {index}") from None
+    plugin = record.plugin
+    game = plugin.game_from_state(state)
+    if game.outcome() is not None:
+        raise PlayError("the game is already decided in this state; choose an earlier one")
+    name = "" if plugin.dialect == MODERN else "Unknown"
+    descriptors = (msg.SlotDescriptor(display_name=name, can_timeout=True),) * 2
+    room = lobby.create_room(plugin, descriptors, prepared=True, paused=False, initial_game=game)
+    codes = []
+    for slot in room.slots:
+        slot.reservation = lobby.new_code()
+        lobby.reservations[slot.reservation] = (room, slot.seat)
+        codes.append(slot.reservation)
+    return {"room": room.id, "game": plugin.game_type, "turn": game.turn, "reservations": codes}

@@ -1,0 +1,122 @@
+// The game page: one game's steps, live or from a file. The URL names the step (?step=N), so a
+// position can be sent as a link; without one a live game follows its newest state.
+"use strict";
+
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const api = "/api/games/" + encodeURIComponent(gameId);
+const $ = id => document.getElementById(id);
+let count = 0, index = 0, follow = true, playing = null, summary = null, loading = 0, shown = -1;
+
+function text(id, value) { $(id).textContent = value ?? ""; }
+
+function showSummary(data) {
+  summary = data;
+  text("title", data.title + (data.source !== "live" ? " \u2014 " + data.source : ""));
+  document.title = data.title + " \u2014 swc-local";
+  text("status", data.status);
+  $("status").className = "status " + data.status;
+  const players = $("players");
+  players.replaceChildren();
+  for (const p of data.players) {
+    const item = document.createElement("li");
+    item.textContent = p.name + " (" + p.seat + ")";
+    players.appendChild(item);
+  }
+  const box = $("result-box"), body = $("result").querySelector("tbody");
+  body.replaceChildren();
+  box.hidden = !data.result;
+  for (const r of data.result || []) {
+    const row = document.createElement("tr");
+    for (const cell of [r.rank ?? "-", r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
+      const td = document.createElement("td");
+      td.textContent = cell;
+      row.appendChild(td);
+    }
+    body.appendChild(row);
+  }
+  $("play-from").hidden = !data.can_play_from;
+  count = data.count;
+  $("scrub").max = Math.max(0, count - 1);
+  if (follow) go(count - 1, false); else text("counter", (index + 1) + " / " + count);
+}
+
+async function showStep(wanted) {
+  const ticket = ++loading;
+  const response = await fetch(api + "/steps/" + wanted);
+  if (!response.ok || ticket !== loading) return;
+  const step = await response.json();
+  shown = step.index;
+  const board = $("board");
+  if (step.svg) board.innerHTML = step.svg; else board.textContent = step.draw_error || "";
+  board.dataset.step = step.index;
+  text("step-label", step.label);
+  text("to-move", step.to_move || "\u2014");
+  text("last-move", step.note || "\u2014");
+  text("text", step.text);
+}
+
+function go(target, byUser = true) {
+  if (count === 0) return;
+  index = Math.max(0, Math.min(count - 1, target));
+  if (byUser) follow = index === count - 1 && summary && summary.status !== "finished";
+  $("scrub").value = index;
+  text("counter", (index + 1) + " / " + count);
+  const params = new URLSearchParams(location.search);
+  if (byUser) { params.set("step", index); history.replaceState(null, "", "?" + params); }
+  if (index !== shown) showStep(index);
+}
+
+function togglePlay() {
+  if (playing) { clearInterval(playing); playing = null; $("play").textContent = "\u25B6"; return; }
+  if (index >= count - 1) go(0);
+  $("play").textContent = "\u23F8";
+  playing = setInterval(() => {
+    if (index >= count - 1) { if (summary.status === "finished") togglePlay(); return; }
+    go(index + 1);
+  }, Number($("speed").value));
+}
+
+function bind() {
+  const moves = {first: () => 0, back100: () => index - 100, back10: () => index - 10, back: () => index - 1,
+                 forward: () => index + 1, forward10: () => index + 10, forward100: () => index + 100, last: () => count - 1};
+  for (const [id, where] of Object.entries(moves)) $(id).addEventListener("click", () => go(where()));
+  $("play").addEventListener("click", togglePlay);
+  $("speed").addEventListener("change", () => { if (playing) { togglePlay(); togglePlay(); } });
+  $("scrub").addEventListener("input", event => go(Number(event.target.value)));
+  document.addEventListener("keydown", event => {
+    if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
+    const step = event.ctrlKey || event.metaKey ? 100 : (event.shiftKey ? 10 : 1);
+    if (event.key === "ArrowLeft") go(index - step);
+    else if (event.key === "ArrowRight") go(index + step);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(count - 1);
+    else if (event.key === " ") togglePlay();
+    else return;
+    event.preventDefault();
+  });
+  $("play-form").addEventListener("submit", async event => {
+    event.preventDefault();
+    const response = await fetch(api + "/play-from/" + index, {method: "POST", headers: {"Content-Type": "application/json"},
+                                                               body: JSON.stringify({passphrase: $("passphrase").value})});
+    const data = await response.json();
+    text("play-result", response.ok
+      ? `room ${data.room} (${data.game}, turn ${data.turn})\nreservation codes:\n${data.reservations.join("\n")}`
+      : data.error);
+  });
+}
+
+async function start() {
+  bind();
+  const wanted = new URLSearchParams(location.search).get("step");
+  const response = await fetch(api);
+  const data = await response.json();
+  if (wanted !== null && /^-?\d+$/.test(wanted)) { follow = false; index = Number(wanted); if (index < 0) index += data.count; }
+  showSummary(data);
+  if (!follow) go(index, false);
+  if (data.status !== "finished" || data.source === "live") {
+    const source = new EventSource(api + "/stream");
+    source.onmessage = event => showSummary(JSON.parse(event.data));
+  }
+}
+
+start();

@@ -1,0 +1,271 @@
+"""XML games (the six Software-Challenge seasons): their states come from the observe path.
+
+A live room gets one more observer, :class:`XmlRecord`, beside any admin's connection: it is
+handed exactly the bytes an observing admin receives (``GameRoom.to_observers``) and keeps them.
+A replay file (ours or an official one) is that same stream, so both are read by the one parser
+here; a state becomes a game with ``plugin.game_from_state`` as ``swc replay`` does.
+
+Conformance notes:
+
+* Repeated identical states (a state re-sent after ``step``) count once, as in ``swc replay``.
+* The move that led to a state is the state's ``<lastMove>`` decoded by the game, when it has one.
+* The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
+  ``regular`` is not ``false``, and with the winner's ``reason``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from swc_local.games import registry
+from swc_local.games.plugin import GamePlugin, seat_labels
+from swc_local.protocol.element import Element, parse
+from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
+
+from .book import GameRecord, SeatRow, Step
+
+log = logging.getLogger("swc.web")
+
+_TITLES = {
+    "swc_2019_piranhas": "Piranhas 2019",
+    "swc_2018_hase_und_igel": "Hase und Igel 2018",
+    "swc_2022_ostseeschach": "Ostseeschach 2022",
+    "swc_2026_piranhas": "Piranhas 2026",
+    "swc_2025_hase_und_igel": "Hase und Igel 2025",
+    "swc_2027_blokus": "Blokus 2027",
+}
+
+
+def title_of(game_type: str) -> str:
+    return _TITLES.get(game_type, game_type)
+
+
+class XmlRecord(GameRecord):
+    """One XML game: the observer's messages, turned into steps on demand."""
+
+    family = "xml"
+    can_play_from = True
+
+    def __init__(self, plugin: GamePlugin, source: str, names: tuple[str, str] | None = None, room=None) -> None:
+        super().__init__(plugin.game_type, title_of(plugin.game_type), source)
+        self.plugin = plugin
+        self.room = room  # the live room until it closes
+        self.labels = seat_labels(plugin)
+        self._names = names
+        self._raw: list[bytes | Element] = []
+        self._parsed = 0
+        self._states: list[Element] = []
+        self._last_rendered: str | None = None
+        self._steps: list[Step] = []
+        self._result: Element | None = None
+        self._ended = False
+        self.unfinished: str | None = None
+
+    # -- the observer side (called by the room, must stay cheap) ------------------------------------
+
+    def send(self, message) -> None:
+        self._raw.append(message)
+        self.touch()
+
+    def room_over(self, room) -> None:
+        self.unfinished = getattr(room, "unfinished", None)
+        self._names = self._room_names(room)
+        self.room = None
+        self._ended = True
+        if self.book is not None:
+            self.book.finished(self)
+
+    # -- reading -------------------------------------------------------------------------------------
+
+    def _sync(self) -> None:
+        while self._parsed < len(self._raw):
+            item = self._raw[self._parsed]
+            self._parsed += 1
+            try:
+                element = item if isinstance(item, Element) else parse(item)
+            except Exception:
+                continue
+            self._take(element)
+
+    def _take(self, message: Element) -> None:
+        data = message.find("data") if message.tag == "room" else None
+        if data is None:
+            return
+        kind = data.get("class")
+        if kind == "memento" and data.find("state") is not None:
+            state = data.find("state")
+            rendered = state.render()
+            if rendered != self._last_rendered:
+                self._states.append(state)
+                self._steps.append(self._step(state))
+            self._last_rendered = rendered
+        elif kind == "result":
+            self._result = data
+
+    def _step(self, state: Element) -> Step:
+        game = self.plugin.game_from_state(state)
+        last_move = None
+        last = state.find("lastMove")
+        if last is not None:
+            try:
+                last_move = game.decode_move(Element("data", dict(last.attrs), list(last.children), last.text))
+            except Exception:
+                last_move = None
+        over = game.outcome() is not None
+        names = self.names()
+        to_move = None if over else names[game.current_seat]
+        note = _move_text(last) if last is not None else ""
+        return Step(game, last_move, f"turn {game.turn}", to_move, note)
+
+    def steps(self) -> list[Step]:
+        self._sync()
+        return self._steps
+
+    def text_of(self, step: Step) -> str:
+        return self.plugin.describe(step.state)
+
+    def state_element(self, index: int) -> Element:
+        self._sync()
+        return self._states[index]
+
+    def names(self) -> tuple[str, str]:
+        if self.room is not None:
+            return self._room_names(self.room)
+        return self._names or self.labels
+
+    @staticmethod
+    def _room_names(room) -> tuple[str, str]:
+        return tuple(slot.display_name for slot in room.slots)  # type: ignore[return-value]
+
+    def players(self) -> list[SeatRow]:
+        return [SeatRow(name, label) for name, label in zip(self.names(), self.labels)]
+
+    def status(self) -> str:
+        if self.room is not None:
+            value = self.room.status.value
+            return "waiting" if value == "created" else ("running" if value == "running" else "finished")
+        return "finished" if self._ended or self.source != "live" else "waiting"
+
+    def progress(self) -> str:
+        steps = self.steps()
+        return steps[-1].label if steps else ""
+
+    def result(self) -> list[SeatRow] | None:
+        self._sync()
+        if self._result is None:
+            if self._ended and self.unfinished:
+                return [SeatRow(row.name, row.seat, None, "UNFINISHED", self.unfinished) for row in self.players()]
+            return None
+        return result_rows(self._result, self.names(), self.labels)
+
+
+def _move_text(last: Element) -> str:
+    attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
+    children = ", ".join(
+        child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
+    )
+    return " ".join(part for part in (attrs, children) if part)
+
+
+def result_rows(data: Element, names: tuple[str, str], labels: tuple[str, str]) -> list[SeatRow]:
+    """Rank, cause, reason and score parts per seat, from either dialect's result layout."""
+    scores = data.find("scores")
+    if scores is not None:
+        pairs = [(entry.find("player"), entry.find("score")) for entry in scores.findall("entry")]
+    else:
+        pairs = [(None, score) for score in data.findall("score")]
+    winner = data.find("winner")
+    winner_side = (winner.get("team") or winner.get("color") or "").upper() if winner is not None else ""
+    envelope_2025 = winner is not None and "regular" in winner.attrs
+    rows = []
+    for seat, (player, score) in enumerate(pairs[:2]):
+        name = (player.get("name") if player is not None else None) or names[seat]
+        parts = tuple(part.text for part in score.findall("part")) if score is not None else ()
+        cause = score.get("cause") if score is not None else None
+        reason = score.get("reason") if score is not None else None
+        if envelope_2025:
+            regular = winner.get("regular") != "false"
+            cause = cause or ("REGULAR" if regular or winner_side == labels[seat].upper() else "RULE_VIOLATION")
+            reason = reason or winner.get("reason")
+        if winner_side:
+            rank = 1 if winner_side == labels[seat].upper() else 2
+        elif not envelope_2025 and scores is None and parts:
+            rank = 1 if parts[0] == "2" else (2 if parts[0] == "0" else 1)
+        else:
+            rank = 1
+        rows.append(SeatRow(name, labels[seat], rank, cause or "", reason, parts))
+    return rows
+
+
+# -- live rooms ----------------------------------------------------------------------------------
+
+
+def watch_lobby(lobby, book) -> None:
+    """Give every new room of ``lobby`` a viewer record that observes it from its first state."""
+
+    def watch(room) -> None:
+        record = XmlRecord(room.plugin, "live", room=room)
+        room.observers.append(record)
+        on_over = room.on_over
+
+        def over(closed_room) -> None:
+            try:
+                record.room_over(closed_room)
+            except Exception:
+                log.exception("room %s: the viewer could not note its end", closed_room.id)
+            on_over(closed_room)
+
+        room.on_over = over
+        book.add(record)
+
+    lobby.room_listeners.append(watch)
+
+
+# -- files -----------------------------------------------------------------------------------------
+
+_ROOT = re.compile(rb"<protocol\b[^>]*>")
+READ_CHUNK = 1 << 16
+
+
+def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth: int) -> XmlRecord:
+    """A replay (ours or an official server's) read with the game ports' reader and limits."""
+    header: dict[str, str] = {}
+    root = _ROOT.search(data[:8192])
+    if root is not None:
+        try:
+            header = dict(parse(root.group(0)[:-1] + b"/>").attrs)
+        except Exception:
+            header = {}
+    reader = StreamReader(max_message_bytes, max_depth)
+    messages: list[Element] = []
+    try:
+        for start in range(0, len(data), READ_CHUNK):
+            for event in reader.feed(data[start : start + READ_CHUNK]):
+                if isinstance(event, StreamEnded):
+                    break
+                messages.append(event.element)
+    except ProtocolError as error:
+        raise ValueError(f"{source}: not a readable XML replay ({error})") from None
+    plugin = registry.get(registry.resolve(header.get("gameType", "")))
+    if plugin is None:
+        for message in messages:
+            data_element = message.find("data")
+            if data_element is not None and data_element.find("state") is not None:
+                plugin = registry.plugin_for_state(data_element.find("state"))
+                break
+    if plugin is None:
+        raise ValueError(f"{source}: no state of a known game in it")
+    names = (header["red"], header["blue"]) if "red" in header and "blue" in header else None
+    record = XmlRecord(plugin, source, names)
+    record.unfinished = header.get("unfinished")
+    record._ended = True
+    record._raw = list(messages)
+    record.steps()
+    if names is None and record._result is not None:
+        found = [row.name for row in result_rows(record._result, seat_labels(plugin), seat_labels(plugin))]
+        if any(n not in seat_labels(plugin) for n in found):
+            record._names = tuple(found)  # type: ignore[assignment]
+    if not record.steps():
+        raise ValueError(f"{source}: the replay holds no state")
+    return record

@@ -1,0 +1,111 @@
+"""``swc view FILE...``: open replays and logs in the browser viewer, without a game server.
+
+Takes every file kind ``swc replay`` reads: XML replays of all six XML games (ours and the
+official servers' ``.xml``/``.xml.gz``), ReversiXT move logs (ours and the reference server's
+``log_game.txt``) and Robo Rally game logs (``.jsonl``). It serves the same pages and API as
+``swc serve``'s viewer (server/web/) until Ctrl-C; more files can be dropped on the start page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+import trio
+
+from swc_local.client.connection import port_argument
+
+log = logging.getLogger("swc.view")
+
+
+def add_commands(commands) -> None:
+    view = commands.add_parser("view", help="show replays and game logs in the browser (no game server needed)")
+    view.add_argument("files", nargs="+", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt or Robo Rally .jsonl")
+    view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
+    view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
+    view.add_argument("--password", help="passphrase the pages ask for when --host is not loopback")
+    view.set_defaults(run=_view)
+
+
+def load_files(paths: list[Path]):
+    """A book holding one finished record per file; ValueError naming the first file that fails."""
+    from swc_local.server.web.book import GameBook
+    from swc_local.server.web.files import MAX_UPLOAD_BYTES, open_bytes
+
+    book = GameBook()
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+        book.add(open_bytes(data, str(path), limit=max(MAX_UPLOAD_BYTES, len(data))))
+    return book
+
+
+async def serve_book(book, host: str, port: int, password: str | None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    from swc_local.server.web.app import WebContext
+    from swc_local.server.web.auth import Gate
+    from swc_local.server.web.door import WebDoor
+
+    door = WebDoor(WebContext(book, Gate(host, password)), host, port)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(door.run)
+        print(f"viewer on {door.url}/", flush=True)
+        for record in book.records.values():
+            print(f"  {door.url}/game/{record.id}  {record.title}: {record.source}", flush=True)
+        task_status.started(door)
+
+
+def _view(args: argparse.Namespace) -> int:
+    from swc_local.server.web.auth import is_loopback
+    from swc_local.server.web.files import FileError
+
+    if not 0 <= args.port <= 65535:
+        log.error("--port must be 0..65535, not %d", args.port)
+        return 2
+    if not is_loopback(args.host) and not args.password:
+        log.error("--host %s is not loopback: give --password for the pages to ask for", args.host)
+        return 2
+    try:
+        book = load_files(args.files)
+    except (ValueError, FileError) as error:
+        log.error("%s", error)
+        return 2
+    try:
+        trio.run(_serve_until_signalled, book, args.host, args.port, args.password)
+    except KeyboardInterrupt:
+        pass
+    except OSError as error:
+        log.error("cannot listen on %s:%d: %s", args.host, args.port, error.strerror or error)
+        return 1
+    except BaseExceptionGroup as group:
+        leaf = group
+        while isinstance(leaf, BaseExceptionGroup):
+            leaf = leaf.exceptions[0]
+        if isinstance(leaf, KeyboardInterrupt):
+            return 0
+        if isinstance(leaf, OSError):
+            log.error("cannot listen on %s:%d: %s", args.host, args.port, leaf.strerror or leaf)
+            return 1
+        raise
+    return 0
+
+
+async def _serve_until_signalled(book, host: str, port: int, password: str | None) -> None:
+    import signal
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(serve_book, book, host, port, password)
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async for _ in signals:
+                log.info("stopped")
+                nursery.cancel_scope.cancel()
+                return
+
+
+if __name__ == "__main__":
+    from swc_local.tools.cli import main
+
+    sys.exit(main(["view", *sys.argv[1:]]))
