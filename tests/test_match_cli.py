@@ -146,3 +146,19 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
     assert out.splitlines()[-1] == "every game ended with a result"
     played = int(out.split("interrupted after ")[1].split()[0])
     assert played >= 2 and f"{played} games of reversixt" in out
+
+
+def test_swc_replay_names_the_kinds_it_reads(tmp_path, caplog):
+    other = tmp_path / "game.bin"
+    other.write_bytes(b"\0")
+    assert main(["replay", str(other)]) == 2
+    (line,) = caplog.text.strip().splitlines()
+    assert "game.bin is no replay or game log" in line and ".xml (xml)" in line and ".jsonl (roborally)" in line
+
+
+def test_the_xml_fixture_points_to_the_fixture_of_another_family():
+    from swc_local.swc_pytest.server import start_server
+
+    with pytest.raises(ValueError, match="reversixt is played with the reversixt_server fixture"):
+        with start_server("reversixt"):
+            pass

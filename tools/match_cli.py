@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
-import sys
 import tempfile
 from pathlib import Path
 
