@@ -275,3 +275,14 @@ def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, g
     assert data["head_to_head"][0]["pentanomial"] != [0, 0, 0, 0, 0]  # one complete pair
     seats = rows(db, "SELECT game_key, COUNT(DISTINCT bot) FROM seats GROUP BY game_key")
     assert [count for _, count in seats] == [2, 2]
+
+
+def test_the_test_clients_significance_rule_stops_once_one_bot_is_significantly_better(tmp_path, capsys):
+    db = tmp_path / "significance.db"
+    code = tournament("reversixt", f"--bot=random={RANDOM}", f"--bot=greedy={GREEDY}", "--db", str(db),
+                      "--significance", "0.05", "--min-tests", "6", "--games-per-pairing", "40", "--seed", "1",
+                      "--concurrency", "2", *INSTANT_REVERSI)
+    assert code == 0
+    data = report(db, capsys)
+    assert data["verdict"].startswith("greedy is significantly better after")
+    assert 6 <= data["games"] < 40
