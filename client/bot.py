@@ -107,10 +107,10 @@ def add_commands(commands) -> None:
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
 
-    bot = commands.add_parser("bot", help="play one game with the reference random bot")
-    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
+    bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
+    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
     bot.add_argument("--host", default="localhost")
-    bot.add_argument("--port", type=port_argument, default=13050)
+    bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
@@ -125,10 +125,17 @@ def _bot(args) -> int:
 
     from swc_local.games import registry
 
-    plugin = registry.get(registry.resolve(args.game))
-    if plugin is None:
-        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
+    game = registry.entry(args.game)
+    if game is None:
+        log.error("swc bot: %s", registry.unknown_game_message(args.game))
         return 2
+    if game.bot_main is not None:  # a game of another family: its own reference bot, as registered
+        argv = [*game.bot_flags, "--host", args.host]
+        argv += ["--port", str(args.port)] if args.port is not None else []
+        argv += ["--seed", str(args.seed)] if args.seed is not None else []
+        return registry.function(game.bot_main)(argv)
+    plugin = registry.get(game.game_type)
+    args.port = 13050 if args.port is None else args.port
     report = None
     try:
         report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)

@@ -42,6 +42,8 @@ class Game:
     seats: tuple[int, int]  # (fewest, most)
     bot: tuple[str, ...]  # the reference bot's command; {python} and the runner's placeholders
     plugin: str | None = None  # XML family: the module whose PLUGIN is the game
+    bot_main: str | None = None  # "module:function(argv) -> exit code": ``swc bot GAME`` of other families
+    bot_flags: tuple[str, ...] = ()  # what bot_main is given before --host/--port/--seed
 
     @property
     def name(self) -> str:
@@ -74,10 +76,13 @@ GAMES: tuple[Game, ...] = (
     _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", "swc_local.games.hase_und_igel_2025.plugin"),
     _xml("swc_2027_blokus", "blokus", "swc_local.games.blokus.plugin"),
     Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
-         (PYTHON, "-m", "swc_local.client.reversixt_bot", "--host", "{host}", "--port", "{port}", "--seed", "{seed}")),
+         (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
+          "--seed", "{seed}"),
+         bot_main="swc_local.client.reversixt_bot:main", bot_flags=("--strategy", "greedy")),
     Game("roborally", ROBORALLY, ("roborally",), (2, 6),
-         (PYTHON, "-m", "swc_local.tools.cli", "roborally-bot", "--greedy", "--host", "{host}", "--port", "{port}",
-          "--seed", "{seed}")),
+         (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
+          "--seed", "{seed}"),
+         bot_main="swc_local.client.roborally_bot:main", bot_flags=("--greedy",)),
 )
 
 _BY_NAME: dict[str, Game] = {}
@@ -162,8 +167,9 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     """The plugin whose XML names this memento ``<state>``'s class, if any.
 
     Several years call their state class ``state`` (Hase und Igel 2018, Ostseeschach 2022), so a
-    plugin may define ``recognizes_state(state) -> bool`` to claim its own states; a plugin with
-    that method is asked first, the first plugin without one that names the class is the fallback.
+    plugin may override the ``recognizes_state(state)`` hook to claim its own states: a plugin
+    that answers True wins, the first one without an opinion (None) that names the class is the
+    fallback.
     """
     fallback = None
     for game_type in game_types():
@@ -173,9 +179,9 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
             continue
         if plugin is None or state.get("class") not in plugin.data_classes:
             continue
-        recognizes = getattr(plugin, "recognizes_state", None)
-        if recognizes is None:
+        verdict = plugin.recognizes_state(state)
+        if verdict is None:
             fallback = fallback or plugin
-        elif recognizes(state):
+        elif verdict:
             return plugin
     return fallback

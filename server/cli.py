@@ -56,7 +56,12 @@ def _serve(args: argparse.Namespace) -> int:
         return _fail(located(error, settings.sources if settings is not None else {}))
     from swc_local.server.modern_lobby import check_default_game
 
-    problem = check_default_game(settings.default_game) or _reversixt_map_problem(settings, args.reversixt_map)
+    problem = check_default_game(settings.default_game)
+    if problem and not args.game:  # from the file: its name and line
+        problem = located(ConfigError(problem), settings.sources)
+    elif problem:
+        problem = problem.replace("defaultGame", "--game", 1)
+    problem = problem or _reversixt_map_problem(settings, args.reversixt_map)
     if problem:
         return _fail(problem)
     try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from swc_local.server.config import ConfigError, Settings, port_argument, port_number
 
 DEFAULT_PORT = 7777
-PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep")
+PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep",
+                 "reversixtJoinTimeout", "reversixtWriteTimeout", "reversixtMaxIdle")  # read below; others are warned about
 
 
 def _number(key: str, value: str, kind=float):

@@ -41,9 +41,6 @@ from swc_local.server.roborally_lobby import RoboRallySettings
 log = logging.getLogger("swc.roborally")
 
 DEFAULT_PORT = 52020
-PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "aliveInterval", "timer", "playCardTimeout",
-                 "pickDamageTimeout", "rebootDirectionWait", "setupTimeout", "programmingLimit", "logDir",
-                 "maxConnections", "helloTimeout")  # the roborally.* keys of server.properties
 _FLOATS = {
     "aliveInterval": ("alive_interval", True), "timer": ("timer", True), "playCardTimeout": ("play_card_timeout", False),
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
@@ -52,6 +49,8 @@ _FLOATS = {
     "writeTimeout": ("write_timeout", False),
 }
 _INTS = {"maxConnections": "max_connections", "maxIdle": "max_idle", "chatBurst": "chat_burst", "logMaxBytes": "log_max_bytes"}
+# the roborally.* keys of server.properties (a key read here and not listed is warned about as unknown)
+PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "logDir", *_FLOATS, *_INTS)
 
 
 FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key

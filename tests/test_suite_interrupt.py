@@ -70,3 +70,13 @@ def test_an_interrupted_run_stops_at_once_and_leaves_no_process(signum, tmp_path
     assert run.returncode == pytest.ExitCode.INTERRUPTED, output
     assert not (tmp_path / "second_test_ran").exists(), output
     assert not _alive(helper), f"helper {helper} outlived the run"
+
+
+def test_the_slow_list_names_tests_that_exist():
+    from tests.conftest import SLOW_MODULES, SLOW_TESTS
+
+    here = Path(__file__).resolve().parent
+    assert all((here / module).is_file() for module in SLOW_MODULES), SLOW_MODULES
+    for module, names in SLOW_TESTS.items():
+        source = (here / module).read_text()
+        assert all(f"def {name}(" in source for name in names), (module, names)

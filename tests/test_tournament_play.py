@@ -149,6 +149,7 @@ def test_a_command_that_cannot_start_is_reported_once_before_any_game(tmp_path, 
     (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--games-per-pairing", "3"], "multiple of the 2 seats"),
     (["piranhas", "--bot=a=true", "--bot=b=true", "--bot=c=true", "--db", "x.db", "--sprt", "elo1=5"], "exactly two bots"),
     (["report", "missing.db"], "no such tournament database"),
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "no/such/dir/x.db"], "the directory no/such/dir does not exist"),
 ])
 def test_bad_arguments_are_one_line_errors(tmp_path, capsys, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -196,8 +197,9 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
         address = json.loads(scheduler_file.read_text())["address"]
         with Client(address, timeout=60) as watcher:
             watcher.wait_for_workers(2, timeout=60)
-            first = next(a for a, info in watcher.scheduler_info()["workers"].items() if info["name"] == "w0")
+            number_of = {a: int(info["name"][1:]) for a, info in watcher.scheduler_info()["workers"].items()}
             cut_short: list[str] = []  # the games the dead worker was playing
+            killed: list[int] = []
 
             def kill_a_worker_mid_game() -> None:
                 try:
@@ -205,10 +207,15 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
                 except AssertionError:
                     return
                 deadline = time.monotonic() + 60
-                while not cut_short and time.monotonic() < deadline:
-                    cut_short.extend(watcher.processing(workers=[first]).get(first, ()))
+                while time.monotonic() < deadline:  # whichever worker is playing a game now
+                    busy = {a: tasks for a, tasks in watcher.processing().items() if tasks and a in number_of}
+                    if busy:
+                        victim, tasks = next(iter(busy.items()))
+                        cut_short.extend(tasks)
+                        killed.append(number_of[victim])
+                        kill(workers[number_of[victim]])
+                        return
                     time.sleep(0.01)
-                kill(workers[0])
 
             killer = threading.Thread(target=kill_a_worker_mid_game, daemon=True)
             killer.start()
@@ -216,7 +223,7 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
                               "--db", str(db), "--seed", "3", "--dask", address, "--concurrency", "2",
                               "--start-delay", "0", "--turn-delay", "0.02")
             killer.join(timeout=5)
-    assert code == 0 and cut_short and workers[0].poll() is not None
+    assert code == 0 and cut_short and workers[killed[0]].poll() is not None
     expected = {slot.key for slot in schedule(["greedy", "random"], "roundrobin", 6, 2, 3)}
     assert_every_game_once(db, expected)
     for task in cut_short:  # played again on the other worker, stored once
@@ -274,3 +281,14 @@ def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, g
     assert data["head_to_head"][0]["pentanomial"] != [0, 0, 0, 0, 0]  # one complete pair
     seats = rows(db, "SELECT game_key, COUNT(DISTINCT bot) FROM seats GROUP BY game_key")
     assert [count for _, count in seats] == [2, 2]
+
+
+def test_the_test_clients_significance_rule_stops_once_one_bot_is_significantly_better(tmp_path, capsys):
+    db = tmp_path / "significance.db"
+    code = tournament("reversixt", f"--bot=random={RANDOM}", f"--bot=greedy={GREEDY}", "--db", str(db),
+                      "--significance", "0.05", "--min-tests", "6", "--games-per-pairing", "40", "--seed", "1",
+                      "--concurrency", "2", *INSTANT_REVERSI)
+    assert code == 0
+    data = report(db, capsys)
+    assert data["verdict"].startswith("greedy is significantly better after")
+    assert 6 <= data["games"] < 40

@@ -15,7 +15,7 @@ RELATIVE = 1e-6
 
 
 def close(actual: float, expected: float) -> bool:
-    return math.isclose(actual, expected, rel_tol=RELATIVE, abs_tol=1e-9)
+    return math.isclose(actual, expected, rel_tol=RELATIVE)
 
 
 def label(vector) -> str:

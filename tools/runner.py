@@ -39,7 +39,6 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -138,6 +137,14 @@ def check_command(command: str | list[str]) -> str | None:
     if shutil.which(program) is None:
         return f"{program}: command not found (command: {command_text(command)})"
     return None
+
+
+def require_commands(players: list[tuple[str, str | list[str]]]) -> None:
+    """:class:`CommandError` for the first player whose command cannot start (before a run)."""
+    for name, command in players:
+        problem = check_command(command)
+        if problem:
+            raise CommandError(f"{name} cannot start: {problem}")
 
 
 def family_of(game: str):
@@ -263,16 +270,22 @@ async def _play(family, game_type: str, spec: GameSpec) -> GameResult:
             if table.ordered:
                 for k in range(count):
                     await start_and_join(k)
+                    if absent.get(k) == CANNOT_START:
+                        for later in seats[k + 1:]:
+                            later.exited.set()  # never started
+                        break
                     if k in absent:
                         await table.fill([k])
             else:
                 async with trio.open_nursery() as joining:
                     for k in range(count):
                         joining.start_soon(start_and_join, k)
-                if absent:
+                if absent and CANNOT_START not in absent.values():
                     await table.fill(sorted(absent))
             outcome = Outcome(None, error=None)
-            if len(absent) == count:
+            if CANNOT_START in absent.values():  # the run stops: no need to play this game out
+                outcome.error = "a command cannot start"
+            elif len(absent) == count:
                 outcome.error = "no player joined"
             else:
                 with trio.move_on_after(spec.game_timeout) as deadline:

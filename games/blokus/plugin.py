@@ -35,12 +35,14 @@ from swc_local.games.blokus.rules import (
     SetMove,
     SkipMove,
 )
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import (
+    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+)
 from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 
-class BlokusGame:
+class BlokusGame(GameHooks):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ("position", "names")
@@ -107,7 +109,7 @@ def greedy_move(game: BlokusGame, rng: random.Random) -> Move | None:
     return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
 
 
-class BlokusPlugin(RandomMoveFromLegal):
+class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
     """The ``swc_2027_blokus`` game type."""
 
     game_type = "swc_2027_blokus"

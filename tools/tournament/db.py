@@ -56,6 +56,8 @@ class ResultsDb:
         path = Path(path)
         if not create and not path.is_file():
             raise DatabaseError(f"{path}: no such tournament database")
+        if not path.parent.is_dir():
+            raise DatabaseError(f"--db {path}: the directory {path.parent} does not exist")
         try:
             self.connection = sqlite3.connect(path, isolation_level=None)
             self.connection.execute("PRAGMA journal_mode=WAL")

@@ -16,7 +16,9 @@ Conformance notes (official-stockfish/fishtest ``server/fishtest/stats/stat_util
 - the interval is the normal one, ``mu -/+ 1.96 * sigma / sqrt(games)``, mapped through the
   logistic Elo curve; ``elo95`` is half its width (so it is not symmetric around ``elo``);
 - the logistic curve clamps the score to [1e-3, 1 - 1e-3] before taking the logarithm;
-- LOS is ``Phi((mu - 1/2) / (sigma / sqrt(games)))``.
+- LOS is ``Phi((mu - 1/2) / (sigma / sqrt(games)))``, with ``Phi`` from ``erfc`` so that a LOS
+  deep in the lower tail (1e-89 for a clearly weaker bot) keeps its digits as fishtest's
+  ``scipy.stats.norm.cdf`` does, instead of rounding to 0.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from statistics import NormalDist
 
 REGULARIZER = 1e-3  # what a zero count becomes (fishtest's epsilon)
 _NORMAL = NormalDist()
+
+
+def phi(z: float) -> float:
+    """The standard normal distribution function, accurate far into both tails."""
+    return 0.5 * math.erfc(-z / math.sqrt(2))
 
 
 def regularize(results: list[float]) -> list[float]:
@@ -81,5 +88,5 @@ def estimate(results: list[float]) -> EloEstimate:
     return EloEstimate(
         elo=elo_of_score(stats.mu),
         elo95=(elo_of_score(high) - elo_of_score(low)) / 2,
-        los=_NORMAL.cdf((stats.mu - 0.5) / error),
+        los=phi((stats.mu - 0.5) / error),
     )
