@@ -31,7 +31,7 @@ from swc_local.client.blocking import Portal
 from swc_local.server.reversixt_door import DEFAULT_MAP, DoorSettings, ReversiDoor
 from swc_local.server.reversixt_game import Timing
 from swc_local.tools.results import GameResult
-from swc_local.tools.runner import GameSpec, play_games
+from swc_local.tools.runner import GameSpec, play_games, require_commands
 
 MARKER = "reversixt_server(map=None, time_limit=0, depth=1, start_delay=0, turn_delay=0): options of the reversixt_server fixture"
 
@@ -97,6 +97,7 @@ class RunningReversi:
         commands[seat - 1] = ("bot", bot)
         spec = GameSpec(game="reversixt", index=self._games, seed=seed, players=commands,
                         start_timeout=start_timeout, game_timeout=timeout, options=dict(self.options))
+        require_commands(spec.players)
         self._games += 1
         (record,) = self.portal.call(play_games, [spec], give_up_after=None)
         return PlayedReversi(record)

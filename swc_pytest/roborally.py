@@ -63,7 +63,7 @@ class RunningRoboRally:
              timeout: float = 300.0, start_timeout: float = 15.0) -> PlayedRoboRally:
         """One game: ``command`` in seat 1 against ``opponents`` greedy bots (or these commands)."""
         from swc_local.games import registry
-        from swc_local.tools.runner import GameSpec, play_games
+        from swc_local.tools.runner import GameSpec, play_games, require_commands
 
         greedy = registry.entry("roborally").bot_command()
         others = [greedy] * opponents if isinstance(opponents, int) else list(opponents)
@@ -73,6 +73,7 @@ class RunningRoboRally:
         base = self.options.get("seed") if seed is None else seed
         spec = GameSpec(game="roborally", index=self._games, seed=(base if base is not None else 0) + self._games,
                         players=players, start_timeout=start_timeout, game_timeout=timeout, options=options)
+        require_commands(spec.players)
         self._games += 1
         (record,) = self.portal.call(play_games, [spec], give_up_after=None)
         return PlayedRoboRally(record)

@@ -16,7 +16,7 @@ from swc_local.games import registry
 from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.results import GameResult
-from swc_local.tools.runner import GameSpec, play_games
+from swc_local.tools.runner import GameSpec, play_games, require_commands
 
 
 def _seat(color: str) -> int:
@@ -154,6 +154,7 @@ class RunningServer:
             logs=Path(logs) if logs else None, start_timeout=start_timeout, game_timeout=timeout,
             options={"server": self.server, "password": self.password},
         )
+        require_commands(spec.players)
         self._games += 1
         (record,) = self.portal.call(play_games, [spec], give_up_after=None)
         return PlayedGame(record)

@@ -148,3 +148,12 @@ def test_registry_import_is_light():
     code = "import sys, swc_local.games.registry as r; assert len(r.entries()) == 8; print(sorted(m for m in sys.modules if m.startswith(('trio', 'swc_local.server'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_fixture_raises_the_text_of_swc_match_for_exit_127():
+    missing = ["sh", "-c", "echo 'sh: 1: pyhton: not found' >&2; exit 127", "{port}"]
+    with start_server("piranhas", seed=1) as server:
+        with pytest.raises(CommandError) as caught:
+            server.play(missing)
+    assert str(caught.value).startswith("player1's command cannot play: exited with code 127 before it joined; "
+                                        "last output: sh: 1: pyhton: not found -- command: sh -c")

@@ -197,8 +197,9 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
         address = json.loads(scheduler_file.read_text())["address"]
         with Client(address, timeout=60) as watcher:
             watcher.wait_for_workers(2, timeout=60)
-            first = next(a for a, info in watcher.scheduler_info()["workers"].items() if info["name"] == "w0")
+            number_of = {a: int(info["name"][1:]) for a, info in watcher.scheduler_info()["workers"].items()}
             cut_short: list[str] = []  # the games the dead worker was playing
+            killed: list[int] = []
 
             def kill_a_worker_mid_game() -> None:
                 try:
@@ -206,10 +207,15 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
                 except AssertionError:
                     return
                 deadline = time.monotonic() + 60
-                while not cut_short and time.monotonic() < deadline:
-                    cut_short.extend(watcher.processing(workers=[first]).get(first, ()))
+                while time.monotonic() < deadline:  # whichever worker is playing a game now
+                    busy = {a: tasks for a, tasks in watcher.processing().items() if tasks and a in number_of}
+                    if busy:
+                        victim, tasks = next(iter(busy.items()))
+                        cut_short.extend(tasks)
+                        killed.append(number_of[victim])
+                        kill(workers[number_of[victim]])
+                        return
                     time.sleep(0.01)
-                kill(workers[0])
 
             killer = threading.Thread(target=kill_a_worker_mid_game, daemon=True)
             killer.start()
@@ -217,7 +223,7 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
                               "--db", str(db), "--seed", "3", "--dask", address, "--concurrency", "2",
                               "--start-delay", "0", "--turn-delay", "0.02")
             killer.join(timeout=5)
-    assert code == 0 and cut_short and workers[0].poll() is not None
+    assert code == 0 and cut_short and workers[killed[0]].poll() is not None
     expected = {slot.key for slot in schedule(["greedy", "random"], "roundrobin", 6, 2, 3)}
     assert_every_game_once(db, expected)
     for task in cut_short:  # played again on the other worker, stored once

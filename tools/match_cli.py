@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
     from swc_local.tools.match import MatchConfig, run_match
     from swc_local.tools.match_report import Progress, RecordWriter, results_table
-    from swc_local.tools.runner import CommandError, check_command
+    from swc_local.tools.runner import CommandError, require_commands
 
     game = registry.entry(args.game)
     if game is None:
@@ -120,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         log.error("swc match %s: %s", game.name, error)
         return 2
-    for name, command in zip((f"player{k + 1}" for k in range(len(commands))), commands):
-        problem = check_command(command)
-        if problem:
-            log.error("swc match: %s cannot start: %s", name, problem)
-            return 2
+    try:
+        require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
+    except CommandError as error:
+        log.error("swc match: %s", error)
+        return 2
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     played = []

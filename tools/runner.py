@@ -139,6 +139,14 @@ def check_command(command: str | list[str]) -> str | None:
     return None
 
 
+def require_commands(players: list[tuple[str, str | list[str]]]) -> None:
+    """:class:`CommandError` for the first player whose command cannot start (before a run)."""
+    for name, command in players:
+        problem = check_command(command)
+        if problem:
+            raise CommandError(f"{name} cannot start: {problem}")
+
+
 def family_of(game: str):
     """The seat adapter module of ``game`` (a game type or short name)."""
     entry = registry.entry(game)
