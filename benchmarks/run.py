@@ -151,9 +151,11 @@ def blokus_rows(plan: Plan) -> list[Row]:
 def collect(plan: Plan) -> list[Row]:
     rows = []
     from benchmarks.reversixt import reversixt_rows
+    from benchmarks.tournament import tournament_rows
 
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
-                       ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows)):
+                       ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows),
+                       ("tournament", tournament_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows

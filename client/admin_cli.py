@@ -31,6 +31,7 @@ import trio
 from swc_local.client.admin import Admin, AdminError, Slot
 from swc_local.client.connection import port_argument
 from swc_local.client.messages import Error, Memento, Result
+from swc_local.games import registry
 from swc_local.games.plugin import seat_labels
 
 
@@ -91,6 +92,9 @@ def main(args: argparse.Namespace) -> int:
         args.password = find_password(args.password, args.properties)
     except PassphraseError as error:
         print(f"swc admin: {error}", file=sys.stderr)
+        return 2
+    if args.action == "prepare" and registry.get(registry.resolve(args.game)) is None:
+        print(f"swc admin: unknown game {args.game!r} (known: {', '.join(registry.game_types())})", file=sys.stderr)
         return 2
     try:
         return trio.run(_run, args)

@@ -103,27 +103,21 @@ def summary(report: BotReport) -> str:
 
 def add_commands(commands) -> None:
     """``swc bot GAME`` (the classic and modern games) and ``swc roborally-bot``."""
+    from swc_local.client import roborally_bot
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
-    from swc_local.protocol.roborally import MAP_NAMES
 
-    bot = commands.add_parser("bot", help="play one game with the reference random bot")
-    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_types()))
+    bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
+    bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
     bot.add_argument("--host", default="localhost")
-    bot.add_argument("--port", type=port_argument, default=13050)
+    bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
 
     roborally = commands.add_parser("roborally-bot", help="play one Robo Rally game with a reference bot")
-    roborally.add_argument("--host", default="localhost")
-    roborally.add_argument("--port", type=port_argument, default=52020)
-    roborally.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
-    roborally.add_argument("--seed", type=int)
-    roborally.add_argument("--name")
-    roborally.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
-    roborally.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
-    roborally.set_defaults(run=_roborally_bot)
+    roborally_bot.add_arguments(roborally)
+    roborally.set_defaults(run=roborally_bot.run)
 
 
 def _bot(args) -> int:
@@ -131,10 +125,17 @@ def _bot(args) -> int:
 
     from swc_local.games import registry
 
-    plugin = registry.get(registry.resolve(args.game))
-    if plugin is None:
-        log.error("unknown game %r (known: %s)", args.game, ", ".join(registry.game_types()))
+    game = registry.entry(args.game)
+    if game is None:
+        log.error("swc bot: %s", registry.unknown_game_message(args.game))
         return 2
+    if game.bot_main is not None:  # a game of another family: its own reference bot, as registered
+        argv = [*game.bot_flags, "--host", args.host]
+        argv += ["--port", str(args.port)] if args.port is not None else []
+        argv += ["--seed", str(args.seed)] if args.seed is not None else []
+        return registry.function(game.bot_main)(argv)
+    plugin = registry.get(game.game_type)
+    args.port = 13050 if args.port is None else args.port
     report = None
     try:
         report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
@@ -150,15 +151,3 @@ def _bot(args) -> int:
     print(summary(report), flush=True)
     return 0
 
-
-def _roborally_bot(args) -> int:
-    import json
-
-    import trio
-
-    from swc_local.client.roborally_bot import play_bot
-
-    report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
-                                       is_ai=not args.human, map_name=args.map))
-    print(json.dumps(report.__dict__))
-    return 0 if report.finished else 1

@@ -159,9 +159,11 @@ async def play(host: str, port: int, *, strategy: str = "greedy", group: int = 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    from swc_local.client.connection import port_argument
+
     parser = argparse.ArgumentParser(prog="reversixt-bot", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", "-p", type=int, default=7777)
+    parser.add_argument("--port", "-p", type=port_argument, default=7777)
     parser.add_argument("--strategy", choices=STRATEGIES, default="greedy")
     parser.add_argument("--group", type=int, default=0)
     parser.add_argument("--seed", type=int)

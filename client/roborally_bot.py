@@ -225,21 +225,33 @@ async def play_bot(host: str, port: int, greedy: bool = False, seed: int | None 
     return await RoboRallyBot(greedy=greedy, seed=seed, **options).play(host, port)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The bot's options (here and as ``swc roborally-bot``)."""
+    from swc_local.client.connection import port_argument
+
     parser.add_argument("--host", default="localhost")
-    parser.add_argument("--port", type=int, default=52020)
+    parser.add_argument("--port", type=port_argument, default=52020)
     parser.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--name")
-    parser.add_argument("--human", action="store_true", help="say isAI=false (the bot may then choose the map)")
+    parser.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
     parser.add_argument("--map", choices=MAP_NAMES, help="the map to choose when asked")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game; print the report as JSON; 0 if the game finished."""
     report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
                                        is_ai=not args.human, map_name=args.map))
     print(json.dumps(report.__dict__))
     return 0 if report.finished else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    return run(args)
 
 
 if __name__ == "__main__":

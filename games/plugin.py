@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from swc_local.protocol.element import Element
+from swc_local.protocol.messages import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
 
 CLASSIC = "classic"
 """The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""
@@ -79,15 +80,6 @@ class MalformedMove(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreFragment:
-    """One column of the result's ``<definition>``."""
-
-    name: str
-    aggregation: str  # "SUM" or "AVERAGE"
-    relevant_for_ranking: bool = True
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """A win condition that holds: ``winner`` is a seat, or None for a draw."""
 
@@ -139,18 +131,10 @@ class Game(Protocol):
         """The result's ``<winner .../>`` element for ``seat`` (classic dialect only)."""
         ...
 
-    # Modern dialect only (the server calls these for plugins with dialect MODERN):
-    #
-    # def move_text(self, move) -> str:   (optional: without it the server uses str(move))
-    #     """The move's Kotlin toString, e.g. "Zug von [0|1] zu [1|2]": the server quotes it in
-    #     "It's not your turn yet; expected: ONE(), got TWO() (msg was <move_text>)."."""
-    #
-    # ``apply`` may raise MalformedMove (the official rule code crashed: the player is dropped,
-    # LEFT with ``cause``).  An InvalidMove may carry the error text as ``detail`` or as an
-    # ``error_message`` attribute (both are read).
-    #
-    # def early_outcome(self) -> Outcome:   (optional, 2025 envelope)
-    #     """Who leads when an admin cancels the game before its end (25.x currentWinner())."""
+    # Modern dialect only: ``move_text`` and ``early_outcome``, hooks with defaults in
+    # :class:`GameHooks`.  ``apply`` may raise MalformedMove (the official rule code crashed: the
+    # player is dropped, LEFT with ``cause``).  An InvalidMove may carry the error text as
+    # ``detail`` or as an ``error_message`` attribute (both are read).
     #
     # ``set_display_names`` gets "" for players who came in by ``<join/>`` (they have no name).
     # ``outcome().reason`` is the win reason as sent in a 2025 ``<winner reason>`` (names filled
@@ -170,10 +154,8 @@ class GamePlugin(Protocol):
     move_classes: frozenset[str]  # <data class=...> values decoded as a move
     data_classes: frozenset[str]  # other class aliases the game's XML knows (not moves)
     error_echoes_move: bool  # the invalid-move error carries <originalRequest> (2018: yes, 2019: no)
-    # Modern plugins also declare ``envelope = ENVELOPE_2022`` or ``ENVELOPE_2025`` (the lobby
-    # reads it with getattr, default ENVELOPE_2022) and may declare ``season: int`` (the year of
-    # the game, e.g. 2022; ``<join/>`` without gameType goes to the newest modern season unless
-    # the server's ``defaultGame`` names another).
+    # and the hooks of :class:`PluginHooks` (envelope, season, recognizes_state), which a plugin
+    # inherits with their defaults and overrides only where its game differs.
 
     def new_game(self, rng: random.Random) -> Game:
         """A fresh game; the board is generated now, from ``rng`` only."""
@@ -198,6 +180,41 @@ class GamePlugin(Protocol):
     def describe(self, game: Game) -> str:
         """A small text board for people (replays, logs)."""
         ...
+
+
+class PluginHooks:
+    """The optional members of a :class:`GamePlugin`, declared with their defaults.
+
+    Why hooks instead of ``getattr(plugin, name, default)`` at each use: the defaults live in
+    one place, a plugin states what it changes in one-line overrides (python-chess's variants
+    are the model), and a misspelt override is a plain attribute, found by reading the class.
+    """
+
+    envelope: str = ENVELOPE_2022
+    """Modern dialect: the result and timeout envelope, ENVELOPE_2022 or ENVELOPE_2025."""
+
+    season: int | None = None
+    """The year of the game (e.g. 2022); None: the year in its game type. ``<join/>`` without
+    gameType goes to the newest modern season unless the server's ``defaultGame`` names another."""
+
+    def recognizes_state(self, state: Element) -> bool | None:
+        """Whether a memento's ``<state>`` is this game's, for class names several years share
+        (``state``); None: no opinion, the state's class alone decides (the registry)."""
+        return None
+
+
+class GameHooks:
+    """The optional members of a :class:`Game`, declared with their defaults (see PluginHooks)."""
+
+    def move_text(self, move: object) -> str:
+        """Modern dialect: the move's Kotlin toString, e.g. "Zug von [0|1] zu [1|2]", quoted in
+        "It's not your turn yet; expected: ONE(), got TWO() (msg was <move_text>).".."""
+        return str(move)
+
+    def early_outcome(self) -> Outcome | None:
+        """2025 envelope: who leads when an admin cancels the game before its end (25.x
+        ``currentWinner()``); None: the room's rule (the first ranking score part that differs)."""
+        return None
 
 
 class RandomMoveFromLegal:

@@ -1,74 +1,187 @@
-"""Which games this server can host.
+"""Every game this server hosts, of every wire family, in one table.
 
-Adding a game means adding a package under ``games/`` and one line here; the server looks games
-up only through :func:`get` and :func:`all_plugins`.
+A row (:class:`Game`) says what the tools need to know about a game without importing it: its
+game type, its family, its short names, how many seats it has, the reference bot's command;
+the family (:class:`Family`) says which module plays its seats in ``swc match`` (the runner's
+seat adapter), which function prints or checks its replay files and which file names those
+have.  Everything is named by module path and imported when used, so importing this module
+costs nothing: no server, no trio.
+
+Adding a game of an existing family is one :class:`Game` line here; a new family is one
+:class:`Family` line more.  The XML door looks its games up through :func:`get` and
+:func:`all_plugins` (the XML family's plugins); ``swc match``, ``swc replay``, ``swc bot`` and
+the pytest fixtures through :func:`entry`.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
+from dataclasses import dataclass
+from pathlib import Path
 
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 
-_PLUGINS: dict[str, str] = {
-    "swc_2019_piranhas": "swc_local.games.piranhas.plugin",
-    "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.plugin",
-    "swc_2022_ostseeschach": "swc_local.games.ostseeschach.plugin",
-    "swc_2026_piranhas": "swc_local.games.piranhas_2026.plugin",
-    "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.plugin",
-    "swc_2027_blokus": "swc_local.games.blokus.plugin",
-}
+PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
 
-_SHORT_NAMES: dict[str, str] = {
-    "piranhas": "swc_2019_piranhas",
-    "hase_und_igel": "swc_2018_hase_und_igel",
-    "ostseeschach": "swc_2022_ostseeschach",
-    "piranhas_2026": "swc_2026_piranhas",
-    "hase_und_igel_2025": "swc_2025_hase_und_igel",
-    "blokus": "swc_2027_blokus",
-}
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # xml, reversixt, roborally
+    adapter: str  # module with the runner's seat adapter (a class Family)
+    replay: str  # "module:function": function(path, check, out) -> exit code
+    log_suffixes: tuple[str, ...]  # the file names of its replays/logs end so
+
+
+@dataclass(frozen=True)
+class Game:
+    game_type: str
+    family: Family
+    short_names: tuple[str, ...]
+    seats: tuple[int, int]  # (fewest, most)
+    bot: tuple[str, ...]  # the reference bot's command; {python} and the runner's placeholders
+    plugin: str | None = None  # XML family: the module whose PLUGIN is the game
+    bot_main: str | None = None  # "module:function(argv) -> exit code": ``swc bot GAME`` of other families
+    bot_flags: tuple[str, ...] = ()  # what bot_main is given before --host/--port/--seed
+
+    @property
+    def name(self) -> str:
+        """The name a person types: the first short name."""
+        return self.short_names[0] if self.short_names else self.game_type
+
+    def bot_command(self) -> list[str]:
+        import sys
+
+        return [sys.executable if arg == PYTHON else arg for arg in self.bot]
+
+
+XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",))
+REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"))
+ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",))
+FAMILIES = (XML, REVERSIXT, ROBORALLY)
+
+
+def _xml(game_type: str, short: str, module: str) -> Game:
+    bot = (PYTHON, "-m", "swc_local.tools.cli", "bot", game_type, "--host", "{host}", "--port", "{port}",
+           "--reservation", "{reservation}", "--seed", "{seed}")
+    return Game(game_type, XML, (short,), (2, 2), bot, module)
+
+
+GAMES: tuple[Game, ...] = (
+    _xml("swc_2019_piranhas", "piranhas", "swc_local.games.piranhas.plugin"),
+    _xml("swc_2018_hase_und_igel", "hase_und_igel", "swc_local.games.hase_und_igel.plugin"),
+    _xml("swc_2022_ostseeschach", "ostseeschach", "swc_local.games.ostseeschach.plugin"),
+    _xml("swc_2026_piranhas", "piranhas_2026", "swc_local.games.piranhas_2026.plugin"),
+    _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", "swc_local.games.hase_und_igel_2025.plugin"),
+    _xml("swc_2027_blokus", "blokus", "swc_local.games.blokus.plugin"),
+    Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
+         (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
+          "--seed", "{seed}"),
+         bot_main="swc_local.client.reversixt_bot:main", bot_flags=("--strategy", "greedy")),
+    Game("roborally", ROBORALLY, ("roborally",), (2, 6),
+         (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
+          "--seed", "{seed}"),
+         bot_main="swc_local.client.roborally_bot:main", bot_flags=("--greedy",)),
+)
+
+_BY_NAME: dict[str, Game] = {}
+for _game in GAMES:
+    for _name in (_game.game_type, *_game.short_names):
+        _BY_NAME[_name.lower()] = _game
+
+
+# -- every game -------------------------------------------------------------------------------
+
+
+def entries() -> tuple[Game, ...]:
+    return GAMES
+
+
+def entry(name: str) -> Game | None:
+    """The game ``name`` names (game type or short name, any case), or None."""
+    return _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
+
+
+def suggestion(name: str) -> str | None:
+    """The known name closest to a misspelt ``name`` (None if nothing is close)."""
+    close = difflib.get_close_matches(name.strip().lower(), list(_BY_NAME), n=1, cutoff=0.5)
+    return close[0] if close else None
+
+
+def unknown_game_message(name: str) -> str:
+    """The one-line error for a name that is no game."""
+    close = suggestion(name)
+    hint = f"; did you mean {close}?" if close else ""
+    return f"unknown game {name!r}{hint} (known: {', '.join(game_names())})"
+
+
+def game_names() -> list[str]:
+    """What ``--help`` lists: each game's short names and game type."""
+    return [" = ".join((*game.short_names, game.game_type)) if game.game_type not in game.short_names else game.game_type
+            for game in GAMES]
+
+
+def family_for_file(path: Path) -> Family | None:
+    """The family whose replay/log files are named like ``path`` (None: no family's)."""
+    name = Path(path).name.lower()
+    for family in FAMILIES:
+        if name.endswith(family.log_suffixes):
+            return family
+    return None
+
+
+def function(reference: str):
+    """The function a ``module:function`` reference of this table names (imported now)."""
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+# -- the XML door's games ---------------------------------------------------------------------
 
 
 def game_types() -> list[str]:
-    return list(_PLUGINS)
+    """The game types of the XML family (the games the XML door serves)."""
+    return [game.game_type for game in GAMES if game.plugin is not None]
 
 
 def resolve(name: str) -> str:
     """Accept a full game type or a short name (``piranhas``) and return the game type."""
-    return _SHORT_NAMES.get(name, name)
+    game = entry(name)
+    return game.game_type if game is not None else name
 
 
 def get(game_type: str) -> GamePlugin | None:
-    """The plugin for ``game_type``, or None when no such game is known."""
-    module_name = _PLUGINS.get(game_type)
-    if module_name is None:
+    """The XML plugin for ``game_type``, or None when no XML game of that type is known."""
+    game = next((g for g in GAMES if g.game_type == game_type), None)
+    if game is None or game.plugin is None:
         return None
-    return importlib.import_module(module_name).PLUGIN
+    return importlib.import_module(game.plugin).PLUGIN
 
 
 def all_plugins() -> list[GamePlugin]:
-    return [plugin for name in _PLUGINS if (plugin := get(name)) is not None]
+    return [plugin for name in game_types() if (plugin := get(name)) is not None]
 
 
 def plugin_for_state(state: Element) -> GamePlugin | None:
     """The plugin whose XML names this memento ``<state>``'s class, if any.
 
     Several years call their state class ``state`` (Hase und Igel 2018, Ostseeschach 2022), so a
-    plugin may define ``recognizes_state(state) -> bool`` to claim its own states; a plugin with
-    that method is asked first, the first plugin without one that names the class is the fallback.
+    plugin may override the ``recognizes_state(state)`` hook to claim its own states: a plugin
+    that answers True wins, the first one without an opinion (None) that names the class is the
+    fallback.
     """
     fallback = None
-    for game_type in _PLUGINS:
+    for game_type in game_types():
         try:
             plugin = get(game_type)
         except Exception:  # a game package that does not import must not hide the others
             continue
         if plugin is None or state.get("class") not in plugin.data_classes:
             continue
-        recognizes = getattr(plugin, "recognizes_state", None)
-        if recognizes is None:
+        verdict = plugin.recognizes_state(state)
+        if verdict is None:
             fallback = fallback or plugin
-        elif recognizes(state):
+        elif verdict:
             return plugin
     return fallback

@@ -16,11 +16,13 @@ Conventions every view follows (the viewer's page and the tests rely on them):
 
 from __future__ import annotations
 
+import base64
+import html
 import math
+import re
+import struct
+import zlib
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
-
-_QUOTES = {'"': "&quot;", "'": "&#39;"}
 
 HIGHLIGHT_FROM = "#ffe08a"
 HIGHLIGHT_TO = "#ffc23d"
@@ -33,32 +35,45 @@ PLAYER_COLORS_8 = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c56
 """Players 1..8 (ReversiXT) and robots (Robo Rally), in player order."""
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_UNSAFE = re.compile("[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_ATTRIBUTE_NAMES: dict[str, str] = {}
+
+
 def esc(text: object) -> str:
     """``text`` safe inside element content and inside double-quoted attributes.
 
     Characters XML 1.0 does not allow at all (control characters) become U+FFFD, so a hostile
     name cannot make the document ill-formed either."""
-    cleaned = "".join(
-        ch if ch in "\t\n\r" or (" " <= ch and ch not in "\ufffe\uffff" and not "\ud800" <= ch <= "\udfff") else "\ufffd"
-        for ch in str(text)
-    )
-    return escape(cleaned, _QUOTES)
+    text = str(text)
+    if _UNSAFE.search(text) is None:  # most labels: nothing to do (one C-level scan)
+        return text
+    return html.escape(_NOT_XML.sub("\ufffd", text), quote=True)
 
 
 def num(value: float) -> str:
     """A coordinate as text: integers without a point, others with at most two decimals."""
+    if type(value) is int:
+        return str(value)
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def attrs(values: dict[str, object]) -> str:
+    """`` name="value"`` pairs: ``class_`` -> ``class``, ``font_size`` -> ``font-size``; None is
+    left out, numbers go through :func:`num`, everything else through :func:`esc`."""
     parts = []
+    names = _ATTRIBUTE_NAMES
     for key, value in values.items():
         if value is None:
             continue
-        text = num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else esc(value)
-        parts.append(f' {key.rstrip("_").replace("_", "-")}="{text}"')
+        name = names.get(key)
+        if name is None:
+            name = names[key] = key.rstrip("_").replace("_", "-")
+        kind = type(value)
+        text = num(value) if kind is int or kind is float else esc(value)
+        parts.append(f' {name}="{text}"')
     return "".join(parts)
 
 
@@ -152,15 +167,23 @@ class Grid:
         cx, cy = self.corner(x, y)
         return rect(cx + inset, cy + inset, self.cell - 2 * inset, self.cell - 2 * inset, fill, **values)
 
+    def lines(self, color: str, width: float = 0.5) -> str:
+        """The cell borders as one path (instead of an element per cell)."""
+        right, bottom = self.left + self.width, self.top + self.height
+        d = "".join(f"M{num(self.left + i * self.cell)},{num(self.top)}V{num(bottom)}" for i in range(self.cols + 1))
+        d += "".join(f"M{num(self.left)},{num(self.top + j * self.cell)}H{num(right)}" for j in range(self.rows + 1))
+        return tag("path", None, d=d, fill="none", stroke=color, stroke_width=width, class_="grid")
+
     def checkers(self, light: str, dark: str) -> str:
         return "".join(self.square(x, y, dark if (x + y) % 2 else light)
                        for y in range(self.rows) for x in range(self.cols))
 
-    def labels(self, size: float | None = None, every: int = 1) -> str:
-        """Column numbers above and below, row numbers left and right of the board."""
+    def labels(self, size: float | None = None, every: int = 1, gap: float | None = None) -> str:
+        """Column numbers above and below, row numbers left and right of the board, ``gap``
+        units away from it."""
         size = size or max(8.0, self.cell * 0.4)
         out = []
-        gap = size * 0.9
+        gap = size * 0.9 if gap is None else gap
         for x in range(0, self.cols, every):
             cx, _ = self.center(x, 0)
             out.append(text(cx, self.top - gap, x, size, "middle", fill="#555"))
@@ -181,13 +204,16 @@ class Grid:
                      data_from=f"{start[0]},{start[1]}", data_to=f"{end[0]},{end[1]}")
 
 
-def header(width: float, seats: list[tuple[str, str]], status: list[tuple[str, str]], size: float = 13,
+def header(width: float, seats: list[tuple[str | None, str]], status: list[tuple[str, str]], size: float = 13,
            step: float = 18) -> str:
     """The lines above a board: a colour dot and label per seat on the left (labels are escaped
-    here, they carry player names), status lines (turn, who moves, result) on the right."""
+    here, they carry player names; a seat without colour is a title line), status lines (turn, who moves, result) on the right."""
     out = []
     for i, (color, label) in enumerate(seats):
         y = 14 + i * step
+        if color is None:  # a title line
+            out.append(text(8, y, label, size, class_="title", font_weight="bold"))
+            continue
         out.append(circle(12, y, 6, color, stroke="#333", stroke_width=0.5))
         out.append(text(22, y, label, size, class_="seat"))
     for i, (line, color) in enumerate(status):
@@ -225,3 +251,33 @@ def jump_marks(grid: Grid, start: tuple[int, int], landed: list[tuple[int, int]]
     kind = "last-to" if len(landed) == 1 else "last-to-maybe"
     marks += [grid.mark(x, y, kind, HIGHLIGHT_TO) for x, y in landed]
     return "".join(marks), (grid.move_arrow(start, landed[-1]) if landed else "")
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(cols: int, rows: int, pixels: bytes, palette: list[str]) -> bytes:
+    """A palette PNG of ``cols`` x ``rows`` pixels; ``pixels`` holds one palette index per pixel,
+    row by row; ``palette`` is ``#rrggbb`` colours (at most 256).  Deterministic bytes."""
+    plte = b"".join(bytes.fromhex(color[1:7]) for color in palette)
+    raw = b"".join(b"\x00" + pixels[y * cols:(y + 1) * cols] for y in range(rows))
+    header = struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header) + _png_chunk(b"PLTE", plte)
+            + _png_chunk(b"IDAT", zlib.compress(raw, 6)) + _png_chunk(b"IEND", b""))
+
+
+def pixel_image(grid: Grid, pixels: bytes, palette: list[str], **values: object) -> str:
+    """The whole grid as one embedded image, a pixel per cell (for boards too large to draw cell
+    by cell: the picture then costs bytes per cell instead of elements per cell)."""
+    data = base64.b64encode(png(grid.cols, grid.rows, pixels, palette)).decode("ascii")
+    return tag("image", None, x=grid.left, y=grid.top, width=grid.width, height=grid.height,
+               preserveAspectRatio="none", style="image-rendering:pixelated", href=f"data:image/png;base64,{data}",
+               **values)
+
+
+def cells_path(cells, left: float, top: float, size: float, fill: str, gap: float = 0.5, **values: object) -> str:
+    """Square cells ``(x, y)`` of ``size`` at (``left``, ``top``) as one path (a small piece)."""
+    inner = size - gap
+    d = "".join(f"M{num(left + x * size)},{num(top + y * size)}h{num(inner)}v{num(inner)}h-{num(inner)}z" for x, y in cells)
+    return tag("path", None, d=d, fill=fill, **values)

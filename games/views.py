@@ -7,15 +7,20 @@ when a state of that game is first drawn, so serving Piranhas never loads Blokus
 ``state`` and ``last_move`` are what the game's replay printer works with (see each view's
 docstring): for the XML games what ``plugin.game_from_state`` returns and the decoded move; for
 ReversiXT the referee's :class:`~swc_local.games.reversixt.rules.State` (or the referee itself)
-and its ``(player, x, y, special)`` move; for Robo Rally a
-:class:`~swc_local.games.roborally.view.Snapshot` (or the live :class:`Game`) and the robots'
-movements.
+and its ``(player, x, y, special)`` move; for Robo Rally a round of
+:func:`~swc_local.games.roborally.logview.follow` (or the live game), whose last move is where
+each robot went since the round before (``previous``) or ``{robot: [(x, y), ...]}``.
+
+What the pictures share (:mod:`swc_local.games.svg`): one ``<svg>`` with a viewBox and no ids;
+pieces carry ``class="piece ..."`` and ``data-cell``; the last move's cells ``class="last-from"``
+/ ``"last-to"``; every outside text (names, map names) escaped.
 
 ``previous`` (optional, every view takes it) is the state before ``last_move``, in the same form
-as ``state``: the Piranhas views need it to place the arrow's head exactly where the picture
-after the move alone is ambiguous (a fish that ate one went one field farther, see their
-conformance notes); the other views draw the same without it.  A viewer that steps through
-states has it at hand, so it should always pass it.
+as ``state``.  With it the Piranhas views place the arrow's head exactly where the picture after
+the move alone is ambiguous (a fish that ate one went one field farther), the Hase und Igel views
+mark the field the hare left, ReversiXT frames the squares a bomb blew away and Robo Rally shows
+where each robot came from; without it each view draws what the state alone tells.  A viewer that
+steps through states has it at hand, so it should always pass it.
 """
 
 from __future__ import annotations

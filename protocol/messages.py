@@ -14,6 +14,7 @@ Spec-conformance notes (classic lobby spec §2, §3):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Union
 
 from pydantic import BaseModel, ConfigDict
@@ -260,9 +261,13 @@ def error(room_id: str, message: str, original_request: Element | None = None) -
     return room(room_id, Element("data", {"class": "error", "message": message}, children))
 
 
-class ScoreFragmentModel(_Model):
+@dataclass(frozen=True, slots=True)
+class ScoreFragment:
+    """One column of a result's ``<definition>``: the one type for it. A game's plugin declares
+    its columns with it (``games/plugin.py`` re-exports it) and both dialects write it alike."""
+
     name: str
-    aggregation: str
+    aggregation: str  # "SUM" or "AVERAGE"
     relevant_for_ranking: bool = True
 
     def to_element(self) -> Element:
@@ -292,7 +297,7 @@ class GameResult(_Model):
     """``<data class="result">`` (spec §8)."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-    definition: tuple[ScoreFragmentModel, ...]
+    definition: tuple[ScoreFragment, ...]
     scores: tuple[PlayerScore, ...]
     winners: tuple[Element, ...] = ()
 

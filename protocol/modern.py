@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from swc_local.protocol.element import Element
 # the envelope elements both dialects write alike (re-exported for the modern room)
-from swc_local.protocol.messages import java_bool, joined, left, memento, observed, room, welcome  # noqa: F401
+from swc_local.protocol.messages import ScoreFragment, java_bool, joined, left, memento, observed, room, welcome  # noqa: F401
 
 CLASSIC = "classic"
 MODERN = "modern"
@@ -238,23 +238,6 @@ def error(room_id: str, message: str, original_message: Element | None) -> Eleme
 
 
 @dataclass(frozen=True, slots=True)
-class Fragment:
-    name: str
-    aggregation: str
-    relevant_for_ranking: bool = True
-
-    def to_element(self) -> Element:
-        return Element(
-            "fragment",
-            {"name": self.name},
-            [
-                Element("aggregation", text=self.aggregation),
-                Element("relevantForRanking", text=_kotlin_bool(self.relevant_for_ranking)),
-            ],
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class Score:
     """One ``<entry>`` of ``<scores>``.  ``cause`` None: the 2023+ form without cause/reason."""
 
@@ -290,7 +273,7 @@ class Winner:
 class Result:
     """``<data class="result">``: definition, one score per player, the winner if any."""
 
-    definition: tuple[Fragment, ...]
+    definition: tuple[ScoreFragment, ...]
     scores: tuple[Score, ...]
     winner: Winner | None = None
 

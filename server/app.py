@@ -18,7 +18,8 @@ import trio
 
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
-from swc_local.server.connection import Connection
+from swc_local.server.connection import Connection, begin_batch, end_batch
+from swc_local.server.limits import BurstLog, process_budget, start_process_budget
 from swc_local.server.lobby import Lobby
 
 log = logging.getLogger("swc.server")
@@ -57,11 +58,14 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
         self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
+        self.budget = process_budget()
+        self._refused = BurstLog(log)  # refusals and accept failures: a line per burst, not per try
         self.doors: list = [self]  # every door of this server (server/door.py), this one first
         self.web = None  # the viewer's web door (server/web/), when viewer_port is set
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        self.budget = start_process_budget(log)  # one connection budget for every door (issue 21)
         listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
@@ -138,7 +142,7 @@ class Server:
                 except OSError as error:
                     if error.errno not in ACCEPT_CAPACITY_ERRNOS:
                         raise
-                    log.error("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
+                    self._refused.note("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
                     await trio.sleep(0.1)
                 else:
                     try:
@@ -177,12 +181,20 @@ class Server:
             peer = "%s:%s" % stream.socket.getpeername()[:2]
         except OSError:
             peer = "?"
-        if len(self.connections) >= self.settings.max_connections:
-            log.warning("connection from %s refused: %d connections open (maxConnections)", peer, len(self.connections))
+        full = len(self.connections) >= self.settings.max_connections
+        if full or not self.budget.try_acquire():
+            why = "(maxConnections)" if full else "in the whole process (its file limit)"
+            self._refused.note("connection from %s refused: %d connections open %s", peer, len(self.connections), why)
             with trio.move_on_after(1):
                 await stream.send_all(b"<protocol/>")
                 await stream.aclose()
             return
+        try:
+            await self._serve(stream, peer)
+        finally:
+            self.budget.release()
+
+    async def _serve(self, stream: trio.SocketStream, peer: str) -> None:
         connection = Connection(stream, peer)
         connection.fallback_dialect = self.settings.lobby_dialect
         self.connections.add(connection)
@@ -229,11 +241,11 @@ class Server:
         while not connection.closing:
             try:
                 if connection.engaged or idle_deadline == math.inf:
-                    data = await stream.receive_some(RECEIVE_SIZE)
+                    data = await connection.receive_some(RECEIVE_SIZE)
                 else:
                     data = None
                     with trio.move_on_at(idle_deadline):
-                        data = await stream.receive_some(RECEIVE_SIZE)
+                        data = await connection.receive_some(RECEIVE_SIZE)
                     if data is None:
                         self._idle_timed_out(connection)
                         continue  # dropped, or it joined meanwhile: then it reads on
@@ -260,11 +272,14 @@ class Server:
                 if isinstance(event, StreamEnded):
                     connection.drop("the client ended its stream")
                     return
+                begin_batch()  # what the message queues is written once it is handled
                 try:
                     self.lobby.receive(connection, event.element)
                 except Exception:
                     log.exception("%r: unexpected error handling <%s>", connection, event.element.tag)
                     connection.drop("internal error")
+                finally:
+                    end_batch()
                 if connection.closing:
                     return
 

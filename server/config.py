@@ -122,6 +122,9 @@ class Settings(BaseModel):
     reversixt_time_limit: float = 0.0
     reversixt_depth: int = 1
     reversixt_zleep: float | None = None
+    reversixt_join_timeout: float = 60.0  # no GROUP for this long (without zleep): closed (issue 21)
+    reversixt_write_timeout: float = 10.0  # takes no bytes for this long: disqualified (issue 21)
+    reversixt_max_idle: int = 100  # connections without a GROUP; the oldest makes room (issue 21)
     roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
     viewer_port: int | None = None  # the web viewer (server/web/); swc serve makes None 13080, -1 is off
     roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py

@@ -10,13 +10,18 @@ the attacker cannot tell a checked attempt from an unchecked one (no oracle).
 
 from __future__ import annotations
 
+import errno
+import os
+
 import trio
 
 
 class TokenBucket:
-    """At most ``rate`` events a second on average, bursts of up to ``burst`` (trio's clock)."""
+    """At most ``rate`` events a second on average, bursts of up to ``burst`` (trio's clock, or
+    ``clock``: the sans-I/O Robo Rally lobby passes ``time.monotonic``)."""
 
-    def __init__(self, rate: float, burst: float | None = None) -> None:
+    def __init__(self, rate: float, burst: float | None = None, clock=None) -> None:
+        self.clock = clock or trio.current_time
         self.rate = rate
         self.burst = max(1.0, burst if burst is not None else rate)  # at least one event fits
         self.tokens = self.burst
@@ -26,7 +31,7 @@ class TokenBucket:
         """Take one token if there is one; False means "over the rate, do not do the work"."""
         if self.rate <= 0:
             return True  # 0 or less: no limit
-        now = trio.current_time()
+        now = self.clock()
         if self.updated is not None:
             self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
         self.updated = now
@@ -34,3 +39,183 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+# ---------------------------------------------------------------------- one budget per process
+
+RESERVED_DESCRIPTORS = 64
+"""File descriptors kept out of the connection budget: listening sockets, log and replay files
+(written one at a time), the interpreter's own files, a DNS lookup."""
+
+
+class ConnectionBudget:
+    """Open connections of every door of one process together, below the file limit (issue 21).
+
+    Why one budget rather than one per door: every connection costs a file descriptor of the one
+    process, so three doors of 1,000 each at ``ulimit -n 1024`` all failed at once. A door still
+    has its own cap (``maxConnections``) below this budget.
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total = max(1, total)
+        self.used = 0
+
+    def try_acquire(self) -> bool:
+        if self.used >= self.total:
+            return False
+        self.used += 1
+        return True
+
+    def force_acquire(self) -> None:
+        """Take a slot beyond the total, when another connection was just told to close for it."""
+        self.used += 1
+
+    def release(self) -> None:
+        self.used = max(0, self.used - 1)
+
+    @property
+    def free(self) -> int:
+        return max(0, self.total - self.used)
+
+
+_budget: ConnectionBudget | None = None
+
+
+def raise_file_limit() -> tuple[int, int]:
+    """Raise the soft RLIMIT_NOFILE to the hard limit where the system allows; (before, after).
+
+    Unlimited or unknown limits count as a large number (no budget problem)."""
+    try:
+        import resource
+    except ImportError:  # not on this system (Windows): no limit known
+        return 1 << 16, 1 << 16
+    infinite = resource.RLIM_INFINITY
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    before = soft
+    target = (1 << 20) if hard == infinite else hard  # an unlimited hard limit: a large finite soft one
+    if soft != infinite and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # not allowed here (a container's own ceiling): keep the soft limit
+            pass
+    return (1 << 20 if before == infinite else before), (1 << 20 if soft == infinite else soft)
+
+
+def process_budget() -> ConnectionBudget:
+    """The process's budget (made from the current soft file limit on first use; ``swc serve``
+    raises that limit first, :func:`start_process_budget`)."""
+    global _budget
+    if _budget is None:
+        _budget = ConnectionBudget(_budget_for(_file_limit()))
+    return _budget
+
+
+def _file_limit() -> int:
+    try:
+        import resource
+    except ImportError:
+        return 1 << 16
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return 1 << 20 if soft == resource.RLIM_INFINITY else soft
+
+
+def _budget_for(file_limit: int) -> int:
+    return max(16, file_limit - RESERVED_DESCRIPTORS)
+
+
+def start_process_budget(logger) -> ConnectionBudget:
+    """At start: raise the file limit where allowed, size the budget to it and say so."""
+    before, after = raise_file_limit()
+    budget = process_budget()
+    budget.total = _budget_for(after)
+    if after != before:
+        logger.info("file limit raised from %d to %d; %d connections at once for all doors", before, after, budget.total)
+    else:
+        logger.info("file limit %d; %d connections at once for all doors", after, budget.total)
+    return budget
+
+
+class BurstLog:
+    """One log line for a burst of like events (refused connections, failed accepts), then at most
+    one line every ``interval`` seconds with how many happened meanwhile: a flood of thousands of
+    tries costs a few lines, not one each."""
+
+    def __init__(self, logger, interval: float = 10.0, clock=None) -> None:
+        self.logger = logger
+        self.interval = interval
+        self.clock = clock or _monotonic
+        self.last: float | None = None
+        self.suppressed = 0
+
+    def note(self, message: str, *args) -> None:
+        now = self.clock()
+        if self.last is not None and now - self.last < self.interval:
+            self.suppressed += 1
+            return
+        if self.suppressed:
+            message += " (%d more like it since the last such line)"
+            args = args + (self.suppressed,)
+        self.logger.warning(message, *args)
+        self.last, self.suppressed = now, 0
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()
+
+
+ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
+"""accept() failures that mean "out of resources for now": retry later, as trio.serve_listeners
+does, but without its traceback per try."""
+
+
+async def serve_within_budget(listeners, handler, *, admit=None, evict=None, logger, label: str,
+                              task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """``trio.serve_listeners`` for a door: every connection takes a slot of the process budget.
+
+    ``admit()`` (the door's own rules: its cap, its idle connections) returns None to let the
+    connection in or the reason to refuse it; when the process budget is spent, ``evict()`` may
+    close one of the door's idle connections for it (True) or not. A refused connection is closed
+    at once and logged once per burst; accept failures for lack of descriptors are retried and
+    logged the same way, never with a traceback. The handler's stream is closed after it.
+    """
+    budget = process_budget()
+    refused = BurstLog(logger)
+    trouble = BurstLog(logger)
+
+    async def run(stream) -> None:
+        try:
+            await handler(stream)
+        finally:
+            budget.release()
+            await trio.aclose_forcefully(stream)
+
+    async def accept_loop(listener, nursery) -> None:
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as error:
+                    if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                        raise
+                    trouble.note("%s: accept failed (%s); retrying", label, os.strerror(error.errno))
+                    await trio.sleep(0.1)
+                    continue
+                why = admit() if admit is not None else None
+                if why is None and not budget.try_acquire():
+                    if evict is not None and evict():
+                        budget.force_acquire()
+                    else:
+                        why = f"{budget.used} connections open in the process (its file limit)"
+                if why is not None:
+                    refused.note("%s: connection refused: %s", label, why)
+                    await trio.aclose_forcefully(stream)
+                    continue
+                nursery.start_soon(run, stream)
+
+    async with trio.open_nursery() as nursery:
+        for listener in listeners:
+            nursery.start_soon(accept_loop, listener, nursery)
+        task_status.started()

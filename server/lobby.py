@@ -104,6 +104,16 @@ class Lobby:
 
     def receive(self, connection: Connection, element: Element) -> None:
         """One message from ``connection``: answered by the classic or the modern handlers."""
+        if element.tag == "room" and connection.dialect is not None:
+            # The move of a classic player in its own room, the one message of every move:
+            # what route + decode_request + _on_RoomPacket would do, without the detours.
+            room = self.rooms.get(element.attrs.get("roomId") or "")
+            if room is not None and type(room) is GameRoom:
+                slots = [slot for slot in connection.slots if slot.room is room]
+                if slots:
+                    seat = room.game.current_seat
+                    room.on_data(next((s for s in slots if s.seat == seat), slots[0]), element.find("data"))
+                    return
         from swc_local.server.modern_lobby import route
 
         if route(self, connection, element) == MODERN:
@@ -358,11 +368,7 @@ class Lobby:
                 text = f"{total / max(scores.games, 1):.6f}"
             else:
                 text = str(int(total)) if total == int(total) else str(total)
-            fragment_element = msg.ScoreFragmentModel(
-                name=fragment.name,
-                aggregation=fragment.aggregation,
-                relevant_for_ranking=fragment.relevant_for_ranking,
-            ).to_element()
+            fragment_element = fragment.to_element()
             values.append(Element("values", children=[fragment_element, Element("value", text=text)]))
         score = Element("score", {"displayName": name, "numberOfTests": str(scores.games)}, values)
         return Element("playerScore", children=[score])

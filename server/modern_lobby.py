@@ -73,10 +73,9 @@ _YEAR = re.compile(r"(\d{4})")
 
 
 def season(plugin: GamePlugin) -> int:
-    """The year of a game: its ``season`` attribute, else the year in its game type."""
-    declared = getattr(plugin, "season", None)
-    if isinstance(declared, int):
-        return declared
+    """The year of a game: its ``season`` hook, else the year in its game type."""
+    if plugin.season is not None:
+        return plugin.season
     match = _YEAR.search(plugin.game_type)
     return int(match[1]) if match else 0
 

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import trio
 
-from swc_local.games.plugin import ENVELOPE_2022, ENVELOPE_2025, InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import ENVELOPE_2025, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
 from swc_local.server.room import GameRoom, PendingRequest, PlayerSlot, Status, guarded
@@ -66,14 +66,13 @@ PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
 TIE_2025 = "Beide Spieler sind gleichauf"
 
 
-def move_text(game: object, move: object) -> str:
-    """The move's Kotlin toString: ``game.move_text(move)`` if the game has it, else ``str(move)``."""
-    text_of = getattr(game, "move_text", None)
-    return text_of(move) if text_of is not None else str(move)
+def move_text(game, move: object) -> str:
+    """The move's Kotlin toString (the game's ``move_text`` hook, ``str(move)`` by default)."""
+    return game.move_text(move)
 
 
-def envelope_of(plugin: object) -> str:
-    return getattr(plugin, "envelope", ENVELOPE_2022)
+def envelope_of(plugin) -> str:
+    return plugin.envelope
 
 
 @dataclass(eq=False)
@@ -147,8 +146,11 @@ class ModernRoom(GameRoom):
         self.broadcast_state()
         self.request_move()
 
-    def _memento(self) -> bytes:
-        return wire.memento(self.id, self.game.state_element()).render(1).encode()
+    def envelope_memento(self, state: Element) -> Element:
+        return wire.memento(self.id, state)
+
+    def envelope_move_request(self) -> Element:
+        return wire.move_request(self.id)
 
     def broadcast_state(self) -> None:
         rendered = self._memento()
@@ -168,7 +170,7 @@ class ModernRoom(GameRoom):
         self.pending = PendingRequest(slot, now)
         self.requested_once = True
         self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
-        slot.send(wire.move_request(self.id))
+        slot.send(self._move_request_bytes())
 
     # -- admin controls -----------------------------------------------------------------------
 
@@ -246,7 +248,8 @@ class ModernRoom(GameRoom):
         if pending is None or pending.slot is not slot:
             text = f"Move from {slot.team}({slot.name}) has not been requested."
             return self._turn_violation(slot, text, self.plugin.move_element(move))
-        self._set_deadline(math.inf)
+        # the hard-timeout deadline is moved once below (next request, or none while paused);
+        # every path that ends the game in between closes the watcher
         elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
         if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
             log.info("room %s: %s moved after %.0f ms", self.id, slot.team, elapsed_ms)
@@ -274,6 +277,8 @@ class ModernRoom(GameRoom):
             return self.finish()
         if not self.paused:
             self.request_move()
+        else:
+            self._set_deadline(math.inf)
 
     def _turn_violation(self, slot: ModernSlot, text: str, original: Element) -> None:
         log.info("room %s: %s: %s", self.id, slot.team, text)
@@ -344,9 +349,9 @@ class ModernRoom(GameRoom):
         ``early_outcome()`` if it has one, else the first ranking score part (after the win
         points) where one team is strictly ahead (reason "": the fragment's explanation text
         is not part of our plugin contract), else a tie."""
-        early = getattr(self.game, "early_outcome", None)
+        early = self.game.early_outcome()
         if early is not None:
-            return early()
+            return early
         parts = [self.game.score_parts(seat) for seat in (0, 1)]
         for index, fragment in enumerate(self.plugin.score_fragments[1:]):
             if not fragment.relevant_for_ranking or index >= len(parts[0]):
@@ -359,10 +364,8 @@ class ModernRoom(GameRoom):
                 return Outcome(0 if one > two else 1, "")
         return Outcome(None, TIE_2025)
 
-    def _fragments(self) -> tuple[wire.Fragment, ...]:
-        return tuple(
-            wire.Fragment(f.name, f.aggregation, f.relevant_for_ranking) for f in self.plugin.score_fragments
-        )
+    def _fragments(self) -> tuple[ScoreFragment, ...]:
+        return tuple(self.plugin.score_fragments)
 
     def _points(self, slot: ModernSlot, outcome: Outcome | None) -> int:
         opponent = self.slots[1 - slot.seat]

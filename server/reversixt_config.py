@@ -5,7 +5,8 @@ from __future__ import annotations
 from swc_local.server.config import ConfigError, Settings, port_argument, port_number
 
 DEFAULT_PORT = 7777
-PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep")
+PROPERTY_KEYS = ("reversixt", "reversixtPort", "reversixtMap", "reversixtTimeLimit", "reversixtDepth", "reversixtZleep",
+                 "reversixtJoinTimeout", "reversixtWriteTimeout", "reversixtMaxIdle")  # read below; others are warned about
 
 
 def _number(key: str, value: str, kind=float):
@@ -33,6 +34,15 @@ def reversixt_fields(props) -> dict[str, object]:
     if "reversixtZleep" in props:
         zleep = _number("reversixtZleep", props["reversixtZleep"])
         fields["reversixt_zleep"] = zleep if zleep > 0 else None
+    for key, name in (("reversixtJoinTimeout", "reversixt_join_timeout"), ("reversixtWriteTimeout", "reversixt_write_timeout")):
+        if key in props:
+            fields[name] = _number(key, props[key])
+            if fields[name] < 0:  # type: ignore[operator]
+                raise ConfigError(f"{key} must be 0 or more seconds, not {props[key]!r}")
+    if "reversixtMaxIdle" in props:
+        fields["reversixt_max_idle"] = _number("reversixtMaxIdle", props["reversixtMaxIdle"], int)
+        if fields["reversixt_max_idle"] < 1:  # type: ignore[operator]
+            raise ConfigError(f"reversixtMaxIdle must be at least 1, not {props['reversixtMaxIdle']!r}")
     return fields
 
 
@@ -63,6 +73,9 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
         zleep=settings.reversixt_zleep,
         replay_dir=settings.replay_dir if settings.save_replay else None,
         max_connections=settings.max_connections,
+        join_timeout=settings.reversixt_join_timeout,
+        write_timeout=settings.reversixt_write_timeout,
+        max_idle=settings.reversixt_max_idle,
     )
     try:
         door = ReversiDoor(door_settings)

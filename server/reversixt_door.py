@@ -17,7 +17,15 @@ Conformance notes and differences:
   the queue, for someone to take its place (the reference has no such waiting);
 - every game's move log (``log_game.txt`` format) can be kept in ``replay_dir`` for
   ``swc replay``, and a result file (``-r`` format) beside it;
-- at most ``maxConnections`` connections at once (the XML door's key); more are closed at once;
+- at most ``maxConnections`` connections at once (the XML door's key), within the process's one
+  connection budget (``server/limits.py``); more are closed at once, logged once per burst;
+- without ``zleep`` a connection still has ``join_timeout`` (60 s, ``reversixtJoinTimeout``) to
+  send its GROUP (the reference waits for ever), and at most ``max_idle`` (100,
+  ``reversixtMaxIdle``) connections may wait without one: the oldest is closed for a newcomer, so
+  silent connections can never lock honest clients out;
+- a send the client does not take within ``write_timeout`` (10 s, ``reversixtWriteTimeout``;
+  the reference blocks for ever) disqualifies it as one that does not answer (``timeout during
+  move``) and the game goes on: a client that never reads a large MAP no longer stalls the others;
 - a crash inside one game is logged and closes that game's connections only;
 - ``stop(reason)`` (SIGTERM/SIGINT, the Door contract of ``server/door.py``) ends every game as
   the reference's abort does, every connection closed without another byte, and writes each
@@ -42,11 +50,14 @@ from swc_local.games.reversixt.mapfile import GameMap, load_map
 from swc_local.games.reversixt.referee import Referee
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt_dropin import JoinAbort, read_group
+from swc_local.server.limits import BurstLog, serve_within_budget
 from swc_local.server.reversixt_game import GameRunner, Seat, Timing, close_seat, send_frame
 
 log = logging.getLogger("swc.reversixt")
 
 DEFAULT_PORT = 7777
+KEEP_FINISHED = 100
+"""Finished games a door remembers (swc match and tests read them); older ones are forgotten."""
 DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "games", "reversixt", "maps", "classic_2p.map")
 
 
@@ -61,6 +72,9 @@ class DoorSettings:
     replay_dir: str | None = None
     timing: Timing = field(default_factory=Timing)
     max_connections: int = 1000  # more at once are closed at once (the XML door's maxConnections)
+    join_timeout: float = 60.0  # seconds to send the GROUP when there is no zleep (0: for ever)
+    write_timeout: float = 10.0  # seconds a client may take no bytes before it is disqualified (0: for ever)
+    max_idle: int = 100  # connections without a GROUP; the oldest makes room for a new one
 
 
 @dataclass
@@ -88,7 +102,7 @@ class ReversiDoor:
         self.port: int | None = None
         self.games_started = 0
         self.open_connections = 0
-        self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=1000)
+        self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=KEEP_FINISHED)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
         # told of every game as it starts (the web viewer); may return a callback for each turn
         self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
@@ -97,6 +111,8 @@ class ReversiDoor:
         self._waiting_changed = trio.Event()
         self._counter = itertools.count(1)
         self._nursery: trio.Nursery | None = None
+        self._joining: dict[int, trio.CancelScope] = {}  # connections without a GROUP yet, oldest first
+        self._evicted = BurstLog(log)
         self._accepting = trio.CancelScope()
         self._handlers: set[trio.CancelScope] = set()  # one per open connection
         self._games: dict[str, trio.CancelScope] = {}  # running games by id
@@ -118,7 +134,8 @@ class ReversiDoor:
                 nursery.start_soon(self._watch_waiting)
             task_status.started(self)
             with self._accepting:
-                await trio.serve_listeners(self.handle, listeners, handler_nursery=nursery)
+                await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
+                                          logger=log, label="reversixt")
 
     def waiting_count(self) -> int:
         """Players joined and waiting for their game to fill up."""
@@ -146,13 +163,27 @@ class ReversiDoor:
     def _scaled(self, seconds: float) -> float:
         return seconds * self.settings.timing.scale
 
+    def _admit(self) -> str | None:
+        """At most ``max_idle`` connections without a GROUP (the oldest makes room, so an honest
+        client always gets in), at most ``max_connections`` in all (then refused)."""
+        if len(self._joining) >= self.settings.max_idle:
+            self._evict_idle()
+        if self.open_connections >= self.settings.max_connections:
+            return f"{self.open_connections} connections open (maxConnections)"
+        return None
+
+    def _evict_idle(self) -> bool:
+        if not self._joining:
+            return False
+        number = next(iter(self._joining))
+        self._joining.pop(number).cancel()
+        self._evicted.note("reversixt: the oldest connection without a group was closed for a new one (at most %d)",
+                           self.settings.max_idle)
+        return True
+
     async def _handle(self, stream: trio.SocketStream) -> None:
         number = next(self._counter)
-        seat = Seat(0, stream)
-        if self.open_connections >= self.settings.max_connections:
-            log.warning("reversixt connection %d refused: %d connections open", number, self.open_connections)
-            await close_seat(seat)
-            return
+        seat = Seat(0, stream, write_timeout=self.settings.write_timeout)
         self.open_connections += 1
         scope = trio.CancelScope()
         self._handlers.add(scope)
@@ -165,17 +196,27 @@ class ReversiDoor:
             self._handlers.discard(scope)
             self.open_connections -= 1
 
+    def _join_limit(self) -> float:
+        """-z when given (the reference's), else the door's join deadline; inf without either."""
+        if self.settings.zleep:
+            return self._scaled(self.settings.zleep)
+        return self.settings.join_timeout if self.settings.join_timeout > 0 else math.inf
+
     async def _serve_connection(self, number: int, seat: Seat) -> None:
-        limit = self._scaled(self.settings.zleep) if self.settings.zleep else math.inf
-        with trio.move_on_after(limit) as scope:
+        with trio.move_on_after(self._join_limit()) as scope:
+            self._joining[number] = scope
             try:
                 group = await read_group(seat)
             except JoinAbort as error:
                 log.info("reversixt connection %d refused: %s", number, error)
                 await close_seat(seat)
                 return
+            finally:
+                self._joining.pop(number, None)
         if scope.cancelled_caught:
-            log.info("reversixt connection %d: no group after %g s, closed", number, self.settings.zleep)
+            if scope.deadline <= trio.current_time():
+                log.info("reversixt connection %d: no group after %g s, closed", number,
+                         self.settings.zleep or self.settings.join_timeout)
             await close_seat(seat)
             return
         log.info("reversixt connection %d joined with group %d", number, group)
@@ -278,12 +319,18 @@ class ReversiDoor:
         try:
             with scope:
                 try:
-                    for seat in seats.values():
-                        await send_frame(seat, wire.encode_map(self.game_map.raw))
-                        await send_frame(seat, wire.encode_player(seat.player))
+                    unreachable = []
+                    for player, seat in seats.items():
+                        # a client that takes no bytes (a large map, never read) costs the others at
+                        # most write_timeout, then it is out like one that does not answer
+                        if not await send_frame(seat, wire.encode_map(self.game_map.raw)) or not await send_frame(
+                            seat, wire.encode_player(seat.player)
+                        ):
+                            unreachable.append(player)
                     hooks = [hook for listener in self.game_listeners if (hook := listener(game_id, referee)) is not None]
                     progress = (lambda r: [hook(r) for hook in hooks]) if hooks else None
-                    runner = GameRunner(referee, seats, settings.timing, progress, f"reversixt game {game_id}")
+                    runner = GameRunner(referee, seats, settings.timing, progress, f"reversixt game {game_id}",
+                                        unreachable=unreachable)
                     await runner.run()
                 except Exception:
                     log.exception("reversixt game %s: internal error; its connections are closed", game_id)
@@ -292,7 +339,7 @@ class ReversiDoor:
                     return players
             if scope.cancelled_caught:
                 log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
-                self._write(game_id, ".log", "".join(referee.log) + f"game stopped before its end: {self.stopping}\n")
+                await self._write({".log": "".join(referee.log) + f"game stopped before its end: {self.stopping}\n"}, game_id)
                 return players
         finally:
             del self._games[game_id]
@@ -300,23 +347,30 @@ class ReversiDoor:
         self.finished.append(finished)
         summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
         log.info("reversixt game %s ended: %s", game_id, summary)
-        self._write(game_id, ".log", "".join(referee.log))
-        self._write(game_id, ".result", finished.result_text())
+        await self._write({".log": "".join(referee.log), ".result": finished.result_text()}, game_id)
         for callback in self.on_finished:
             callback(finished)
         return players
 
-    def _write(self, game_id: str, suffix: str, text: str) -> None:
-        """One file of a game in ``replay_dir`` (if set); a failing write costs that file only."""
-        if not self.settings.replay_dir:
-            return
-        path = os.path.join(self.settings.replay_dir, f"reversixt-{game_id}{suffix}")
+    async def _write(self, files: dict[str, str], game_id: str) -> None:
+        """A game's files in ``replay_dir`` (if set), written in a thread so a slow disk never
+        stalls the other doors; a failing write costs that file only."""
+        if self.settings.replay_dir:
+            base = os.path.join(self.settings.replay_dir, f"reversixt-{game_id}")
+            with trio.CancelScope(shield=True):  # a stop's cancel must not lose the record of a game
+                await trio.to_thread.run_sync(write_game_files, {base + suffix: text for suffix, text in files.items()})
+
+
+def write_game_files(files: dict[str, str]) -> None:
+    """Write a finished game's log and result; a failure (disk full, no descriptors, a bad folder,
+    text the file system cannot take) is logged and costs these files only, never the door."""
+    for path, text in files.items():
         try:
-            os.makedirs(self.settings.replay_dir, exist_ok=True)
-            with open(path, "w") as handle:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)
-        except OSError as error:
-            log.error("reversixt game %s: cannot write %s: %s", game_id, path, error)
+        except (OSError, ValueError) as error:
+            log.error("reversixt: %s not written: %s", path, error)
 
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -14,7 +14,10 @@ Conformance notes (``shared/spec/reversixt.md`` C.1, E, H):
 - if the port is busy the next one is taken, as the reference does;
 - the console shows the reference's main lines; the board is printed before every request
   unless ``-s``; ``-C`` is accepted (there are no colours), ``-M`` hides the ``'`` marks;
-- ``--host`` is ours (the reference listens on every interface, so does the default here).
+- ``--host`` is ours (the reference listens on every interface, so does the default here);
+- a ``-p`` outside 0..65535 is refused (one line, exit status 255 like the other argument
+  errors) instead of being wrapped into a 16-bit port number; the captures do not show what
+  the reference does with one.
 """
 
 from __future__ import annotations
@@ -107,6 +110,9 @@ def parse_options(argv: list[str]) -> Options | int:
     if not args.map:
         print("missing mapfile.")
         print(USAGE, end="")
+        return 255
+    if not 0 <= args.baseport <= 65535:  # not wrapped into another port (module notes)
+        print(f"invalid port {args.baseport} (accepted: 0..65535)")
         return 255
     if args.baseport != 7777:
         print(f"set baseport to {args.baseport}")

@@ -70,6 +70,8 @@ class Seat:
     reader: wire.FrameReader = field(default_factory=wire.FrameReader)
     closed: bool = False
     eof: bool = False
+    write_timeout: float = 0.0  # seconds a send may wait for the client to take its bytes (0: for ever)
+    timed_out: bool = False  # a send ran out of write_timeout: the client takes no data
 
 
 class ReceiveFault(Exception):
@@ -79,16 +81,25 @@ class ReceiveFault(Exception):
 
 
 async def send_frame(seat: Seat, data: bytes) -> bool:
-    """Header and payload as two writes (see the conformance notes); False when it failed."""
-    if seat.closed:
+    """Header and payload as two writes (see the conformance notes); False when it failed, or
+    when the client took no bytes for ``seat.write_timeout`` (then ``seat.timed_out``)."""
+    if seat.closed or seat.timed_out:
         return False
-    try:
-        await seat.stream.send_all(data[: wire.HEADER_SIZE])
-        if len(data) > wire.HEADER_SIZE:
-            await seat.stream.send_all(data[wire.HEADER_SIZE :])
-    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+    with trio.move_on_after(seat.write_timeout if seat.write_timeout > 0 else float("inf")) as scope:
+        try:
+            await seat.stream.send_all(data[: wire.HEADER_SIZE])
+            if len(data) > wire.HEADER_SIZE:
+                await seat.stream.send_all(data[wire.HEADER_SIZE :])
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            return False
+    if scope.cancelled_caught:
+        seat.timed_out = True  # the stream is unusable after a cancelled send: this seat is done
         return False
     return True
+
+
+TOOK_NO_DATA = "timeout during move"
+"""The verdict for a client that does not take its bytes: it cannot answer either (issue 21)."""
 
 
 async def read_frame(seat: Seat) -> wire.Frame:
@@ -140,6 +151,7 @@ class GameRunner:
     on_progress: Callable[[Referee], None] | None = None
     label: str = "reversixt"
     on_request: Callable[[Referee, int], None] | None = None
+    unreachable: list[int] = field(default_factory=list)  # players whose MAP or PLAYER could not be sent
 
     def _progress(self) -> None:
         if self.on_progress is not None:
@@ -157,8 +169,13 @@ class GameRunner:
             player = failed.pop(0)
             if player in self.referee.state.disqualified:
                 continue
-            log.info("%s: player %d disqualified (send failed)", self.label, player)
-            verdict = self.referee.disqualify(player, "send failed")
+            seat = self.seats[player]
+            reason = TOOK_NO_DATA if seat.timed_out else "send failed"
+            if seat.timed_out:
+                log.info("%s: player %d disqualified (took no data for %g s)", self.label, player, seat.write_timeout)
+            else:
+                log.info("%s: player %d disqualified (send failed)", self.label, player)
+            verdict = self.referee.disqualify(player, reason)
             await close_seat(self.seats[player])
             failed += await self._broadcast(verdict_frame(verdict), self.referee.state.in_game())
 
@@ -180,9 +197,13 @@ class GameRunner:
             self.on_request(referee, player)
         request = wire.encode_request(*referee.request(player))
         self._progress()
-        if not await send_frame(seat, request):
-            # the reference reads anyway; a dead socket then fails to read
-            pass
+        if not await send_frame(seat, request) and seat.timed_out:
+            # it takes no data, so it cannot answer: disqualified as one that does not answer
+            log.info("%s: player %d took no data for %g s", self.label, player, seat.write_timeout)
+            await self._apply(player, referee.fault(player, TOOK_NO_DATA))
+            self._progress()
+            return
+        # a send that failed otherwise: the reference reads anyway; a dead socket then fails to read
         started = self.timing.now()
         deadline_ms = referee.deadline_ms(player)
         frame = None
@@ -212,6 +233,8 @@ class GameRunner:
         referee = self.referee
         pause = self.timing.start_delay
         try:
+            if self.unreachable:
+                await self._handle_send_failures(list(self.unreachable))
             while True:
                 if len(referee.state.in_game()) <= 1:
                     pause = 0.0

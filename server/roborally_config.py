@@ -17,6 +17,11 @@
     roborally.logDir=roborally-logs # every game's messages as JSON lines
     roborally.maxConnections=1000   # more connections are closed at once
     roborally.helloTimeout=60       # no HelloServer for this long: closed (0: never)
+    roborally.maxIdle=100           # connections not playing; the oldest makes room for a new one
+    roborally.chatPerSecond=5       # per connection (bursts of chatBurst); excess: Error (0: no limit)
+    roborally.chatBurst=20
+    roborally.writeTimeout=10       # a client that takes no data for this long is closed (0: never)
+    roborally.logMaxBytes=16777216  # per game log; later lines are counted in its header, not kept
 
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs
@@ -36,15 +41,16 @@ from swc_local.server.roborally_lobby import RoboRallySettings
 log = logging.getLogger("swc.roborally")
 
 DEFAULT_PORT = 52020
-PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "aliveInterval", "timer", "playCardTimeout",
-                 "pickDamageTimeout", "rebootDirectionWait", "setupTimeout", "programmingLimit", "logDir",
-                 "maxConnections", "helloTimeout")  # the roborally.* keys of server.properties
 _FLOATS = {
     "aliveInterval": ("alive_interval", True), "timer": ("timer", True), "playCardTimeout": ("play_card_timeout", False),
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
     "setupTimeout": ("setup_timeout", False), "programmingLimit": ("programming_limit", False),
-    "helloTimeout": ("hello_timeout", False),
+    "helloTimeout": ("hello_timeout", False), "chatPerSecond": ("chat_per_second", False),
+    "writeTimeout": ("write_timeout", False),
 }
+_INTS = {"maxConnections": "max_connections", "maxIdle": "max_idle", "chatBurst": "chat_burst", "logMaxBytes": "log_max_bytes"}
+# the roborally.* keys of server.properties (a key read here and not listed is warned about as unknown)
+PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "logDir", *_FLOATS, *_INTS)
 
 
 FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
@@ -116,8 +122,13 @@ def roborally_settings(settings: Settings) -> RoboRallySettings | None:
         if keys["map"] not in MAP_NAMES:
             raise ConfigError(f"roborally.map must be one of {', '.join(MAP_NAMES)}, not {keys['map']!r}")
         fields["map"] = keys["map"]
-    if "maxConnections" in keys:
-        fields["max_connections"] = _int("roborally.maxConnections", keys["maxConnections"])
+    for key, name in _INTS.items():
+        if key in keys:
+            fields[name] = _int(f"roborally.{key}", keys[key])
+            if fields[name] < 1:  # type: ignore[operator]
+                raise ConfigError(f"roborally.{key} must be at least 1, not {keys[key]!r}")
+    if "maxConnections" in keys and "maxIdle" not in keys:  # idle ones must leave room for players
+        fields["max_idle"] = min(RoboRallySettings.max_idle, max(1, fields["max_connections"] // 2))  # type: ignore[operator]
     if "seed" in keys:
         fields["seed"] = _int("roborally.seed", keys["seed"])
     if keys.get("protocols"):

@@ -19,22 +19,35 @@ the protocol closes any connection (spec §7).
 
 from __future__ import annotations
 
+import collections
 import logging
 import math
 
 import trio
 
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
-from swc_local.server.roborally_lobby import CLOSED, Door, Peer, RoboRallySettings, Room
+from swc_local.server.limits import BurstLog, serve_within_budget
+from swc_local.server.roborally_lobby import (
+    CLOSED, NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
+)
 
 log = logging.getLogger("swc.roborally")
 
+KEEP_FINISHED = 100
+"""Finished rooms and log paths a door remembers (for swc match and tests); older ones are forgotten."""
+IDLE_STATES = (NEW, WELCOMED, SPECTATOR)
+
 RECEIVE_SIZE = 65536
+SEND_CHUNK = 256 << 10
+"""A backlog goes out in pieces of this size, so a client that reads shows progress between them."""
 MAX_QUEUED_BYTES = 16 << 20
+STALLED_SECONDS = 1.0
+"""Over MAX_QUEUED_BYTES, a client is dropped only if none of its writes finished for this long:
+a reader that reads keeps its connection whatever others made the door queue for it."""
 
 
 class _Connection:
-    def __init__(self, stream: trio.SocketStream, name: str) -> None:
+    def __init__(self, stream: trio.SocketStream, name: str, write_timeout: float = 0.0) -> None:
         self.stream = stream
         self.queue: list[bytes] = []
         self.queued = 0
@@ -42,6 +55,9 @@ class _Connection:
         self.closing = False
         self.reason = ""
         self.scope = trio.CancelScope()
+        self.write_timeout = write_timeout
+        self.progress = trio.current_time()  # when a write last finished (or the connection opened)
+        self.opened = self.progress
         self.peer = Peer(self.write, self.close, name)
 
     def write(self, data: bytes) -> None:
@@ -49,7 +65,7 @@ class _Connection:
             return
         self.queue.append(data)
         self.queued += len(data)
-        if self.queued > MAX_QUEUED_BYTES:
+        if self.queued > MAX_QUEUED_BYTES and trio.current_time() - self.progress > STALLED_SECONDS:
             self.close("the client reads nothing (output queue full)")
         self.wakeup.set()
 
@@ -63,19 +79,35 @@ class _Connection:
         while True:
             await self.wakeup.wait()
             self.wakeup = trio.Event()
-            if self.queue:
+            while self.queue:
                 data = b"".join(self.queue)
                 self.queue.clear()
                 self.queued = 0
-                try:
-                    await self.stream.send_all(data)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    self.closing, self.reason = True, self.reason or "write failed"
+                if not await self._send(data):
+                    self.queue.clear()
+                    self.closing = True
+                    break
             if self.closing:
                 with trio.move_on_after(1):
                     await self.stream.aclose()
                 self.scope.cancel()
                 return
+
+    async def _send(self, data: bytes) -> bool:
+        """Send in pieces; False when the client is gone or took no piece within write_timeout."""
+        for start in range(0, len(data), SEND_CHUNK):
+            with trio.move_on_after(self.write_timeout if self.write_timeout > 0 else math.inf) as scope:
+                try:
+                    await self.stream.send_all(data[start:start + SEND_CHUNK])
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    self.reason = self.reason or "write failed"
+                    return False
+            if scope.cancelled_caught:
+                self.reason = self.reason or f"the client took no data for {self.write_timeout:g} s"
+                log.info("%r: closed, %s", self.peer, self.reason)
+                return False
+            self.progress = trio.current_time()
+        return True
 
 
 class RoboRallyDoor:
@@ -93,9 +125,12 @@ class RoboRallyDoor:
         self._game_factory = game_factory
         self._nursery: trio.Nursery | None = None
         self.done = trio.Event()
-        self.log_files: list[str] = []
-        self.finished_rooms: list[Room] = []  # for swc match and tests
-        self.connections: set[_Connection] = set()
+        # the last games only (swc match and tests read them): a door that serves for weeks keeps
+        # no finished room, log or connection beyond these
+        self.log_files: collections.deque[str] = collections.deque(maxlen=KEEP_FINISHED)
+        self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
+        self.connections: dict[_Connection, None] = {}  # in the order they came (the oldest idle goes first)
+        self._evicted = BurstLog(log)
         self._accepting = trio.CancelScope()
         self._clocks: dict[Room, trio.CancelScope] = {}  # the clock task of every running game
         self.stopping: str | None = None  # why the door was stopped
@@ -114,9 +149,32 @@ class RoboRallyDoor:
                 nursery.cancel_scope.cancel()
 
     async def _serve(self, listeners) -> None:
-        assert self._nursery is not None
         with self._accepting:
-            await trio.serve_listeners(self.handle, listeners, handler_nursery=self._nursery)
+            await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
+                                      logger=log, label="Robo Rally")
+
+    def _idle(self) -> list[_Connection]:
+        """Connections not playing (no HelloServer yet, no PlayerValues, spectators), oldest first."""
+        return [c for c in self.connections if not c.closing and c.peer.state in IDLE_STATES]
+
+    def _evict_idle(self) -> bool:
+        idle = self._idle()
+        if not idle:
+            return False
+        idle[0].close(f"made room for a new connection (at most {self.settings.max_idle} not playing)")
+        self._evicted.note("Robo Rally: the oldest connection not playing was closed for a new one (roborally.maxIdle %d)",
+                           self.settings.max_idle)
+        return True
+
+    def _admit(self) -> str | None:
+        """At most ``max_idle`` connections not playing (the oldest makes room for a new one, so
+        an honest player always gets in), at most ``max_connections`` in all (then refused)."""
+        if len(self.connections) >= self.settings.max_idle and len(self._idle()) >= self.settings.max_idle:
+            self._evict_idle()
+        open_now = sum(1 for c in self.connections if not c.closing)
+        if open_now >= self.settings.max_connections:
+            return f"{open_now} connections open (roborally.maxConnections)"
+        return None
 
     def cancel(self) -> None:
         """End at once, every game and connection without a record."""
@@ -148,15 +206,10 @@ class RoboRallyDoor:
             name = "%s:%s" % stream.socket.getpeername()[:2]
         except OSError:
             name = "?"
-        if len(self.connections) >= self.settings.max_connections:
-            log.warning("Robo Rally connection from %s refused: %d connections open", name, len(self.connections))
-            with trio.move_on_after(1):
-                await stream.aclose()
-            return
-        connection = _Connection(stream, name)
+        connection = _Connection(stream, name, self.settings.write_timeout)
         peer = connection.peer
         assert self.door is not None
-        self.connections.add(connection)
+        self.connections[connection] = None
         try:
             with connection.scope:
                 async with trio.open_nursery() as nursery:
@@ -167,7 +220,7 @@ class RoboRallyDoor:
                     await self._read_loop(connection, nursery)
                     await trio.sleep(math.inf)  # the writer ends the scope after flushing
         finally:
-            self.connections.discard(connection)
+            self.connections.pop(connection, None)
             connection.closing = True
             with trio.CancelScope(shield=True):
                 with trio.move_on_after(1):
@@ -235,17 +288,22 @@ class RoboRallyDoor:
         self._nursery.start_soon(self._room_clock, room)
 
     async def _room_clock(self, room: Room) -> None:
+        """Runs one game's clock; whatever fails in it ends that game only (logged)."""
         scope = self._clocks[room] = trio.CancelScope()
         if self.stopping is not None:
             room.unfinished = self.stopping
             scope.cancel()
         try:
             with scope:
-                await self._run_clock(room)
+                await self._run_room(room)
+        except Exception:
+            log.exception("Robo Rally room: internal error; the game ends")
         finally:
+            with trio.CancelScope(shield=True):
+                await self._close_room(room)
             del self._clocks[room]
 
-    async def _run_clock(self, room: Room) -> None:
+    async def _run_room(self, room: Room) -> None:
         game = room.game
         room.clock = trio.current_time
         changed = trio.Event()
@@ -256,29 +314,27 @@ class RoboRallyDoor:
         room.poke = poke
         seen = None
         since = timer_since = 0.0
+        while not game.over:
+            wait = game.wait
+            now = trio.current_time()
+            if wait is not seen:
+                seen, since, timer_since = wait, now, None
+            if wait is not None and wait.kind == "programming" and wait.timer_started and timer_since is None:
+                timer_since = now
+            deadline = room.deadline(since, timer_since)
+            changed = trio.Event()
+            with trio.move_on_at(deadline) as scope:
+                await changed.wait()
+            if scope.cancelled_caught and game.wait is wait and not game.over:
+                try:
+                    room.timeout()
+                except Exception:
+                    log.exception("Robo Rally room: error on a timeout; the game ends")
+                    break
+        await trio.sleep(self.settings.close_delay)
+
+    async def _close_room(self, room: Room) -> None:
         try:
-            while not game.over:
-                wait = game.wait
-                now = trio.current_time()
-                if wait is not seen:
-                    seen, since, timer_since = wait, now, None
-                if wait is not None and wait.kind == "programming" and wait.timer_started and timer_since is None:
-                    timer_since = now
-                deadline = room.deadline(since, timer_since)
-                changed = trio.Event()
-                with trio.move_on_at(deadline) as scope:
-                    await changed.wait()
-                if scope.cancelled_caught and game.wait is wait and not game.over:
-                    try:
-                        room.timeout()
-                    except Exception:
-                        log.exception("Robo Rally room: error on a timeout; the game ends")
-                        break
-            await trio.sleep(self.settings.close_delay)
-        finally:
-            path = room.write_log()
-            if path:
-                self.log_files.append(path)
             for peer in room.lobby.connected():
                 peer.close("game over")
             assert self.door is not None
@@ -287,7 +343,15 @@ class RoboRallyDoor:
             if room.unfinished:
                 log.info("Robo Rally game stopped before its end (%s)", room.unfinished)
             else:
-                log.info("Robo Rally game over, winner %s", game.winner)
+                log.info("Robo Rally game over, winner %s", room.game.winner)
+            planned = room.log_file()
+            if planned is not None:  # written in a thread: a large log never stalls the other doors
+                path = await trio.to_thread.run_sync(write_log_file, *planned)
+                if path:
+                    self.log_files.append(path)
+        except Exception:
+            log.exception("Robo Rally room: error while closing the game")
+        finally:
             if self.settings.single_game:
                 self.done.set()
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
     MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
 )
+from swc_local.server.limits import BurstLog, TokenBucket
 
 log = logging.getLogger("swc.roborally")
 
@@ -66,6 +68,11 @@ class RoboRallySettings:
     hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
     single_game: bool = True
     log_dir: str | None = None
+    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
+    chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
+    chat_burst: int = 20
+    write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
+    max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
 
 
 class Peer:
@@ -84,6 +91,7 @@ class Peer:
         self.ready = False
         self.lobby: Lobby | None = None
         self.alive_outstanding = False
+        self.chat_bucket: TokenBucket | None = None  # set by the door (its chat rate)
 
     def __repr__(self) -> str:
         return f"<robo rally client {self.client_id or '-'} {self.name}>"
@@ -176,6 +184,7 @@ class Door:
         self.game_started = False
         self.rooms: set[Room] = set()
         self.games_finished = 0
+        self._chat_refused = BurstLog(log)
         self.room_listeners: list[Callable[["Room"], None]] = []  # told of every game as it starts (the web viewer)
 
     # ------------------------------------------------------------------ input
@@ -197,7 +206,7 @@ class Door:
             peer.alive_outstanding = False
             return
         room = peer.lobby.room if peer.lobby is not None else None
-        if room is not None:
+        if room is not None and kind != "SendChat":  # chat: logged once past the rate limit (_chat)
             room.record("in", peer.client_id, kind, body)
         if kind == "HelloServer":
             self._hello(peer, body)
@@ -335,6 +344,16 @@ class Door:
         except FieldError as error:
             peer.error(str(error))
             return
+        if self.settings.chat_per_second > 0:
+            if peer.chat_bucket is None:
+                peer.chat_bucket = TokenBucket(self.settings.chat_per_second, self.settings.chat_burst, clock=time.monotonic)
+            if not peer.chat_bucket.allow():
+                self._chat_refused.note("Robo Rally: chat over %g messages a second refused (roborally.chatPerSecond)",
+                                        self.settings.chat_per_second)
+                peer.send("Error", {"error": "Too many chat messages"})  # not logged per line: it is a flood
+                return
+        if peer.lobby is not None and peer.lobby.room is not None:
+            peer.lobby.room.record("in", peer.client_id, "SendChat", body)
         lobby = peer.lobby
         assert lobby is not None
         message, to = chat.message, chat.to  # type: ignore[attr-defined]
@@ -428,7 +447,9 @@ class Room:
         self.reboot_times: dict[int, float] = {}
         self.clock: Callable[[], float] = time.monotonic
         self.poke: Callable[[], None] = lambda: None
-        self.log: list[dict] = []
+        self.log: list[bytes] = []  # encoded lines, at most settings.log_max_bytes (then counted only)
+        self.log_bytes = 0
+        self.log_dropped = 0
         self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
         self.closers: list[Callable[["Room"], None]] = []
         self.started = time.time()
@@ -436,9 +457,23 @@ class Room:
         self.unfinished: str | None = None  # why the server stopped the game before its end
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
-        if self.door.settings.log_dir is not None:
-            self.log.append({"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
-                             "messageType": message_type, "messageBody": body})
+        """Keep one log line (JSON, already encoded: bounded by bytes, never fails at the end)."""
+        if self.door.settings.log_dir is None:
+            return
+        entry = {"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
+                 "messageType": message_type, "messageBody": body}
+        try:
+            line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # cannot come from a client (the codec refuses it); escaped, never lost
+            line = (json.dumps(entry) + "\n").encode("ascii")
+        except (TypeError, ValueError, RecursionError) as error:
+            log.warning("Robo Rally room: a %s could not be logged: %s", message_type, error)
+            return
+        if self.log_bytes + len(line) > self.door.settings.log_max_bytes:
+            self.log_dropped += 1
+            return
+        self.log.append(line)
+        self.log_bytes += len(line)
 
     def flush(self) -> None:
         lobby = self.lobby
@@ -540,24 +575,40 @@ class Room:
         self.game.timeout()
         self.flush()
 
-    def write_log(self) -> str | None:
+    def log_file(self) -> tuple[str, bytes] | None:
+        """Where the game's log goes and its bytes (None without a log directory); the room
+        forgets its lines, so a finished room holds no log. Written by :func:`write_log_file`."""
         if self.door.settings.log_dir is None:
             return None
-        from pathlib import Path
-
-        directory = Path(self.door.settings.log_dir)
-        directory.mkdir(parents=True, exist_ok=True)
         ids = "-".join(str(pid) for pid in sorted(self.peers))
-        path = directory / f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl"
+        path = os.path.join(self.door.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
         if self.unfinished:
             header["unfinished"] = self.unfinished
-        with path.open("w", encoding="utf-8") as handle:
-            handle.write(json.dumps(header) + "\n")
-            for entry in self.log:
-                handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        return str(path)
+        if self.log_dropped:
+            header["droppedLines"] = self.log_dropped  # over the log limit (roborally.logMaxBytes)
+        data = (json.dumps(header) + "\n").encode("utf-8") + b"".join(self.log)
+        self.log, self.log_bytes = [], 0
+        return path, data
+
+    def write_log(self) -> str | None:
+        """Write the log now (blocking); None without a log directory or when the write failed."""
+        planned = self.log_file()
+        return None if planned is None else write_log_file(*planned)
+
+
+def write_log_file(path: str, data: bytes) -> str | None:
+    """Write one game log; a failure (disk full, no descriptors, bad folder) is logged and costs
+    only this file, never the game, the door or the server."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except (OSError, ValueError) as error:
+        log.error("Robo Rally game log %s not written: %s", path, error)
+        return None
+    return path
 
 
 __all__ = ["Door", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]

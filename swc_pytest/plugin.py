@@ -15,7 +15,7 @@ Design notes (why it looks like this):
   on a free localhost port, one per test.  So the fixture is a plain synchronous fixture: it
   works in a plain pytest project and under pytest-trio's ``trio_mode`` alike, and the test's own
   event loop (if any) is never involved.
-* ``play`` blocks until the game is over and returns a :class:`swc_local.tools.match.PlayedGame`; an async
+* ``play`` blocks until the game is over and returns a :class:`swc_local.swc_pytest.server.PlayedGame`; an async
   test can ``await swc_server.aplay(...)``, which runs the same call in a worker thread.
 * Options come from ``@pytest.mark.swc_server(game=..., seed=..., paused=..., password=...)``
   (any other keyword is a :class:`swc_local.server.config.Settings` field, e.g. ``hard_timeout_ms``).

@@ -10,28 +10,72 @@
 ``reversixt_server.port`` is a running door (every ``n`` clients that join play a game);
 ``play`` runs one game on a fresh door of its own with the given commands: ``bot`` sits in seat
 ``seat`` (default 1), the other seats play ``opponents`` (``"greedy"``, ``"random"`` or a
-command). It returns a :class:`swc_local.tools.reversixt_match.GameOutcome` with ``ranks``,
-``points``, ``disqualified``, plus ``result`` (the ``-r`` file's text) and ``log`` (the move log).
+command), through the match runner (:mod:`swc_local.tools.runner`). It returns a
+:class:`PlayedReversi` with ``ranks``, ``points``, ``disqualified`` and ``causes`` per player
+number, plus ``result`` (the ``-r`` file's text), ``log`` (the move log) and ``record`` (the
+runner's :class:`~swc_local.tools.results.GameResult`). A bot that exits before it joins or
+never joins loses its seat (cause ``CRASHED``/``NEVER_JOINED``, ranked last; a stand-in takes
+the seat and is disqualified at once); a command that cannot start raises
+:class:`~swc_local.tools.runner.CommandError`.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
+from dataclasses import dataclass
 
 import pytest
 
 from swc_local.client.blocking import Portal
-from swc_local.games.reversixt.mapfile import load_map
 from swc_local.server.reversixt_door import DEFAULT_MAP, DoorSettings, ReversiDoor
 from swc_local.server.reversixt_game import Timing
+from swc_local.tools.results import GameResult
+from swc_local.tools.runner import GameSpec, play_games, require_commands
 
 MARKER = "reversixt_server(map=None, time_limit=0, depth=1, start_delay=0, turn_delay=0): options of the reversixt_server fixture"
 
 
 def bot_command(strategy: str) -> list[str]:
     return [sys.executable, "-m", "swc_local.client.reversixt_bot", "--port", "{port}", "--strategy", strategy, "--seed", "{seed}"]
+
+
+@dataclass
+class PlayedReversi:
+    """One ReversiXT game; every mapping is keyed by player number (1-based, = seat)."""
+
+    record: GameResult
+
+    @property
+    def error(self) -> str | None:
+        return self.record.error
+
+    @property
+    def ranks(self) -> dict[int, int]:
+        return {int(s.seat): s.rank for s in self.record.seats} if self.error is None else {}
+
+    @property
+    def points(self) -> dict[int, int]:
+        return {int(s.seat): int(s.score[0]) for s in self.record.seats if s.score} if self.error is None else {}
+
+    @property
+    def causes(self) -> dict[int, str]:
+        return {int(s.seat): s.cause for s in self.record.seats}
+
+    @property
+    def disqualified(self) -> set[int]:
+        """Players out of the game: disqualified, or whose command never played."""
+        return {int(s.seat) for s in self.record.seats if s.cause != "REGULAR"} if self.error is None else set()
+
+    @property
+    def result(self) -> str:
+        finished = self.record.raw
+        return finished.result_text() if finished is not None else ""
+
+    @property
+    def log(self) -> str:
+        finished = self.record.raw
+        return "".join(finished.referee.log) if finished is not None else ""
 
 
 class RunningReversi:
@@ -42,21 +86,21 @@ class RunningReversi:
         self.port = door.port
         self.options = options
         self.map_path = options["map"]
+        self._games = 0
 
-    def play(self, bot, *, seat: int = 1, opponents="greedy", seed: int = 0, timeout: float = 120.0):
-        """One game; blocks until it is over."""
-        from swc_local.tools.reversixt_match import play_one
-
-        game_map = load_map(self.map_path)
+    def play(self, bot, *, seat: int = 1, opponents="greedy", seed: int = 0, timeout: float = 120.0,
+             start_timeout: float = 15.0) -> PlayedReversi:
+        """One game on a door of its own; blocks until it is over."""
+        players = self.door.game_map.players
         other = bot_command(opponents) if opponents in ("greedy", "random") else opponents
-        commands = [other] * game_map.players
-        commands[seat - 1] = bot
-        args = argparse.Namespace(
-            map=self.map_path, timelimit=self.options["time_limit"], depth=self.options["depth"],
-            start_delay=self.options["start_delay"], turn_delay=self.options["turn_delay"],
-            start_timeout=15.0, game_timeout=timeout, results=None, replays=None,
-        )
-        return self.portal.call(play_one, 1, args, commands, game_map, seed, None)
+        commands = [(f"opponent{k + 1}", other) for k in range(players)]
+        commands[seat - 1] = ("bot", bot)
+        spec = GameSpec(game="reversixt", index=self._games, seed=seed, players=commands,
+                        start_timeout=start_timeout, game_timeout=timeout, options=dict(self.options))
+        require_commands(spec.players)
+        self._games += 1
+        (record,) = self.portal.call(play_games, [spec], give_up_after=None)
+        return PlayedReversi(record)
 
 
 @contextlib.contextmanager

@@ -11,8 +11,11 @@
 free localhost port, running in a background thread, so a test can point any client at
 ``roborally_server.host``/``.port``. ``play(command, opponents=1, seed=None)`` plays one whole
 game of ``command`` (seat 1) against greedy reference bots on a door of its own with the same
-options, and returns a :class:`~swc_local.tools.roborally_match.RoboRallyGame` (winner seat,
-checkpoints, reboots, rounds). Marker keywords are :class:`RoboRallySettings` fields (``map``,
+options, through the match runner, and returns a :class:`PlayedRoboRally` (winner seat, 0-based,
+checkpoints, reboots, rounds, causes; ``record`` is the runner's
+:class:`~swc_local.tools.results.GameResult`). A command that exits before it joins or never
+joins loses its seat (cause ``CRASHED``/``NEVER_JOINED``); one that cannot start raises
+:class:`~swc_local.tools.runner.CommandError`. Marker keywords are :class:`RoboRallySettings` fields (``map``,
 ``timer``, ``play_card_timeout``, ``min_players``, ...) plus ``max_rounds``.
 """
 
@@ -28,6 +31,24 @@ MARKER = ("roborally_server(map='Dizzy Highway', timer=30.0, max_rounds=40, **se
           "options of the roborally_server fixture")
 
 
+class PlayedRoboRally:
+    """One Robo Rally game; lists are in seat order (seat 0 = client ID 1)."""
+
+    def __init__(self, record) -> None:
+        self.record = record
+        summary = record.raw or {}
+        self.winner: int | None = summary.get("winner")
+        self.rounds: int = summary.get("rounds", 0)
+        self.error: str | None = record.error
+        self.checkpoints = [int(s.score[0]) for s in record.seats if s.score]
+        self.reboots = [int(s.score[1]) for s in record.seats if len(s.score) > 1]
+        self.causes = [s.cause for s in record.seats]
+        self.log_file: str | None = record.replay
+
+    def __repr__(self) -> str:
+        return f"<Robo Rally game: winner seat {self.winner}, {self.rounds} rounds, causes {self.causes}>"
+
+
 class RunningRoboRally:
     def __init__(self, portal, door, options: dict, max_rounds: int) -> None:
         self.portal = portal
@@ -39,20 +60,23 @@ class RunningRoboRally:
         self._games = 0
 
     def play(self, command: str | list[str], *, opponents: int | list = 1, seed: int | None = None,
-             timeout: float = 300.0, start_timeout: float = 15.0):
+             timeout: float = 300.0, start_timeout: float = 15.0) -> PlayedRoboRally:
         """One game: ``command`` in seat 1 against ``opponents`` greedy bots (or these commands)."""
-        from swc_local.tools.roborally_match import RoboRallyGame, RoboRallyMatchConfig, greedy_bot_command, play_one
+        from swc_local.games import registry
+        from swc_local.tools.runner import GameSpec, play_games, require_commands
 
-        others = [greedy_bot_command()] * opponents if isinstance(opponents, int) else list(opponents)
-        door = {k: v for k, v in self.options.items() if k not in ("map", "seed", "port", "host", "single_game")}
-        config = RoboRallyMatchConfig(map=self.options.get("map") or "Dizzy Highway", players=[command] + others,
-                                      max_rounds=self.max_rounds, start_timeout=start_timeout, game_timeout=timeout,
-                                      door=door)
+        greedy = registry.entry("roborally").bot_command()
+        others = [greedy] * opponents if isinstance(opponents, int) else list(opponents)
+        players = [("bot", command)] + [(f"opponent{k + 1}", other) for k, other in enumerate(others)]
+        options = {k: v for k, v in self.options.items() if k not in ("seed", "port", "host", "single_game", "min_players")}
+        options["max_rounds"] = self.max_rounds
         base = self.options.get("seed") if seed is None else seed
-        game = RoboRallyGame(index=self._games, seed=(base if base is not None else 0) + self._games)
+        spec = GameSpec(game="roborally", index=self._games, seed=(base if base is not None else 0) + self._games,
+                        players=players, start_timeout=start_timeout, game_timeout=timeout, options=options)
+        require_commands(spec.players)
         self._games += 1
-        self.portal.call(play_one, config, game)
-        return game
+        (record,) = self.portal.call(play_games, [spec], give_up_after=None)
+        return PlayedRoboRally(record)
 
 
 @contextlib.contextmanager

@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
+import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 from swc_local.client.blocking import Portal
 from swc_local.client.client import resolve_plugin
 from swc_local.client.messages import seat_of
+from swc_local.games import registry
 from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
-from swc_local.tools.match import MatchConfig, PlayedGame, play_one_game
+from swc_local.tools.results import GameResult
+from swc_local.tools.runner import GameSpec, play_games, require_commands
 
 
 def _seat(color: str) -> int:
@@ -21,6 +25,85 @@ def _seat(color: str) -> int:
     if not isinstance(color, str) or color.upper() not in ("RED", "ONE", "BLUE", "TWO"):
         raise ValueError(f"color must be red/blue or ONE/TWO, not {color!r}")
     return seat_of(color)
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One player's side of a game: the server's cause, reason and score parts, and its points
+    (2 won, 1 draw, 0 lost: from the ranks, so a seat whose command never played has 0)."""
+
+    cause: str
+    reason: str | None
+    parts: tuple[str, ...]
+    points: int
+    exit_code: int | None
+    log: str | None
+
+
+@dataclass
+class PlayedGame:
+    """One game seen from the bot under test (``player1``): what ``swc_server.play`` returns.
+
+    ``record`` is the runner's :class:`~swc_local.tools.results.GameResult`."""
+
+    record: GameResult
+
+    @property
+    def result(self):
+        """The server's result message (:class:`swc_local.client.messages.Result`), or None."""
+        return self.record.raw
+
+    def _side(self, name: str) -> SeatScore | None:
+        if self.record.error is not None:
+            return None
+        seat = self.record.seat_of(name)
+        other = next(s for s in self.record.seats if s.name != name)
+        points = 1 if seat.rank == other.rank else 2 if seat.rank < other.rank else 0
+        return SeatScore(seat.cause, seat.reason, seat.score, points, seat.exit_code, seat.log)
+
+    @property
+    def bot(self) -> SeatScore | None:
+        return self._side("player1")
+
+    @property
+    def opponent(self) -> SeatScore | None:
+        return self._side("player2")
+
+    @property
+    def color(self) -> str:
+        """The bot's seat in the game's own names: red/blue, or ONE/TWO in 2022+ games."""
+        return self.record.seat_of("player1").seat
+
+    @property
+    def team(self) -> str:
+        """The bot's seat as the 2022+ games name it (ONE moves first, as red does)."""
+        return ("ONE", "TWO")[[s.name for s in self.record.seats].index("player1")]
+
+    @property
+    def won(self) -> bool:
+        return self.bot is not None and self.bot.points == 2
+
+    @property
+    def draw(self) -> bool:
+        return self.bot is not None and self.bot.points == 1
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.record.seat_of("player1").exit_code
+
+    @property
+    def replay(self) -> Path | None:
+        return Path(self.record.replay) if self.record.replay else None
+
+    @property
+    def error(self) -> str | None:
+        return self.record.error
+
+    def __repr__(self) -> str:
+        if self.bot is None:
+            return f"<game without a result: {self.error}>"
+        return (f"<game: bot {self.color} {self.bot.cause} {'/'.join(self.bot.parts)}, opponent "
+                f"{self.opponent.cause} {'/'.join(self.opponent.parts)}, won={self.won}>")
 
 
 class RunningServer:
@@ -54,21 +137,26 @@ class RunningServer:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
         ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
         ONE/TWO in 2022+ games; either pair, in any case, is accepted for every game).  The
-        returned game's ``color`` uses the game's own names (red/blue or ONE/TWO)."""
+        returned game's ``color`` uses the game's own names (red/blue or ONE/TWO).
+
+        A bot that exits before it joins, or never joins within ``start_timeout`` seconds,
+        loses with the cause ``CRASHED`` or ``NEVER_JOINED`` (its last output lines in
+        ``game.bot.reason``); a command that cannot start at all (exit 126/127, no such
+        program) raises :class:`swc_local.tools.runner.CommandError` with a one-line reason."""
         seat = _seat(color)
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")
-        config = MatchConfig(
-            plugin=self.plugin, games=1, player1=bot, player2=opponent,
-            start_timeout=start_timeout, game_timeout=timeout, logs=Path(logs) if logs else None,
+        if seed is None:
+            seed = self.seed + self._games if self.seed is not None else secrets.randbits(31)
+        players = [("player1", bot), ("player2", opponent or registry.entry(self.game_type).bot_command())]
+        spec = GameSpec(
+            game=self.game_type, index=self._games, seed=seed, players=players[::-1] if seat else players,
+            logs=Path(logs) if logs else None, start_timeout=start_timeout, game_timeout=timeout,
+            options={"server": self.server, "password": self.password},
         )
-        if seed is None and self.seed is not None:
-            seed = self.seed + self._games
+        require_commands(spec.players)
         self._games += 1
-        record = self.portal.call(
-            play_one_game, config, self.server, self.password,
-            player1_seat=seat, seed=seed,
-        )
+        (record,) = self.portal.call(play_games, [spec], give_up_after=None)
         return PlayedGame(record)
 
     async def aplay(self, bot: str | list[str], **options) -> PlayedGame:
@@ -90,6 +178,10 @@ def start_server(
     **settings,
 ):
     """Run a server on a free localhost port until the block ends."""
+    entry = registry.entry(game) if isinstance(game, str) else None
+    if entry is not None and entry.plugin is None:  # a game of another family has its own fixture
+        raise ValueError(f"swc_server serves the Software-Challenge games; {entry.name} is played with the "
+                         f"{entry.family.name}_server fixture")
     plugin = resolve_plugin(game)
     with contextlib.ExitStack() as stack:
         if settings.get("save_replay") and "replay_dir" not in settings:

@@ -1,4 +1,4 @@
-"""Shared fixtures: an in-process server on a free port."""
+"""Shared fixtures: an in-process server on a free port; the run's Ctrl-C and process hooks."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import trio
 
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no process outlives it
+    pytest_configure, pytest_runtest_call, pytest_runtest_setup, pytest_runtest_teardown, pytest_unconfigure,
+)
 
 PASSWORD = "testpassword"
 
@@ -32,3 +35,35 @@ async def server(start_server):
 @pytest.fixture(autouse=True)
 def _quiet_logs(caplog):
     caplog.set_level(logging.INFO, logger="swc")
+
+
+# -- the quick subset: `python -m pytest -q -m "not slow"` ------------------------------------------
+# Tests of a quarter minute or more on two CPUs (measured with --durations), marked here so that
+# their modules stay as their owners wrote them; tests/test_suite_interrupt.py checks that
+# every name below still exists.
+SLOW_MODULES = {
+    "test_packaging.py",  # builds the wheel, installs it into fresh venvs
+    "test_benchmarks_smoke.py",
+    "test_roborally_soak.py",
+    "test_foreign_clients.py",  # hundreds of games of foreign client processes
+    "test_foreign_clients_2022.py",
+    "test_socha_clients.py",  # the official socha clients, each in its own venv
+    "test_socha_hase_und_igel_2025.py",
+    "test_socha_piranhas_2026.py",
+    "test_socha_blokus_2027.py",
+}
+SLOW_TESTS = {
+    "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_hase_und_igel_2025_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
+    "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
+    "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
+    "test_readme_examples.py": {"test_fixture_example"},
+}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        module = item.path.name
+        if module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ()):
+            item.add_marker(pytest.mark.slow)

@@ -17,9 +17,11 @@ from swc_local.games.plugin import (
     ENVELOPE_2022,
     ENVELOPE_2025,
     MODERN,
+    GameHooks,
     InvalidMove,
     MalformedMove,
     Outcome,
+    PluginHooks,
     ScoreFragment,
 )
 from swc_local.protocol.element import Element
@@ -34,7 +36,7 @@ class Step:
     end: int
 
 
-class ToyGame:
+class ToyGame(GameHooks):
     def __init__(self, positions: tuple[int, int] = (0, 0), turn: int = 0) -> None:
         self.positions = list(positions)
         self._turn = turn
@@ -96,7 +98,7 @@ class ToyGame:
         return Element("winner", {"team": TEAMS[seat]})
 
 
-class ToyPlugin:
+class ToyPlugin(PluginHooks):
     dialect = MODERN
     display_name = "Toy"
     soft_timeout_ms = 2000
@@ -142,8 +144,12 @@ def register(monkeypatch) -> None:
     import sys
     import types
 
+    games = list(registry.GAMES)
     for plugin in (TOY_2022, TOY_2025):
         module = types.ModuleType(f"tests._toy_{plugin.game_type}")
         module.PLUGIN = plugin
         monkeypatch.setitem(sys.modules, module.__name__, module)
-        monkeypatch.setitem(registry._PLUGINS, plugin.game_type, module.__name__)
+        game = registry.Game(plugin.game_type, registry.XML, (), (2, 2), (), module.__name__)
+        games.append(game)
+        monkeypatch.setitem(registry._BY_NAME, plugin.game_type.lower(), game)
+    monkeypatch.setattr(registry, "GAMES", tuple(games))

@@ -47,7 +47,7 @@ async def checked_match_replays(plugin, replays: Path) -> list[Path]:
     report = await run_match(config)
     assert report.complete
     for record in report.records:
-        assert [s.cause for s in record.result.scores] == ["REGULAR", "REGULAR"]
+        assert [s.cause for s in record.seats] == ["REGULAR", "REGULAR"]
     files = sorted(replays.glob("*.xml"))
     assert len(files) == 2
     for path in files:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import trio
 
+from tests.processes import run_process
+
 RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
 JOINED = re.compile(r"^PEER joined (\S+)$", re.M)
 
@@ -29,7 +31,7 @@ async def run_bot(
         command += ["--reservation", reservation]
     env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
     with trio.fail_after(timeout):
-        done = await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False, env=env)
+        done = await run_process(command, capture_stdout=True, capture_stderr=True, env=env)  # own group
     return done.returncode, done.stdout.decode() + done.stderr.decode()
 
 

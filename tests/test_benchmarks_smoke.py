@@ -29,5 +29,6 @@ def test_every_benchmark_produces_its_rows():
     assert "swc_2019_piranhas: legal-move generations/s" in metrics
     assert "hot path: render one Piranhas memento" in metrics
     assert "join round trip / server CPU per join, 0 vs 20 prepared rooms waiting" in metrics
+    assert any(metric.startswith("runner cost per game: swc tournament vs swc match") for metric in metrics)
     table = render(rows)
     assert table.count("\n") == len(rows) + 1

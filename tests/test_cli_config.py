@@ -133,6 +133,8 @@ def one_line(text: str) -> str:
     (["admin", "--port", "-1", "cancel", "x"], "--port", "-1"),
     (["roborally", "--port", "70000"], "--port", "70000"),
     (["roborally-bot", "--port", "x1"], "--port", "x1"),
+    (["view", "x.xml", "--port", "65536"], "--port", "65536"),
+    (["serve", "--viewer-port", "-7"], "--viewer-port", "-7"),
 ])
 def test_a_port_out_of_range_is_a_one_line_error(argv, flag, value, capsys):
     assert swc(*argv) == 2
@@ -203,3 +205,60 @@ def test_a_missing_reversixt_map_stops_swc_serve_at_once(tmp_path, monkeypatch, 
     assert swc("serve", "--port", "0", "--reversixt-map", "maps/quad_4p.map") == 2
     (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
     assert "--reversixt-map 'maps/quad_4p.map'" in error and "No such file" in error
+
+
+def test_every_key_of_the_example_file_is_a_known_key(tmp_path, caplog):
+    import re
+    from pathlib import Path
+
+    example = (Path(__file__).resolve().parent.parent / "server.properties.example").read_text()
+    every_key = re.sub(r"(?m)^#(\w[\w.]* ?=)", r"\1", example).replace("loadGameFile =", "#loadGameFile =")
+    load_settings(write(tmp_path, every_key))
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+
+
+def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeypatch, caplog, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert swc("serve", "--port", "0", "--game", "piranhas") == 2
+    write(tmp_path, "password = x\ndefaultGame = piranhas\n")
+    assert swc("serve", "--port", "0") == 2
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors[0].startswith("--game 'piranhas' is not a modern game")
+    assert errors[1].startswith("server.properties:2: defaultGame 'piranhas' is not a modern game")
+    assert swc("admin", "prepare", "no-such-game") == 2  # before it connects anywhere
+    assert one_line(capsys.readouterr().err).startswith("swc admin: unknown game 'no-such-game' (known: ")
+
+
+def test_a_busy_viewer_port_leaves_swc_serve_running(tmp_path):
+    """Like the other doors' ports: the viewer is logged as not started, the game port goes on."""
+    import subprocess
+    import time
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port, log_path = free_port(), tmp_path / "serve.log"
+        with open(log_path, "wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--viewer-port", str(busy.getsockname()[1]),
+                 "--no-reversixt", "--roborally-port", "-1"], cwd=tmp_path, stderr=log)
+        try:
+            deadline = time.monotonic() + 60
+            while b"viewer cannot listen" not in log_path.read_bytes():
+                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.1)
+            time.sleep(0.3)
+            assert server.poll() is None, log_path.read_text()
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+            server.send_signal(signal.SIGINT)
+            assert server.wait(timeout=20) == 0
+        finally:
+            if server.poll() is None:
+                server.kill()
+
+
+def test_the_reversixt_drop_in_refuses_a_port_out_of_range(capsys):
+    from swc_local.server.reversixt_dropin import main as dropin
+
+    assert dropin(["-m", "any.map", "-p", "99999"]) == 255  # its status for argument errors
+    assert one_line(capsys.readouterr().out) == "invalid port 99999 (accepted: 0..65535)"

@@ -7,6 +7,10 @@ Piranhas, one that parses every read as a sequence of whole messages, as several
 C++ clients did, and one for Hase und Igel that sends its actions out of XML order.
 Each runs as its own process and fails on any error message, unexpected element, framing
 surprise or a result that is not REGULAR for both players.
+
+Who plays whom is fixed: an admin prepares every game's room first and each process joins its
+games with its own reservation codes (``joinPrepared``), so no process can be left with games
+to play and nobody to play them, whatever order the processes reach the server in.
 """
 
 from __future__ import annotations
@@ -16,16 +20,35 @@ from pathlib import Path
 
 import trio
 
+from swc_local.client.admin import Admin
+from tests.conftest import PASSWORD
+
 CLIENTS = Path(__file__).parent / "foreign_clients"
 
 
-async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs: int) -> list[str]:
-    """``pairs`` pairs of client processes, each process playing ``games_each`` games."""
-    failures: list[str] = []
+async def prepare_pairs(port: int, game_type: str, games_each: int, pairs: int) -> list[tuple[list[str], list[str]]]:
+    """For each pair, the reservation codes of its two processes, one room per game."""
+    admin = await Admin.connect("127.0.0.1", port, PASSWORD)
+    try:
+        codes = []
+        for pair in range(pairs):
+            rooms = [await admin.prepare(game_type, [f"first{pair}", f"second{pair}"]) for _ in range(games_each)]
+            codes.append(([room.reservations[0] for room in rooms], [room.reservations[1] for room in rooms]))
+    finally:
+        await admin.close()
+    return codes
 
-    async def run(script: str, seed: int) -> None:
+
+async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs: int,
+                    game_type: str = "swc_2019_piranhas") -> list[str]:
+    """``pairs`` pairs of client processes, each process playing ``games_each`` games with its partner."""
+    failures: list[str] = []
+    codes = await prepare_pairs(port, game_type, games_each, pairs)
+
+    async def run(script: str, seed: int, reservations: list[str]) -> None:
         result = await trio.run_process(
-            [sys.executable, str(CLIENTS / script), "--port", str(port), "--games", str(games_each), "--seed", str(seed)],
+            [sys.executable, str(CLIENTS / script), "--port", str(port), "--seed", str(seed),
+             "--reservations", ",".join(reservations)],
             capture_stderr=True,
             check=False,
         )
@@ -34,9 +57,9 @@ async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs:
 
     with trio.fail_after(300):
         async with trio.open_nursery() as nursery:
-            for pair in range(pairs):
-                nursery.start_soon(run, scripts[0], pair)
-                nursery.start_soon(run, scripts[1], 100 + pair)
+            for pair, (first, second) in enumerate(codes):
+                nursery.start_soon(run, scripts[0], pair, first)
+                nursery.start_soon(run, scripts[1], 100 + pair, second)
     return failures
 
 
@@ -52,5 +75,24 @@ async def test_clients_that_parse_each_read_as_whole_messages_play_a_hundred_gam
 
 
 async def test_foreign_hase_und_igel_clients_play_two_hundred_games(server):
-    assert await run_pairs(server.port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8) == []
+    assert await run_pairs(server.port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8,
+                           game_type="swc_2018_hase_und_igel") == []
     assert server.lobby.rooms_finished == 200
+
+
+async def test_the_join_path_still_pairs_two_clients(server):
+    """One game each through ``join`` by game type, as these clients join without a code."""
+    failures: list[str] = []
+
+    async def run(script: str) -> None:
+        result = await trio.run_process([sys.executable, str(CLIENTS / script), "--port", str(server.port)],
+                                        capture_stderr=True, check=False)
+        if result.returncode != 0:
+            failures.append(f"{script}: {result.stderr.decode()}")
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:  # two processes, one waiting room: no choice of partner
+            nursery.start_soon(run, "chunk_client.py")
+            nursery.start_soon(run, "sax_client.py")
+    assert failures == []
+    assert server.lobby.rooms_finished == 1

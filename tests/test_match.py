@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+import trio
+
 from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.match import MatchConfig, run_match
+from swc_local.tools.runner import CommandError
 from swc_local.server.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 
 PIRANHAS = registry.get("swc_2019_piranhas")
+
+
+def points(record, name: str) -> int:
+    """2 won, 1 draw, 0 lost (from the ranks of a two-player game)."""
+    mine, other = record.seat_of(name).rank, next(s.rank for s in record.seats if s.name != name)
+    return 1 if mine == other else 2 if mine < other else 0
+
+
+def red_is_player1(record) -> bool:
+    return record.seats[0].name == "player1"
 
 FAULTY_BOT = '''
 """A random bot that crashes on its N-th move request or stops answering at its M-th."""
@@ -68,37 +82,42 @@ async def test_a_crashing_and_a_hanging_bot_cost_their_games_not_the_match(tmp_p
     bot = f"{sys.executable} {script} --port {{port}} --reservation {{reservation}} --seed {{seed}}"
     config = MatchConfig(
         PIRANHAS, games=2, seed=3, parallel=2,
-        player1=bot + " --crash-at 3",  # crashes on its third move
-        player2=bot + " --hang-at 3",  # never answers its third move request
-        soft_timeout_ms=1500, hard_timeout_ms=2000,
+        players=[
+            bot + " --crash-at 3",  # crashes on its third move
+            bot + " --hang-at 3",  # never answers its third move request
+        ],
+        options=dict(soft_timeout_ms=1500, hard_timeout_ms=2000),
     )
     report = await run_match(config)
     assert report.complete
     first, second = report.records
     # game 1: player1 is red and moves first, so its third move comes before player2's
-    assert first.player1_seat == 0
-    assert (first.score(0).cause, first.score(1).cause) == ("LEFT", "REGULAR")
-    assert first.exit_codes[0] == 3
-    assert first.score(1).points == 2
+    assert red_is_player1(first)
+    assert (first.seat_of("player1").cause, first.seat_of("player2").cause) == ("LEFT", "REGULAR")
+    assert first.seat_of("player1").exit_code == 3
+    assert points(first, "player2") == 2
     # game 2: player2 is red; its third request comes before player1's third
-    assert second.player1_seat == 1
-    assert (second.score(0).cause, second.score(1).cause) == ("REGULAR", "HARD_TIMEOUT")
-    assert second.exit_codes[1] is None  # it was still hanging and got killed
+    assert not red_is_player1(second)
+    assert (second.seat_of("player1").cause, second.seat_of("player2").cause) == ("REGULAR", "HARD_TIMEOUT")
+    assert second.seat_of("player2").exit_code is None  # it was still hanging and got killed
 
 
-async def test_a_command_that_cannot_start_loses_by_timeout():
-    config = MatchConfig(PIRANHAS, games=1, seed=1, player1="/nonexistent/bot {port}", hard_timeout_ms=500)
-    report = await run_match(config)
-    assert report.complete
-    (record,) = report.records
-    assert record.exit_codes[0] == 127
-    assert record.score(0).cause == "HARD_TIMEOUT"
-    assert record.score(1).points == 2
+async def test_a_command_that_cannot_start_stops_the_match_at_once():
+    """Issue 22 item 2: exit 127 (or no such program) is not a game lost by timeout but the end
+    of the match, with a reason that names the command."""
+    reference = registry.entry("piranhas").bot_command()
+    config = MatchConfig(PIRANHAS, games=4, seed=1, players=["/nonexistent/bot {port}", reference],
+                         options=dict(hard_timeout_ms=500))
+    with trio.fail_after(30), pytest.raises(CommandError) as caught:
+        await run_match(config)
+    message = str(caught.value)
+    assert "player1" in message and "/nonexistent/bot" in message and "cannot start" in message
+    assert "\n" not in message
 
 
 async def test_the_same_seed_plays_the_same_games():
     config = MatchConfig(PIRANHAS, games=2, seed=11, parallel=2)
     first, second = await run_match(config), await run_match(config)
     for a, b in zip(first.records, second.records):
-        assert a.result.scores == b.result.scores
-        assert len(a.move_times[0]) == len(b.move_times[0])
+        assert [(s.rank, s.score, s.cause) for s in a.seats] == [(s.rank, s.score, s.cause) for s in b.seats]
+        assert len(a.move_times["player1"]) == len(b.move_times["player1"])

@@ -80,10 +80,12 @@ trio.run(main, int(sys.argv[1]), sys.argv[2])
 async def test_the_results_table_names_modern_seats_one_and_two(tmp_path):
     script = tmp_path / "crashing_bot.py"
     script.write_text(CRASHING_BOT)
-    config = MatchConfig(OSTSEESCHACH, games=1, seed=2, player2=f"{sys.executable} {script} {{port}} {{reservation}}")
+    reference = registry.entry("ostseeschach").bot_command()
+    config = MatchConfig(OSTSEESCHACH, games=1, seed=2, players=[reference, f"{sys.executable} {script} {{port}} {{reservation}}"])
     report = await run_match(config)
     assert report.complete
-    table = results_table(report)
+    table = results_table(report.records, game=OSTSEESCHACH.game_type, seed=report.seed, seconds=report.seconds,
+                          commands=report.commands)
     assert "  game 1: player1 (ONE) REGULAR " in table
     assert ", player2 (TWO) LEFT " in table and "(player2 exit 3)" in table
 
@@ -91,14 +93,13 @@ async def test_the_results_table_names_modern_seats_one_and_two(tmp_path):
 async def test_classic_color_placeholder_stays_red_and_blue(tmp_path):
     config = MatchConfig(
         PIRANHAS, games=1, seed=4,
-        player1=recording_bot(tmp_path, "piranhas", "colors1"),
-        player2=recording_bot(tmp_path, "piranhas", "colors2"),
+        players=[recording_bot(tmp_path, "piranhas", "colors1"), recording_bot(tmp_path, "piranhas", "colors2")],
     )
     report = await run_match(config)
     assert report.complete
     assert (tmp_path / "colors1").read_text().split() == ["red"]
     assert (tmp_path / "colors2").read_text().split() == ["blue"]
-    assert report.records[0].label(0) == "red"
+    assert report.records[0].seat_of("player1").seat == "red"
 
 
 BOT = f"{sys.executable} -m swc_local.tools.cli bot ostseeschach --port {{port}} --reservation {{reservation}} --seed {{seed}}"
@@ -115,15 +116,18 @@ def test_the_fixture_names_modern_seats_one_and_two_and_accepts_red_blue():
             server.play(BOT, color="green")
 
 
-async def test_a_2022_player_that_never_joins_loses_by_timeout_instead_of_hanging_the_match():
+async def test_a_2022_player_that_never_joins_loses_instead_of_hanging_the_match():
     """The 2022 server ignores a forced step in a half-empty room; the runner's silent stand-in
-    takes the free seat, and the move timer scores the missing player."""
+    takes the free seat, the move timer scores it, and the runner names the real cause."""
+    sleeper = f"{sys.executable} -c 'import time; time.sleep(60)' {{port}}"
     config = MatchConfig(
-        registry.get("swc_2022_ostseeschach"), games=1, seed=1, player2="/nonexistent/bot {port}",
-        start_timeout=0.5, soft_timeout_ms=300, hard_timeout_ms=600, game_timeout=60,
+        registry.get("swc_2022_ostseeschach"), games=1, seed=1,
+        players=[registry.entry("ostseeschach").bot_command(), sleeper],
+        start_timeout=8, game_timeout=60, options=dict(soft_timeout_ms=300, hard_timeout_ms=600),
     )
     report = await run_match(config)
     (record,) = report.records
-    assert record.result is not None, record.error
-    assert record.score(1).cause in ("SOFT_TIMEOUT", "HARD_TIMEOUT")
-    assert record.score(0).cause == "REGULAR"
+    assert record.error is None, record.error
+    assert record.seat_of("player2").cause == "NEVER_JOINED"
+    assert record.seat_of("player1").cause == "REGULAR"
+    assert record.seat_of("player1").rank == 1 and record.seat_of("player2").rank == 2

@@ -215,3 +215,19 @@ def test_a_regular_install_plays_every_family(wheel, tmp_path):
             process.wait(timeout=30)
     log = log_path.read_text()
     assert "Traceback" not in log and "internal error" not in log, log
+    _tournament_runs(venv, run_dir, env)
+
+
+def _tournament_runs(venv: Path, run_dir: Path, env: dict) -> None:
+    """The installed ``swc tournament`` (its own dependencies: openskill, rich) plays a pair of the
+    reference bot and reports it from its database."""
+    import json
+
+    swc = str(venv / "bin" / "swc")
+    bot = f"{swc} bot piranhas --host {{host}} --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+    played = subprocess.run([swc, "tournament", "piranhas", f"--bot=a={bot}", f"--bot=b={bot}", "--db", "t.db",
+                             "--seed", "1"], cwd=run_dir, env=env, capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stdout + played.stderr
+    report = subprocess.run([swc, "tournament", "report", "t.db", "--json"], cwd=run_dir, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert json.loads(report.stdout)["games"] == 2, report.stdout + report.stderr

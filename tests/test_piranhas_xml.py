@@ -270,7 +270,8 @@ def test_plugin_helpers():
     assert a == PLUGIN.random_move(game, random.Random(9)) and a in PLUGIN.legal_moves(game)
     text = PLUGIN.describe(game)
     assert text.splitlines()[0] == "turn 0, RED to move"
-    assert text.splitlines()[1] == ". B B B B B B B B ."
+    assert text.splitlines()[1] == "9 . B B B B B B B B ."  # the row's y first (issue 22)
+    assert text.splitlines()[-1] == "  0 1 2 3 4 5 6 7 8 9"  # the x axis below
     assert Position.from_text("\n".join(text.splitlines()[1:])).cells == game.position.cells
     with pytest.raises(ValueError):
         game.apply(1, a)  # not blue's turn: the server answers that itself (LEFT)

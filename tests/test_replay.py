@@ -4,6 +4,7 @@ start position (``loadGameFile``/``turnToLoad``), all through real sockets."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 import trio
@@ -118,11 +119,12 @@ async def test_rooms_start_from_the_loaded_turn_with_the_right_side_to_move(star
 
 async def test_match_takes_the_same_options(start_server, tmp_path):
     _, source = await recorded_game(start_server, tmp_path / "first")
-    config = MatchConfig(PIRANHAS, games=2, seed=2, parallel=2, load_game=str(source), turn=20, replays=tmp_path / "out")
+    config = MatchConfig(PIRANHAS, games=2, seed=2, parallel=2, options=dict(load_game=str(source), turn=20),
+                         replays=tmp_path / "out")
     report = await run_match(config)
     assert report.complete
     for record in report.records:
-        assert PIRANHAS.game_from_state(read_replay(record.replay).states[0]).turn == 20
+        assert PIRANHAS.game_from_state(read_replay(Path(record.replay)).states[0]).turn == 20
 
 
 async def test_a_turn_that_is_not_in_the_replay_is_refused(start_server, tmp_path, capsys):

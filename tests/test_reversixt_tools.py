@@ -47,18 +47,24 @@ def test_match_plays_games_and_prints_a_table(tmp_path, capsys):
     assert status == 0, captured.err
     assert "[2/2] game" in captured.err
     table = captured.out.splitlines()
-    assert table[0].split()[:6] == ["seat", "games", "wins", "avg", "rank", "avg"]
-    assert [line.split()[:2] for line in table[1:4]] == [["1", "2"], ["2", "2"], ["3", "2"]]
+    header = next(line for line in table if line.startswith("player "))
+    assert header.split()[:6] == ["player", "wins", "draws", "losses", "causes", "avg"]
+    rows = [line.split() for line in table if line.split()[:1] in (["player1"], ["player2"], ["player3"])]
+    assert [row[0] for row in rows] == ["player1", "player2", "player3"]
+    assert all(sum(int(n) for n in row[1:4]) == 2 for row in rows)  # every player played both games
     results = sorted((tmp_path / "results").iterdir())
     assert len(results) == 2 and results[0].read_text().startswith("trio_3p.map\n")
-    for replay in (tmp_path / "replays").iterdir():
+    replays = sorted((tmp_path / "replays").glob("game*.log"))
+    assert len(replays) == 2
+    for replay in replays:
         assert check(read_move_log(replay.read_text()))[0]
 
 
-def test_match_reports_a_player_that_never_joins(capsys):
+def test_match_reports_a_player_that_never_joins(capsys, caplog):
+    """A command that exits at once in every seat never joined: the match stops, naming it."""
     status = cli.main(["match", "reversixt", "--map", str(MAPS / "tiny_2p.map"), "--games", "1", "--player", "true",
                        "--start-timeout", "5"])
-    assert status == 1 and "did not join" in capsys.readouterr().out
+    assert status == 2 and "before it joined" in caplog.text and "command: true" in caplog.text
 
 
 @pytest.mark.reversixt_server(map=str(MAPS / "quad_4p.map"))

@@ -7,25 +7,34 @@ import pytest
 import trio
 
 from swc_local.tools.cli import main
-from swc_local.tools.roborally_match import RoboRallyMatchConfig, greedy_bot_command, results_table, run_roborally_match
+from swc_local.games import registry
+from swc_local.tools.match import MatchConfig, run_match
+from swc_local.tools.match_report import results_table
 from swc_local.tools.roborally_replay import print_log
 
 from .roborally_wire import running_door
 from swc_local.client.roborally_bot import RoboRallyBot
 
 
+def greedy_bot_command():
+    return registry.entry("roborally").bot_command()
+
+
 async def test_match_runs_bot_processes_and_reports(tmp_path):
-    config = RoboRallyMatchConfig(map="Dizzy Highway", players=[greedy_bot_command()] * 3, games=2, seed=11, parallel=2,
-                                  replays=tmp_path, door={"timer": 0.2})
+    config = MatchConfig("roborally", players=[greedy_bot_command()] * 3, games=2, seed=11, parallel=2,
+                         replays=tmp_path, options={"map": "Dizzy Highway", "timer": 0.2})
     with trio.fail_after(90):
-        games = await run_roborally_match(config)
-    assert [g.index for g in sorted(games, key=lambda g: g.index)] == [0, 1]
+        report = await run_match(config)
+    games = report.records
+    assert [g.index for g in games] == [0, 1]
     for game in games:
-        assert game.winner is not None, game
-        assert game.checkpoints[game.winner] == 1 and len(game.reboots) == 3 and game.rounds >= 1
-        assert game.log_file and game.log_file.endswith(".jsonl")
-    table = results_table(sorted(games, key=lambda g: g.index), 3)
-    assert "seat1 cp/rb" in table and table.splitlines()[-1].startswith("wins:")
+        winners = [k for k, seat in enumerate(game.seats) if seat.rank == 1]
+        assert len(winners) == 1, game
+        checkpoints, reboots = zip(*(seat.score for seat in game.seats))
+        assert checkpoints[winners[0]] == "1" and len(reboots) == 3 and game.raw["rounds"] >= 1
+        assert game.replay and game.replay.endswith(".jsonl")
+    table = results_table(games, game="roborally", seed=report.seed, seconds=report.seconds, commands=report.commands)
+    assert "avg checkpoints" in table and "avg reboots" in table and table.splitlines()[-1] == "every game ended with a result"
 
 
 async def test_replay_prints_the_board_round_by_round(tmp_path):

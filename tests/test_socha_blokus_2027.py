@@ -29,6 +29,7 @@ import trio
 
 from swc_local.games.blokus.plugin import PLUGIN
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
+from tests.processes import run_process
 from tests.socha_games import game_results, prepare, run_bot
 from tests.wire import data_class, messages
 
@@ -138,7 +139,7 @@ async def test_socha_5_1_0_lastmovemono_crash_is_the_clients(start_server, socha
             async with trio.open_nursery() as nursery:
 
                 async def client() -> None:
-                    done.append(await trio.run_process(
+                    done.append(await run_process(  # in its own process group
                         [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(server.port)],
                         capture_stdout=True, capture_stderr=True, check=False,
                         env=dict(os.environ, PYTHONUNBUFFERED="1"),

@@ -30,6 +30,7 @@ import pytest
 import trio
 
 from tests.conftest import PASSWORD
+from tests.processes import run_process
 from tests.socha_clients import socha_client  # noqa: F401  (fixture)
 from tests.wire import Raw
 
@@ -45,8 +46,7 @@ async def run_bot(python: Path, port: int, seed: int, reservation: str | None = 
         command += ["--reservation", reservation]
     env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONDONTWRITEBYTECODE="1")
     with trio.fail_after(600):  # a guard against a hung client, not a speed limit
-        done = await trio.run_process(command, capture_stdout=True, capture_stderr=True,
-                                      check=False, env=env)
+        done = await run_process(command, capture_stdout=True, capture_stderr=True, env=env)  # own group
     events = [json.loads(line) for line in done.stdout.decode().splitlines() if line.startswith("{")]
     return {"seed": seed, "code": done.returncode, "events": events,
             "stderr": done.stderr.decode()[-2000:]}

@@ -1,117 +1,192 @@
-"""The progress bar and the results table of ``swc match`` (plain text, no dependency).
+"""What ``swc match`` shows: a progress display while it runs, one table at the end, and the
+per-game records as JSON lines or CSV.  Drawn with rich, the same for every game.
 
-Wins, draws and losses come from each player's first score part ("Gewinner": 2, 1, 0).  The
-other score parts are averaged over the games that have a result, as the fragment's
-``AVERAGE`` aggregation suggests.  Time per move is the observer's measure (see
-:mod:`swc_local.tools.match`): mean and maximum in milliseconds.
+Per player: wins (rank 1 alone), draws (rank 1 shared), losses, the causes seen, the average
+rank, the average of each score part (the game's own parts: "Gewinner" points and fragments in
+the XML games, stones in ReversiXT, checkpoints/reboots in Robo Rally) and, where the family
+measures it, the time per move (the observer's, see :mod:`swc_local.tools.xml_match`).
+Every game that did not end regularly gets a line that says why: each irregular seat's cause
+and reason (the rule text, the command's last output lines), where its output and the
+replay are.
 """
 
 from __future__ import annotations
 
-import re
-import shlex
+import csv
+import json
 import sys
 from collections import Counter
 from typing import TextIO
 
-from swc_local.tools.match import NAMES, GameRecord, MatchReport
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from swc_local.tools.players import command_text
+from swc_local.tools.results import GameResult
+
+
+def game_line(record: GameResult) -> str:
+    """``player1 (red) REGULAR 2/5, player2 (blue) REGULAR 0/3`` (players in their order, each
+    with its seat) or why there is no result."""
+    if record.error is not None:
+        return f"no result ({record.error})"
+    seats = sorted(record.seats, key=lambda s: (len(s.name), s.name))
+    return ", ".join(f"{s.name} ({s.seat}) {s.cause} {'/'.join(s.score)}".rstrip() for s in seats)
 
 
 class Progress:
-    """``[#####.....] 7/20`` on a terminal (redrawn in place), one line per game otherwise."""
+    """A rich progress bar on a terminal; one line per game otherwise (logs, CI, pipes)."""
 
-    def __init__(self, total: int, out: TextIO | None = None, width: int = 30) -> None:
-        out = out if out is not None else sys.stderr  # looked up now: sys.stderr may be swapped
-        self.total, self.out, self.width = total, out, width
-        self.done = 0
-        self.tally = [Counter(), Counter()]
-        self.tty = hasattr(out, "isatty") and out.isatty()
+    def __init__(self, total: int, out: TextIO | None = None) -> None:
+        self.out = out if out is not None else sys.stderr  # looked up now: sys.stderr may be swapped
+        self.total, self.done = total, 0
+        self.tally: Counter = Counter()
+        self.console = Console(file=self.out)
+        self.bar = None
+        if self.console.is_terminal:
+            self.bar = RichProgress(TextColumn("swc match"), BarColumn(), MofNCompleteColumn(),
+                                    TextColumn("{task.description}"), TimeElapsedColumn(), console=self.console)
+            self.task = self.bar.add_task("", total=total)
+            self.bar.start()
 
-    def __call__(self, record: GameRecord) -> None:
+    def __call__(self, record: GameResult) -> None:
         self.done += 1
-        for player in (0, 1):
-            score = record.score(player)
-            self.tally[player][_verdict(score.points) if score else "none"] += 1
-        if self.tty:
-            filled = self.width * self.done // max(self.total, 1)
-            line = f"\r[{'#' * filled}{'.' * (self.width - filled)}] {self.done}/{self.total}  {self._score()}"
-            self.out.write(line + ("\n" if self.done == self.total else ""))
+        if self.bar is not None:
+            self.tally.update(s.name for s in record.seats if record.error is None and _won(record, s))
+            wins = "  ".join(f"{name} {n}W" for name, n in sorted(self.tally.items()))
+            self.bar.update(self.task, advance=1, description=wins)
         else:
             self.out.write(f"[{self.done}/{self.total}] game {record.index + 1}: {game_line(record)}\n")
-        self.out.flush()
+            self.out.flush()
 
-    def _score(self) -> str:
-        t = self.tally[0]
-        return f"player1 {t['win']}W {t['draw']}D {t['loss']}L"
-
-
-def _verdict(points: int) -> str:
-    return {2: "win", 1: "draw"}.get(points, "loss")
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
-def game_line(record: GameRecord) -> str:
-    if record.result is None:
-        return f"no result ({record.error})"
-    parts = []
-    for player in (0, 1):
-        score = record.score(player)
-        parts.append(f"{NAMES[player]} ({record.label(player)}) {score.cause} {'/'.join(score.parts)}")
-    return ", ".join(parts)
+def _won(record: GameResult, seat) -> bool:
+    return seat.rank == 1 and sum(s.rank == 1 for s in record.seats) == 1
 
 
-def results_table(report: MatchReport) -> str:
-    records = report.records
-    with_result = [r for r in records if r.result is not None]
-    fragments = list(with_result[0].result.fragments[1:]) if with_result else []
-    header = ["player", "wins", "draws", "losses", "causes", *(f"avg {f}" for f in fragments), "ms/move", "max ms"]
-    rows = [header]
-    for player in (0, 1):
-        scores = [r.score(player) for r in with_result]
-        verdicts = Counter(_verdict(s.points) for s in scores)
-        causes = Counter(r.score(player).cause for r in with_result)
-        averages = []
-        for i in range(len(fragments)):
-            values = [float(s.parts[i + 1]) for s in scores if len(s.parts) > i + 1]
-            averages.append(f"{sum(values) / len(values):.2f}" if values else "-")
-        times = [t for r in records for t in r.move_times[player]]
-        rows.append([
-            NAMES[player], str(verdicts["win"]), str(verdicts["draw"]), str(verdicts["loss"]),
-            ", ".join(f"{c} {n}" for c, n in causes.most_common()) or "-",
-            *averages,
-            f"{1000 * sum(times) / len(times):.1f}" if times else "-",
-            f"{1000 * max(times):.0f}" if times else "-",
-        ])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    config = report.config
-    intro = [
-        f"{len(records)} games of {config.plugin.game_type}, seed {report.seed} "
-        f"(repeat with --seed {report.seed}), {report.seconds:.1f} s",
-        *(f"{NAMES[p]}: {_command_text(config.command(p))}" for p in (0, 1)),
-        "",
-    ]
+def _verdict(record: GameResult, seat) -> str:
+    if seat.rank != 1:
+        return "loss"
+    return "win" if _won(record, seat) else "draw"
+
+
+def results_table(records: list[GameResult], *, game: str, seed: int, seconds: float, commands: list,
+                  total: int | None = None, logs: str | None = None, width: int | None = None) -> str:
+    """The whole report as text: header, the table, the irregular games, the verdict line."""
+    console = Console(file=_Text(), width=width or 200, color_system=None, force_terminal=False,
+                      record=True, soft_wrap=True)
+    names = [f"player{k + 1}" for k in range(len(commands))]
+    played = sorted(records, key=lambda r: r.index)
+    with_result = [r for r in played if r.error is None]
+    interrupted = total is not None and len(played) < total
+    console.print(f"{len(played)} games of {game}, seed {seed} (repeat with --seed {seed}), {seconds:.1f} s"
+                  + (f" -- interrupted after {len(played)} of {total} games" if interrupted else ""))
+    for name, command in zip(names, commands):
+        console.print(f"{name}: {command_text(command)}", markup=False, highlight=False)
+    if logs:
+        console.print(f"bot output: {logs}", markup=False, highlight=False)
+    console.print()
+    parts = max((len(s.score) for r in with_result for s in r.seats), default=0)
+    part_names = next((r.score_names for r in with_result if r.score_names), ())
+    part_names = [part_names[i] if i < len(part_names) else f"part {i + 1}" for i in range(parts)]
+    timed = any(r.move_times for r in played)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for column in ("player", "wins", "draws", "losses", "causes", "avg rank", *(f"avg {name}" for name in part_names),
+                   *(["ms/move", "max ms"] if timed else [])):
+        table.add_column(column, no_wrap=True)
+    for name in names:
+        seats = [(r, r.seat_of(name)) for r in with_result if any(s.name == name for s in r.seats)]
+        verdicts = Counter(_verdict(r, s) for r, s in seats)
+        causes = Counter(s.cause for _, s in seats)
+        row = [name, str(verdicts["win"]), str(verdicts["draw"]), str(verdicts["loss"]),
+               ", ".join(f"{c} {n}" for c, n in causes.most_common()) or "-",
+               f"{sum(s.rank for _, s in seats) / len(seats):.2f}" if seats else "-"]
+        row += [_average([s.score[i] for _, s in seats if len(s.score) > i]) for i in range(parts)]
+        if timed:
+            times = [t for r in played for t in r.move_times.get(name, ())]
+            row += [f"{1000 * sum(times) / len(times):.1f}" if times else "-", f"{1000 * max(times):.0f}" if times else "-"]
+        table.add_row(*row)
+    console.print(table)
     notes = []
-    for record in records:
-        irregular = record.result is None or any(
-            s.cause != "REGULAR" for s in record.result.scores
-        )
-        if irregular:
-            codes = ", ".join(f"{NAMES[p]} exit {c}" for p, c in enumerate(record.exit_codes) if c not in (None, 0))
-            notes.append(f"  game {record.index + 1}: {game_line(record)}" + (f" ({codes})" if codes else ""))
-        if record.replay is not None and irregular:
+    for record in played:
+        if record.regular:
+            continue
+        codes = ", ".join(f"{s.name} exit {s.exit_code}" for s in record.seats if s.exit_code not in (None, 0))
+        notes.append(f"  game {record.index + 1}: {game_line(record)}" + (f" ({codes})" if codes else ""))
+        for seat in record.seats:
+            if seat.regular and seat.exit_code in (None, 0):
+                continue
+            why = seat.reason or ""
+            notes.append(f"    {seat.name} ({seat.seat}) {seat.cause}" + (f": {why}" if why else ""))
+            if seat.log:
+                notes.append(f"      output: {seat.log}")
+        if record.replay:
             notes.append(f"    replay: {record.replay}")
-    missing = sum(r.result is None for r in records)
-    tail = ["", "games not ended by the rules:", *notes] if notes else []
-    tail.append("")
-    tail.append(f"{missing} game(s) without a result" if missing else "every game ended with a result")
-    return "\n".join(intro + lines + tail)
+    if notes:
+        console.print()
+        console.print("games not ended by the rules:")
+        for line in notes:
+            console.print(line, markup=False, highlight=False)
+    console.print()
+    missing = sum(r.error is not None for r in played)
+    console.print(f"{missing} game(s) without a result" if missing else "every game ended with a result")
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines()).rstrip("\n")
 
 
-def _command_text(command: str | list[str]) -> str:
-    if isinstance(command, str):
-        return command
-    return " ".join(a if _PLAIN.fullmatch(a) else shlex.quote(a) for a in command)
+def _average(values: list[str]) -> str:
+    numbers = []
+    for value in values:
+        try:
+            numbers.append(float(value))
+        except ValueError:
+            return "-"
+    return f"{sum(numbers) / len(numbers):.2f}" if numbers else "-"
 
 
-_PLAIN = re.compile(r"[\w@%+=:,./{}-]+")  # placeholders like {port} need no quotes
+class _Text:
+    """A sink: the console is only recorded (``export_text``), never written."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class RecordWriter:
+    """Writes each game's record as it ends: one JSON object per line, and/or one CSV row."""
+
+    def __init__(self, json_path=None, csv_path=None, seats: int = 2) -> None:
+        self.json = open(json_path, "w") if json_path else None
+        self.csv = open(csv_path, "w", newline="") if csv_path else None
+        self.seats = seats
+        if self.csv is not None:
+            self.rows = csv.writer(self.csv)
+            header = ["game", "index", "seed", "duration", "replay", "error"]
+            for k in range(1, seats + 1):
+                header += [f"seat{k}_{f}" for f in ("name", "label", "rank", "score", "cause", "reason", "exit_code", "log")]
+            self.rows.writerow(header)
+
+    def __call__(self, record: GameResult) -> None:
+        if self.json is not None:
+            self.json.write(json.dumps(record.to_dict()) + "\n")
+            self.json.flush()
+        if self.csv is not None:
+            row = [record.game, record.index, record.seed, f"{record.duration:.3f}", record.replay or "", record.error or ""]
+            for seat in record.seats:
+                row += [seat.name, seat.seat, seat.rank, "/".join(seat.score), seat.cause, seat.reason or "",
+                        "" if seat.exit_code is None else seat.exit_code, seat.log or ""]
+            self.rows.writerow(row)
+            self.csv.flush()
+
+    def close(self) -> None:
+        for handle in (self.json, self.csv):
+            if handle is not None:
+                handle.close()

@@ -2,8 +2,9 @@
 
 A command is a string (split like a shell would, with :func:`shlex.split`) or a list of
 arguments.  ``{host}``, ``{port}``, ``{reservation}``, ``{seed}``, ``{game}`` (the game type) and
-``{color}`` (``red``/``blue``, ``ONE``/``TWO`` in 2022+ games) are replaced in every argument; nothing else is touched, so a
-command may contain other braces.
+``{color}`` (the seat's label: ``red``/``blue``, ``ONE``/``TWO`` in 2022+ games, the player number
+in ReversiXT) and ``{player}`` (ReversiXT's player number) are replaced in every argument;
+nothing else is touched, so a command may contain other braces.
 
 Each process gets its own session (process group), so a command that is a shell script and the
 bot it starts are stopped together: SIGTERM first, SIGKILL after a grace period.
@@ -12,20 +13,11 @@ bot it starts are stopped together: SIGTERM first, SIGKILL after a grace period.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
-import subprocess
-import sys
-from typing import IO
 
 import trio
-
-def reference_bot_command(game_type: str) -> list[str]:
-    """The reference random bot as a command (``python -m swc_local.tools.cli bot ...``, venv-safe)."""
-    return [
-        sys.executable, "-m", "swc_local.tools.cli", "bot", game_type,
-        "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}", "--seed", "{seed}",
-    ]
 
 
 def expand(command: str | list[str], **values: object) -> list[str]:
@@ -39,36 +31,26 @@ def expand(command: str | list[str], **values: object) -> list[str]:
     return out
 
 
-async def run_player(
-    argv: list[str],
-    output: IO | int | None = subprocess.DEVNULL,
-    *,
-    exited: trio.Event | None = None,
-    task_status=trio.TASK_STATUS_IGNORED,
-) -> int | None:
-    """Run one player process until it exits (its return code) or the caller cancels (then it is
-    terminated, killed if need be, and None is returned).  A command that cannot be started
-    counts as an immediate exit with code 127."""
+async def wait_or_stop(process: trio.Process) -> int:
+    """The process's exit code; if the caller is cancelled first, the process group is stopped
+    (SIGTERM, then SIGKILL) before the cancellation goes on."""
     try:
-        process = await trio.lowlevel.open_process(
-            argv, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
-            start_new_session=True,
-        )
-    except OSError:
-        task_status.started(None)
-        if exited is not None:
-            exited.set()
-        return 127
-    task_status.started(process)
-    try:
-        code = await process.wait()
-        if exited is not None:
-            exited.set()
-        return code
+        return await process.wait()
     finally:
         if process.returncode is None:
             with trio.CancelScope(shield=True):
                 await stop(process)
+
+
+def command_text(command: str | list[str]) -> str:
+    """A command as one line, whole (two versions of a bot differ somewhere in it): a string as
+    given, a list quoted like a shell would need it."""
+    if isinstance(command, str):
+        return command
+    return " ".join(a if _PLAIN.fullmatch(a) else shlex.quote(a) for a in command)
+
+
+_PLAIN = re.compile(r"[\w@%+=:,./{}-]+")  # placeholders like {port} need no quotes
 
 
 async def stop(process: trio.Process, grace: float = 1.0) -> None:

@@ -38,15 +38,19 @@ class CheckReport:
 
 
 def move_text(state: Element) -> str:
-    """A one-line form of the state's ``<lastMove>``, or '' at the start."""
+    """A one-line form of the state's ``<lastMove>`` with everything in it (a Blokus piece's
+    ``position`` too), or '' at the start."""
     last = state.find("lastMove")
     if last is None:
         return ""
     attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
-    children = ", ".join(
-        child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
-    )
+    children = ", ".join(_element_text(child) for child in last.children)
     return " ".join(part for part in (attrs, children) if part)
+
+
+def _element_text(element: Element) -> str:
+    inner = [f"{k}={v}" for k, v in element.attrs.items()] + [_element_text(child) for child in element.children]
+    return element.tag + "(" + " ".join(inner) + ")"
 
 
 def sides(plugin: GamePlugin) -> tuple[str, str]:
@@ -203,3 +207,28 @@ def check_replay(replay: Replay) -> CheckReport:
             report.disagreement = f"result: recorded parts {parts[1:]} for {('red', 'blue')[seat]}, the final state gives {game.score_parts(seat)}"
             return report
     return report
+
+
+def main(path, check: bool, out: TextIO) -> int:
+    """``swc replay FILE [--check]`` for an XML replay: print it, or check it (exit 1 on a
+    disagreement, 2 when the file cannot be read)."""
+    import logging
+
+    from swc_local.server.replay import ReplayError, read_replay
+
+    try:
+        replay = read_replay(path)
+    except ReplayError as error:
+        logging.getLogger("swc").error("%s", error)
+        return 2
+    if not check:
+        print_replay(replay, out)
+        return 0
+    report = check_replay(replay)
+    for note in report.notes:
+        print(f"note: {note}", file=out)
+    if report.ok:
+        print(f"ok: {report.moves_checked} moves and the result agree with the rules", file=out)
+        return 0
+    print(f"disagreement after {report.moves_checked} agreeing moves: {report.disagreement}", file=out)
+    return 1

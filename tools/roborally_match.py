@@ -1,178 +1,163 @@
-"""``swc match roborally``: N Robo Rally games between 2 to 6 player commands.
+"""The runner's seat adapter for Robo Rally (2 to 6 players, the course's JSON protocol 1.0).
 
-Each game gets its own in-process door (``swc roborally`` semantics: one game, fixed map,
-``min_players`` = the number of seats) on a free localhost port, so games running at once
-(``--parallel``) never share a lobby. The seats' commands are started one after the other, each
-only once the previous one is welcomed, so seat *i* is client ID *i* + 1. ``{host}``,
-``{port}`` and ``{seed}`` are filled in. A game ends with ``GameFinished`` or, after
-``max_rounds`` rounds, without a winner; the table lists the winner, checkpoints, reboots and
-rounds of every game.
+Each game gets a door of its own (``swc roborally`` semantics: one game, fixed map,
+``min_players`` = the number of seats, the game's seed) on a free localhost port, so games
+running at once never share a lobby.  Client IDs are given in connection order, so the seats
+join one after the other (``ordered``): seat *k* is client ID *k* + 1 (also ``{color}`` and
+``{player}``).  ``{host}``, ``{port}`` and ``{seed}`` are filled in.
+
+A seat whose command did not join gets a stand-in (the reference bot) that takes the seat and
+leaves the moment the game begins, so its robot is removed and the others play on.
+
+Per seat: rank (the winner first, then by checkpoints reached), score ``(checkpoints,
+reboots)``, cause ``REGULAR``, ``LEFT`` for a robot whose player left, or ``ROUND_LIMIT`` for
+every seat of a game that had no winner after ``max_rounds`` rounds (a result, not an error).
+``GameSpec.replays`` keeps the game's JSON-lines log (``swc replay`` reads it).
+
+Options: ``map`` (default Dizzy Highway), ``max_rounds`` (default 40), and any
+:class:`~swc_local.server.roborally_lobby.RoboRallySettings` field (``timer``,
+``play_card_timeout``, ...).
 """
 
 from __future__ import annotations
 
 import contextlib
-import random
-import subprocess
-import sys
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, TextIO
+import dataclasses
 
 import trio
 
 from swc_local.server.roborally_door import RoboRallyDoor
 from swc_local.server.roborally_lobby import RoboRallySettings
-from swc_local.tools.players import expand, run_player
+from swc_local.tools.results import ranks_from_points
+from swc_local.tools.runner import Outcome, SeatOutcome
+
+POLL = 0.01
+MAX_ROUNDS = 40
+CLOSE_DELAY = 0.2  # seconds the bots get to read GameFinished before the door closes (serve: 2)
+DOOR_FIXED = ("port", "host", "seed", "min_players", "single_game", "log_dir", "map")
 
 
-def greedy_bot_command() -> list[str]:
-    return [sys.executable, "-m", "swc_local.tools.cli", "roborally-bot", "--greedy",
-            "--host", "{host}", "--port", "{port}", "--seed", "{seed}"]
+OPTIONS = ("map", "max_rounds") + tuple(f.name for f in dataclasses.fields(RoboRallySettings) if f.name not in DOOR_FIXED)
 
 
-@dataclass
-class RoboRallyMatchConfig:
-    map: str = "Dizzy Highway"
-    players: list[str | list[str]] = field(default_factory=lambda: [greedy_bot_command()] * 2)
-    games: int = 1
-    seed: int | None = None
-    parallel: int = 1
-    max_rounds: int = 40
-    start_timeout: float = 15.0
-    game_timeout: float = 900.0
-    replays: Path | None = None
-    logs: Path | None = None
-    door: dict = field(default_factory=dict)  # RoboRallySettings overrides (timer, ...)
+def check_options(game: str, options: dict) -> str | None:
+    """A one-line problem with the options (an unknown map), or None."""
+    from swc_local.protocol.roborally import MAP_NAMES
+
+    if options.get("map") and options["map"] not in MAP_NAMES:
+        return f"unknown map {options['map']!r} (known: {', '.join(MAP_NAMES)})"
+    return None
 
 
-@dataclass
-class RoboRallyGame:
-    index: int
-    seed: int
-    winner: int | None = None  # seat, 0-based
-    rounds: int = 0
-    checkpoints: list[int] = field(default_factory=list)
-    reboots: list[int] = field(default_factory=list)
-    note: str = ""
-    log_file: str | None = None
+class Family:
+    def __init__(self, nursery: trio.Nursery) -> None:
+        self.nursery = nursery
+
+    @contextlib.asynccontextmanager
+    async def table(self, spec):
+        door_options = {k: v for k, v in spec.options.items() if k not in DOOR_FIXED and k != "max_rounds"}
+        door_options.setdefault("close_delay", CLOSE_DELAY)
+        settings = RoboRallySettings(
+            port=0, map=spec.options.get("map") or "Dizzy Highway", seed=spec.seed, min_players=len(spec.players),
+            single_game=True, log_dir=str(spec.replays) if spec.replays is not None else None, **door_options,
+        )
+        door = _WatchedDoor(settings)
+        async with trio.open_nursery() as tasks:
+            table = RoboRallyTable(door, tasks, spec)
+            await tasks.start(table.run_door)
+            try:
+                yield table
+            finally:
+                tasks.cancel_scope.cancel()
 
 
-async def run_roborally_match(config: RoboRallyMatchConfig, on_game: Callable[[RoboRallyGame], None] | None = None) -> list[RoboRallyGame]:
-    if not 2 <= len(config.players) <= 6:
-        raise ValueError("Robo Rally needs 2 to 6 seats")
-    match_seed = config.seed if config.seed is not None else random.randrange(1 << 31)
-    games = [RoboRallyGame(index=i, seed=match_seed + i) for i in range(config.games)]
-    queue = list(games)
+class _WatchedDoor(RoboRallyDoor):
+    """Notes which players left while their game ran (the rules forget it once it is over)."""
 
-    async def worker() -> None:
-        while queue:
-            game = queue.pop(0)
-            await play_one(config, game)
-            if on_game is not None:
-                on_game(game)
+    left: set[int]
 
-    async with trio.open_nursery() as nursery:
-        for _ in range(max(1, config.parallel)):
-            nursery.start_soon(worker)
-    return games
+    def _spawn_room(self, room) -> None:
+        self.left = set()
+        game, remove = room.game, room.game.remove
+
+        def watched_remove(pid: int) -> None:
+            if not game.over:
+                self.left.add(pid)
+            remove(pid)
+
+        game.remove = watched_remove
+        super()._spawn_room(room)
 
 
-async def play_one(config: RoboRallyMatchConfig, game: RoboRallyGame) -> None:
-    seats = len(config.players)
-    options = dict(port=0, map=config.map, seed=game.seed, min_players=seats, single_game=True,
-                   log_dir=str(config.replays) if config.replays else None)
-    options.update(config.door)
-    door = RoboRallyDoor(RoboRallySettings(**options))
-    with contextlib.ExitStack() as files, trio.move_on_after(config.game_timeout) as scope:
-        async with trio.open_nursery() as nursery:
-            await nursery.start(door.run)
-            for seat, command in enumerate(config.players):
-                argv = expand(command, host="127.0.0.1", port=door.port, seed=game.seed * 10 + seat)
-                output = subprocess.DEVNULL
-                if config.logs is not None:
-                    config.logs.mkdir(parents=True, exist_ok=True)
-                    output = files.enter_context(open(config.logs / f"game{game.index + 1}-seat{seat + 1}.log", "wb"))
-                nursery.start_soon(run_player, argv, output)
-                with trio.move_on_after(config.start_timeout):
-                    while door.door is None or door.door.next_id <= seat + 1:
-                        await trio.sleep(0.01)
-                if door.door is None or door.door.next_id <= seat + 1:
-                    game.note = f"seat {seat + 1} did not connect within {config.start_timeout:g} s"
-                    nursery.cancel_scope.cancel()
-                    return
-            while not door.done.is_set():
-                rooms = list(door.door.rooms) if door.door else []
-                if rooms and rooms[0].game.round > config.max_rounds:
-                    _collect(game, rooms[0])
-                    game.note = f"no winner after {config.max_rounds} rounds"
-                    nursery.cancel_scope.cancel()
-                    return
-                await trio.sleep(0.05)
-            if door.finished_rooms:
-                _collect(game, door.finished_rooms[0])
-                game.log_file = door.log_files[0] if door.log_files else None
-            nursery.cancel_scope.cancel()
-    if scope.cancelled_caught:
-        game.note = f"cancelled after {config.game_timeout:g} s"
+class RoboRallyTable:
+    ordered = True
 
+    def __init__(self, door: RoboRallyDoor, tasks: trio.Nursery, spec) -> None:
+        self.door, self.tasks, self.spec = door, tasks, spec
+        self.labels = [str(k + 1) for k in range(len(spec.players))]
+        self.stopped = trio.Event()
+        self.max_rounds = spec.options.get("max_rounds") or MAX_ROUNDS
 
-def _collect(game: RoboRallyGame, room) -> None:
-    rules = room.game
-    pids = sorted(rules.robots)
-    game.rounds = rules.round
-    game.checkpoints = [rules.robots[pid].checkpoints for pid in pids]
-    game.reboots = [rules.robots[pid].reboots for pid in pids]
-    game.winner = pids.index(rules.winner) if rules.winner in pids else None
+    async def run_door(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await self.door.run(task_status=task_status)
+        finally:
+            self.stopped.set()
 
+    def values(self, seat: int) -> dict:
+        return dict(host="127.0.0.1", port=self.door.port, player=seat + 1, color=seat + 1)
 
-def results_table(games: list[RoboRallyGame], seats: int) -> str:
-    head = ["game", "winner", "rounds"] + [f"seat{s + 1} cp/rb" for s in range(seats)] + ["note"]
-    rows = [head]
-    for game in games:
-        cells = [str(game.index + 1), f"seat{game.winner + 1}" if game.winner is not None else "-", str(game.rounds)]
-        for s in range(seats):
-            cells.append(f"{game.checkpoints[s]}/{game.reboots[s]}" if s < len(game.checkpoints) else "-")
-        cells.append(game.note)
-        rows.append(cells)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-    wins = [sum(1 for g in games if g.winner == s) for s in range(seats)]
-    lines.append("wins: " + ", ".join(f"seat{s + 1} {w}" for s, w in enumerate(wins)))
-    return "\n".join(lines)
+    async def wait_joined(self, seat: int) -> None:
+        while self.door.door is None or self.door.door.next_id <= seat + 1:
+            await trio.sleep(POLL)
 
+    async def fill(self, seats: list[int]) -> None:
+        for seat in seats:
+            self.tasks.start_soon(self._stand_in)
+            await self.wait_joined(seat)
 
-class Progress:
-    def __init__(self, total: int, out: TextIO | None = None) -> None:
-        self.total, self.done, self.out = total, 0, out or sys.stderr
+    async def _stand_in(self) -> None:
+        from swc_local.client.roborally_bot import RoboRallyBot
 
-    def __call__(self, game: RoboRallyGame) -> None:
-        self.done += 1
-        winner = f"seat{game.winner + 1}" if game.winner is not None else "none"
-        print(f"[{self.done}/{self.total}] game {game.index + 1}: winner {winner}, {game.rounds} rounds {game.note}".rstrip(),
-              file=self.out, flush=True)
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(RoboRallyBot(seed=0, name="stand-in").play, "127.0.0.1", self.door.port)
+                while not (self.door.door and self.door.door.rooms) and not self.door.done.is_set():
+                    await trio.sleep(POLL)
+                scope.cancel()  # the game began: the stand-in leaves, its robot is removed
 
-
-def run_cli(args) -> int:
-    import logging
-
-    if not getattr(args, "verbose", False):
-        logging.getLogger("swc").setLevel(logging.WARNING)
-    players = args.player or [greedy_bot_command()]
-    seats = args.players or (len(players) if len(players) > 1 else 2)
-    if len(players) == 1:
-        players = players * seats
-    if len(players) != seats or not 2 <= seats <= 6:
-        print("swc match roborally: give 2 to 6 --player commands, or one --player with --players N", file=sys.stderr)
-        return 2
-    door = {}
-    for key in ("timer", "play_card_timeout", "pick_damage_timeout", "reboot_direction_wait"):
-        value = getattr(args, "rr_" + key, None)
-        if value is not None:
-            door[key] = value
-    config = RoboRallyMatchConfig(map=args.map or "Dizzy Highway", players=players, games=args.games, seed=args.seed,
-                                  parallel=args.parallel, replays=args.replays, logs=args.logs,
-                                  max_rounds=args.max_rounds, start_timeout=args.start_timeout, door=door)
-    games = trio.run(run_roborally_match, config, Progress(config.games))
-    print(results_table(games, seats))
-    return 0 if all(g.winner is not None or g.note.startswith("no winner") for g in games) else 1
+    async def finish(self) -> Outcome:
+        limited, room = False, None
+        while not self.door.done.is_set():
+            rooms = list(self.door.door.rooms) if self.door.door else []
+            room = rooms[0] if rooms else None
+            if room is not None and room.game.over:
+                break
+            if room is not None and room.game.round > self.max_rounds:
+                limited = True
+                break
+            await trio.sleep(POLL)
+        if room is None and self.door.finished_rooms:
+            room = self.door.finished_rooms[0]
+        if limited:  # the game stands as it is; its log says why it stopped
+            self.door.stop(f"no winner after {self.max_rounds} rounds")
+        await self.stopped.wait()  # after the close delay (a short one here) and the game's log
+        if room is None:
+            return Outcome(None, error="the game ended without a room")
+        rules = room.game
+        pids = sorted(rules.robots)
+        if len(pids) != len(self.spec.players):
+            return Outcome(None, error=f"{len(pids)} robots for {len(self.spec.players)} seats")
+        points = [rules.robots[pid].checkpoints + (1000 if pid == rules.winner else 0) for pid in pids]
+        seats = []
+        for pid, rank in zip(pids, ranks_from_points(points)):
+            robot = rules.robots[pid]
+            cause, reason = "REGULAR", None
+            if limited:
+                cause, reason = "ROUND_LIMIT", f"no winner after {self.max_rounds} rounds"
+            elif pid in getattr(self.door, "left", ()):
+                cause, reason = "LEFT", "the player left the game"
+            seats.append(SeatOutcome(rank, (str(robot.checkpoints), str(robot.reboots)), cause, reason))
+        summary = {"winner": pids.index(rules.winner) if rules.winner in pids else None, "rounds": rules.round}
+        replay = self.door.log_files[0] if self.door.log_files else None
+        return Outcome(seats, replay=replay, raw=summary, score_names=("checkpoints", "reboots"))

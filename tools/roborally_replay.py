@@ -9,6 +9,7 @@ start points, ``Movement``, ``PlayerTurning``, ``Reboot`` (facing ``top``), chec
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -36,3 +37,12 @@ def print_log(path: Path, out: TextIO) -> int:
             print("  " + event, file=out)
         print(render(view.board, view.robots), file=out)
     return 0
+
+
+def main(path: Path, check: bool, out: TextIO) -> int:
+    """``swc replay FILE.jsonl``: the game round by round (``--check`` is not offered for Robo
+    Rally logs: they record messages, not moves that could be re-run)."""
+    if check:
+        print(f"swc replay --check: {path} is a Robo Rally game log; these can be printed, not checked", file=sys.stderr)
+        return 2
+    return print_log(path, out)

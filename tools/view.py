@@ -15,6 +15,8 @@ from pathlib import Path
 
 import trio
 
+from swc_local.client.connection import port_argument
+
 log = logging.getLogger("swc.view")
 
 
@@ -22,7 +24,7 @@ def add_commands(commands) -> None:
     view = commands.add_parser("view", help="show replays and game logs in the browser (no game server needed)")
     view.add_argument("files", nargs="+", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt or Robo Rally .jsonl")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
-    view.add_argument("--port", type=int, default=13080, help="port of the viewer (default 13080; 0: any free port)")
+    view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
     view.add_argument("--password", help="passphrase the pages ask for when --host is not loopback")
     view.set_defaults(run=_view)
 

@@ -35,11 +35,14 @@ from swc_local.games.blokus.rules import (
     SetMove,
     SkipMove,
 )
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import (
+    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+)
+from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 
-class BlokusGame:
+class BlokusGame(GameHooks):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ("position", "names")
@@ -106,7 +109,7 @@ def greedy_move(game: BlokusGame, rng: random.Random) -> Move | None:
     return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
 
 
-class BlokusPlugin(RandomMoveFromLegal):
+class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
     """The ``swc_2027_blokus`` game type."""
 
     game_type = "swc_2027_blokus"
@@ -155,7 +158,8 @@ class BlokusPlugin(RandomMoveFromLegal):
             team = TEAM_NAMES[position.current_team]
             head = f"turn {position.turn}, round {position.round}, {color} ({team}) to move, {points}"
         valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
-        return f"{head}\nin play: {valid}\n{position.text()}"
+        board = with_coordinates(position.text(), y_up=False)  # x, y of a SetMove: its top-left corner
+        return f"{head}\nin play: {valid}\n{board}"
 
 
 PLUGIN = BlokusPlugin()

@@ -57,9 +57,8 @@ def _stock(position: Position, left: float, top: float) -> str:
         for i, kind in enumerate(_kinds(position.undeployed[color])):
             sx = left + 70 + (i % PER_ROW) * SLOT
             sy = y0 + (i // PER_ROW) * SLOT
-            squares = "".join(svg.rect(sx + cx * MINI, sy + cy * MINI, MINI - 0.5, MINI - 0.5, FILL[name])
-                              for cx, cy in SHAPES[kind][1])
-            out.append(svg.tag("g", squares, class_=f"stock {name}", data_shape=SHAPES[kind][0]))
+            out.append(svg.cells_path(SHAPES[kind][1], sx, sy, MINI, FILL[name], class_=f"stock {name}",
+                                      data_shape=SHAPES[kind][0]))
     return svg.tag("g", "".join(out), class_="stock-panel")
 
 
@@ -76,7 +75,7 @@ def render_svg(game, last_move: SetMove | SkipMove | None = None, previous=None)
         (FILL["BLUE"], f"{shown[0]} (ONE: BLUE + RED), {position.team_points(0)} points"),
         (FILL["YELLOW"], f"{shown[1]} (TWO: YELLOW + GREEN), {position.team_points(1)} points"),
     ]
-    out = [svg.header(width, seats, status), grid.checkers("#f4f4f4", "#e8e8e8"), grid.labels(10, every=1)]
+    out = [svg.header(width, seats, status), svg.rect(grid.left, grid.top, grid.width, grid.height, "#f4f4f4"), grid.lines("#d0d0d0"), grid.labels(10, every=1)]
     for color in range(4):
         name = COLORS[color]
         for x, y in cells_of(position.occupied[color]):

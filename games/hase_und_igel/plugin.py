@@ -17,14 +17,14 @@ import random
 from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.hase_und_igel.rules import Move
-from swc_local.games.plugin import CLASSIC, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import CLASSIC, PluginHooks, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element
 
 _LETTERS = {board.START: "S", board.CARROT: "c", board.HARE: "H", board.SALAD: "L",
             board.HEDGEHOG: "I", board.POSITION_1: "1", board.POSITION_2: "2", board.GOAL: "Z"}
 
 
-class HaseUndIgelPlugin(RandomMoveFromLegal):
+class HaseUndIgelPlugin(PluginHooks, RandomMoveFromLegal):
     game_type = "swc_2018_hase_und_igel"
     display_name = "Hase und Igel"
     dialect = CLASSIC

@@ -127,7 +127,7 @@ def track_picture(game: str, kinds: tuple[str, ...], names: tuple[str, str], sea
     panel_top = grid.top + grid.height + 10
     out = [
         svg.header(width, [(SEAT_COLORS[seat], f"{names[seat]} ({seats[seat]})") for seat in (0, 1)],
-                   [(f"turn {turn}, round {turn // 2 + 1}", "#222"), status]),
+                   [(f"turn {turn}", "#222"), status]),
         draw_track(grid, kinds),
         marks,
         draw_hares(grid, positions, seats, letters),

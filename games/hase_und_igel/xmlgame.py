@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from swc_local.games.hase_und_igel import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.rules import Move, State
-from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import GameHooks, InvalidMove, MalformedMove, Outcome
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgelGame:
+class HaseUndIgelGame(GameHooks):
     """A game in progress; seat 0 is RED (always starts), seat 1 BLUE."""
 
     def __init__(self, state: State, names: tuple[str | None, str | None] = ("Unknown", "Unknown")):

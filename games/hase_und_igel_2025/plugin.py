@@ -20,11 +20,11 @@ import random
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.xmlgame import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, PluginHooks, RandomMoveFromLegal, ScoreFragment
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgel2025Plugin(RandomMoveFromLegal):
+class HaseUndIgel2025Plugin(PluginHooks, RandomMoveFromLegal):
     game_type = "swc_2025_hase_und_igel"
     display_name = "Hase und Igel"
     dialect = MODERN

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from swc_local.games.hase_und_igel_2025 import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel_2025.state import Move, State
-from swc_local.games.plugin import InvalidMove, Outcome
+from swc_local.games.plugin import GameHooks, InvalidMove, Outcome
 from swc_local.protocol.element import Element
 
 
@@ -33,7 +33,7 @@ class HuIInvalidMove(InvalidMove):
         self.mistake = violation.mistake.name
 
 
-class HaseUndIgel2025Game:
+class HaseUndIgel2025Game(GameHooks):
     """A game in progress; seat 0 is ONE (always starts), seat 1 TWO."""
 
     def __init__(self, state: State, names: tuple[str, str] = ("", "")):

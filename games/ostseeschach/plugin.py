@@ -35,7 +35,7 @@ import random
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, InvalidMove, MalformedMove, Outcome, RandomMoveFromLegal, ScoreFragment,
+    ENVELOPE_2022, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
 from swc_local.protocol.element import Element
 
@@ -56,7 +56,7 @@ class MoveMistake(InvalidMove):
         return self.detail
 
 
-class OstseeschachGame:
+class OstseeschachGame(GameHooks):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ("position", "names")
@@ -120,7 +120,7 @@ class OstseeschachGame:
         return xmlmap.team_element("winner", seat)
 
 
-class OstseeschachPlugin(RandomMoveFromLegal):
+class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
     """The ``swc_2022_ostseeschach`` game type."""
 
     game_type = "swc_2022_ostseeschach"

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import random
 
-from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import (
+    CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+)
 from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
+from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 _SEAT_COLORS = (RED, BLUE)
 
 
-class PiranhasGame:
+class PiranhasGame(GameHooks):
     """One room's game: a :class:`Position` plus display names and a state renderer."""
 
     __slots__ = ("position", "names", "_renderer")
@@ -73,6 +76,10 @@ class PiranhasGame:
     def state_element(self) -> Element:
         return self._renderer.state(self.position, self.names)
 
+    def state_text(self, depth: int) -> str:
+        """``state_element().render(depth)``, faster (the server's memento of every move)."""
+        return self._renderer.text(self.position, self.names, depth)
+
     def score_parts(self, seat: int) -> list[str]:
         return [str(self.position.largest_swarm(_SEAT_COLORS[seat]))]
 
@@ -80,7 +87,7 @@ class PiranhasGame:
         return xmlmap.player_element("winner", self.names[seat], _SEAT_COLORS[seat])
 
 
-class PiranhasPlugin(RandomMoveFromLegal):
+class PiranhasPlugin(PluginHooks, RandomMoveFromLegal):
     """The ``swc_2019_piranhas`` game type."""
 
     game_type = "swc_2019_piranhas"
@@ -112,7 +119,7 @@ class PiranhasPlugin(RandomMoveFromLegal):
     def describe(self, game: PiranhasGame) -> str:
         position = game.position
         side = "RED" if position.current == RED else "BLUE"
-        return f"turn {position.turn}, {side} to move\n{position.text()}"
+        return f"turn {position.turn}, {side} to move\n{with_coordinates(position.text(), y_up=True)}"
 
 
 PLUGIN = PiranhasPlugin()

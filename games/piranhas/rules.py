@@ -261,8 +261,13 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str, turn: int = 0, current: int | None = None) -> Position:
-        """A board from 10 rows of ``R B K .`` (top row y=9), as :meth:`text` writes them."""
+        """A board from 10 rows of ``R B K .`` (top row y=9), as :meth:`text` writes them; the
+        coordinates of the plugin's ``describe()`` (a ``y`` before each row, the ``x`` line below)
+        are skipped."""
         rows = [row.split() for row in text.strip().splitlines()]
+        if rows and all(token.isdigit() for token in rows[-1]):
+            rows.pop()  # the x axis
+        rows = [row[1:] if len(row) == SIZE + 1 and row[0].isdigit() else row for row in rows]
         if len(rows) != SIZE or any(len(row) != SIZE for row in rows):
             raise ValueError("need 10 rows of 10 fields")
         cells = bytearray(100)

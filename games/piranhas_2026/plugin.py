@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import random
 
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.plugin import (
+    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+)
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
     TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, Verdict, WinReason,
@@ -44,7 +46,7 @@ class InvalidPiranhaMove(InvalidMove):
         self.move = rejected.move
 
 
-class Piranhas2026Game:
+class Piranhas2026Game(GameHooks):
     """One room's game: a :class:`GameState`, the display names and a state renderer."""
 
     __slots__ = ("state", "names", "_renderer")
@@ -115,7 +117,7 @@ class Piranhas2026Game:
         return Element("winner", {"team": TEAM_NAMES[seat]})
 
 
-class Piranhas2026Plugin(RandomMoveFromLegal):
+class Piranhas2026Plugin(PluginHooks, RandomMoveFromLegal):
     """The ``swc_2026_piranhas`` game type."""
 
     game_type = "swc_2026_piranhas"

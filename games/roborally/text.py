@@ -3,7 +3,8 @@
 ``.`` floor, ``S`` start point, ``A>`` antenna, ``R>`` reboot point, ``C3`` checkpoint, ``P`` pit,
 ``E`` energy space, ``G+``/``G-`` gears, ``L>`` laser emitter, ``B>``/``g>`` blue/green belt,
 ``K>24`` push panel with its registers, ``#`` marks a walled square. A robot is shown as
-``@<id><facing>`` (``@2^``) in place of the square's symbol.
+``@<id><facing>`` (``@2^``) in place of the square's symbol.  Every column is as wide as the
+board's widest square plus a space, so the columns line up, and a legend follows the board.
 """
 
 from __future__ import annotations
@@ -42,11 +43,22 @@ def square_symbol(board: Board, x: int, y: int) -> str:
     return text + ("#" if square.walls else "")
 
 
+LEGEND = (
+    "legend: . floor, S start point, A antenna, R reboot point, C1 checkpoint 1, P pit, E energy space,\n"
+    "        G+ G- gear (clockwise, anticlockwise), L laser, B g blue/green belt, K24 push panel (registers),\n"
+    "        # walls on the square, @2 robot 2; ^ > v < the direction each points or faces"
+)
+
+
 def render(board: Board, robots: dict[int, tuple[int, int, str]] | None = None) -> str:
-    """The board as rows of 6-character cells; ``robots`` maps client ID to (x, y, facing)."""
+    """The board in aligned columns (as wide as its widest square), then the legend; ``robots``
+    maps client ID to (x, y, facing)."""
     at = {(x, y): f"@{pid}{ARROW[facing]}" for pid, (x, y, facing) in (robots or {}).items()}
-    lines = ["   " + "".join(f"{x:<6}" for x in range(board.width))]
-    for y in range(board.height):
-        cells = [at.get((x, y)) or square_symbol(board, x, y) for x in range(board.width)]
-        lines.append(f"{y:<3}" + "".join(f"{cell:<6}" for cell in cells).rstrip())
+    rows = [[at.get((x, y)) or square_symbol(board, x, y) for x in range(board.width)] for y in range(board.height)]
+    width = max([len(str(board.width - 1))] + [len(cell) for row in rows for cell in row]) + 1
+    margin = len(str(board.height - 1)) + 1
+    lines = [" " * margin + "".join(f"{x:<{width}}" for x in range(board.width)).rstrip()]
+    for y, row in enumerate(rows):
+        lines.append(f"{y:<{margin}}" + "".join(f"{cell:<{width}}" for cell in row).rstrip())
+    lines.append(LEGEND)
     return "\n".join(lines)

@@ -70,6 +70,11 @@ async def start_beside(nursery: trio.Nursery, server) -> WebDoor | None:
     door = WebDoor(context, settings.host, settings.viewer_port)
     try:
         return await nursery.start(door.run)
-    except OSError as error:
-        log.error("viewer cannot listen on %s:%d (%s); serving without it", settings.host, settings.viewer_port, error)
+    except (OSError, BaseExceptionGroup) as raised:  # the door's own nursery wraps the bind error
+        bind_errors, rest = raised.split(OSError) if isinstance(raised, BaseExceptionGroup) else (raised, None)
+        if bind_errors is None or rest is not None:
+            raise
+        while isinstance(bind_errors, BaseExceptionGroup):
+            bind_errors = bind_errors.exceptions[0]
+        log.error("viewer cannot listen on %s:%d (%s); serving without it", settings.host, settings.viewer_port, bind_errors)
         return None

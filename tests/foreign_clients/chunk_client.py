@@ -19,7 +19,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from board import choose
-from runner import main
+from runner import join_element, main
 
 BUFFER = 1 << 16
 
@@ -29,9 +29,9 @@ def receive_chunk(sock: socket.socket) -> str:
     return sock.recv(BUFFER).decode("utf-8")
 
 
-def play(port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random, reservation: str | None = None) -> str | None:
     sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
-    sock.sendall(b'<protocol><join gameType="swc_2019_piranhas" />')
+    sock.sendall(("<protocol>" + join_element("swc_2019_piranhas", reservation)).encode())
     room = me = None
     board: dict = {}
     causes: list[str] = []

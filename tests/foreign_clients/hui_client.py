@@ -17,7 +17,7 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-from runner import main
+from runner import join_element, main
 
 
 def cost(n: int) -> int:
@@ -75,9 +75,10 @@ def moves(fields: list[str], me: Me, other: Me) -> list[list[str]]:
     return options or hares or [['<skip order="0"/>']]
 
 
-def play(port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random, reservation: str | None = None) -> str | None:
     sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
-    sock.sendall(b'<protocol>\n<join gameType="swc_2018_hase_und_igel"')
+    join = join_element("swc_2018_hase_und_igel", reservation).replace(" />", "/>")
+    sock.sendall(b"<protocol>\n" + join[:-2].encode())
     sock.sendall(b"/>")
     parser = ET.XMLPullParser(events=("start", "end"))
     depth, inbox = 0, []

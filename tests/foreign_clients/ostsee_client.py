@@ -20,7 +20,7 @@ import socket
 import sys
 import xml.etree.ElementTree as ET
 
-from runner import main
+from runner import join_element, main
 
 STYLE = "java"
 KNIGHT = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
@@ -98,9 +98,12 @@ def send_move(stream: Stream, room: str, start: tuple[int, int], end: tuple[int,
         stream.send(text[40:])
 
 
-def play(port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random, reservation: str | None = None) -> str | None:
     stream = Stream(port)
-    stream.send('<protocol>\n  <join gameType="swc_2022_ostseeschach"/>' if STYLE == "java" else "<protocol><join/>")
+    if reservation:
+        stream.send("<protocol>" + join_element("swc_2022_ostseeschach", reservation))
+    else:
+        stream.send('<protocol>\n  <join gameType="swc_2022_ostseeschach"/>' if STYLE == "java" else "<protocol><join/>")
     team = room = None
     board: dict = {}
     result_seen = False

@@ -17,7 +17,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 from board import choose
-from runner import main
+from runner import join_element, main
 
 
 class Protocol:
@@ -49,10 +49,10 @@ class Protocol:
         return self.pending.pop(0)
 
 
-def play(port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random, reservation: str | None = None) -> str | None:
     """One game; returns None when all is well, else what went wrong."""
     conn = Protocol("127.0.0.1", port)
-    conn.send('<protocol><join gameType="swc_2019_piranhas"/>')
+    conn.send("<protocol>" + join_element("swc_2019_piranhas", reservation).replace(" />", "/>"))
     me = room = None
     board: dict = {}
     while True:

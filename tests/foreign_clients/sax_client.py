@@ -16,7 +16,7 @@ import sys
 import xml.sax
 
 from board import choose
-from runner import main
+from runner import join_element, main
 
 
 class Listener(xml.sax.handler.ContentHandler):
@@ -71,14 +71,15 @@ class Listener(xml.sax.handler.ContentHandler):
                 self.problems.append(f"state children {self.state_children}")
 
 
-def play(port: int, rng: random.Random) -> str | None:
+def play(port: int, rng: random.Random, reservation: str | None = None) -> str | None:
     sock = socket.create_connection(("127.0.0.1", port), timeout=120)  # a partner may be mid-game on a loaded machine
     listener = Listener()
     parser = xml.sax.make_parser()
     parser.setContentHandler(listener)
+    join = join_element("swc_2019_piranhas", reservation)
     sock.sendall(b"<protoc")
-    sock.sendall(b'ol>\n  <join gameType="swc_2019')
-    sock.sendall(b'_piranhas" />\n')
+    sock.sendall(b"ol>\n  " + join[:24].encode())  # the request split mid-attribute
+    sock.sendall(join[24:].encode() + b"\n")
     answered = 0
     while not listener.left:
         data = sock.recv(1500)

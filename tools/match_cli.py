@@ -1,0 +1,157 @@
+"""``swc match GAME``: N games of any of the eight games between player commands.
+
+One command for every game: the game comes from the registry, the options that only some
+games know (``--map``, ``--soft-timeout``, ...) go to the game's family as they are, and a flag
+that the game's family does not know is an error, not silently ignored.  Before the first game
+every command is checked (:func:`~swc_local.tools.runner.check_command`); during the match a
+command that cannot start, or whose first games all crash before it joins, stops it with a
+one-line error (exit 2).  The exit code is otherwise 0 when every game ended with a result,
+1 when one did not, and 130 after Ctrl-C (the table of the games played so far is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import tempfile
+from pathlib import Path
+
+from swc_local.games import registry
+
+log = logging.getLogger("swc")
+
+# flag dest -> the option key the families read (GameSpec.options)
+FAMILY_OPTIONS = {
+    "soft_timeout": "soft_timeout_ms", "hard_timeout": "hard_timeout_ms", "load_game": "load_game", "turn": "turn",
+    "map": "map", "timelimit": "time_limit", "depth": "depth", "start_delay": "start_delay",
+    "turn_delay": "turn_delay", "results": "results", "max_rounds": "max_rounds", "timer": "timer",
+    "play_card_timeout": "play_card_timeout",
+}
+
+
+def add_match_command(commands) -> None:
+    match = commands.add_parser(
+        "match", help="play N games between bot commands (any of the eight games) on in-process doors",
+        description="Play N games between player commands. Games: " + ", ".join(registry.game_names()) + ".",
+    )
+    match.add_argument("game", metavar="GAME",
+                       help="game type or short name: " + ", ".join(registry.game_names()))
+    match.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    match.add_argument("--player", action="append", default=[], metavar="CMD",
+                       help="a player's command, once per seat in seat order or once for every seat (default: the "
+                            "game's reference bot); {host} {port} {reservation} {seed} {game} {color} {player} are filled in")
+    match.add_argument("--player1", metavar="CMD", help="player 1's command (the same as the first --player)")
+    match.add_argument("--player2", metavar="CMD", help="player 2's command (default: the reference bot)")
+    match.add_argument("--seats", "--players", type=int, dest="seats",
+                       help="seats when one command (or none) is given (default: the game's fewest; a ReversiXT map fixes it)")
+    match.add_argument("--seed", type=int, help="game i gets the board seed SEED+i (default: random, printed)")
+    match.add_argument("--parallel", type=int, default=1, help="games at the same time (default 1)")
+    match.add_argument("--replays", type=Path, help="write every game's replay or move log into this directory")
+    match.add_argument("--logs", type=Path,
+                       help="keep each command's output here (default: REPLAYS/logs, else a new temporary directory)")
+    match.add_argument("--json", type=Path, metavar="FILE", help="write one JSON record per game (JSON lines)")
+    match.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per game")
+    match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
+    match.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
+    xml = match.add_argument_group("the Software-Challenge games")
+    xml.add_argument("--load-game", help="start every game from a replay's state (with --turn)")
+    xml.add_argument("--turn", type=int, help="turn of --load-game to start from (default 0)")
+    xml.add_argument("--soft-timeout", type=int, metavar="MS", help="soft move time limit (default: the game's, 2000)")
+    xml.add_argument("--hard-timeout", type=int, metavar="MS", help="hard move time limit (default: the game's, 10000)")
+    both = match.add_argument_group("ReversiXT and Robo Rally")
+    both.add_argument("--map", help="ReversiXT: a map file (default the bundled classic_2p.map); Robo Rally: a map name (default Dizzy Highway)")
+    reversi = match.add_argument_group("ReversiXT")
+    reversi.add_argument("--timelimit", "-t", type=float, help="time limit per move in seconds, like -t (default 0: none)")
+    reversi.add_argument("--depth", "-d", type=int, help="depth limit, like -d (default 1)")
+    reversi.add_argument("--start-delay", type=float, help="pause before the first move (reference: 1 s)")
+    reversi.add_argument("--turn-delay", type=float, help="pause between turns (reference: 0.1 s)")
+    reversi.add_argument("--results", help="write a result file (-r format) per game into this directory")
+    roborally = match.add_argument_group("Robo Rally")
+    roborally.add_argument("--max-rounds", type=int, help="end a game without winner after this many rounds (default 40)")
+    roborally.add_argument("--timer", type=float, help="programming timer in seconds (default 30)")
+    roborally.add_argument("--play-card-timeout", type=float, help="wait for PlayCard in seconds (default 5)")
+    match.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import secrets
+    import time
+
+    import trio
+
+    from swc_local.tools.match import MatchConfig, run_match
+    from swc_local.tools.match_report import Progress, RecordWriter, results_table
+    from swc_local.tools.runner import CommandError, require_commands
+
+    game = registry.entry(args.game)
+    if game is None:
+        log.error("swc match: %s", registry.unknown_game_message(args.game))
+        return 2
+    adapter = importlib.import_module(game.family.adapter)
+    options = {key: getattr(args, dest) for dest, key in FAMILY_OPTIONS.items() if getattr(args, dest) is not None}
+    foreign = [key for key in options if key not in adapter.OPTIONS]
+    if foreign:
+        flag = "--" + next(dest for dest, key in FAMILY_OPTIONS.items() if key == foreign[0]).replace("_", "-")
+        log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family.name)
+        return 2
+    problem = adapter.check_options(game.game_type, options)
+    if problem:
+        log.error("swc match %s: %s", game.name, problem)
+        return 2
+    players = list(args.player)
+    if args.player1 or args.player2:
+        if players:
+            log.error("swc match: give either --player (repeatable) or --player1/--player2, not both")
+            return 2
+        players = [args.player1 or game.bot_command(), args.player2 or game.bot_command()]
+    if args.games < 1 or args.parallel < 1:
+        log.error("swc match: --games and --parallel must be at least 1 (got %d and %d)", args.games, args.parallel)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(31)
+    logs = args.logs or (args.replays / "logs" if args.replays else Path(tempfile.mkdtemp(prefix="swc-match-logs-")))
+    config = MatchConfig(
+        game=game.game_type, games=args.games, players=players or None, seats=args.seats, seed=seed,
+        parallel=args.parallel, replays=args.replays, logs=logs, start_timeout=args.start_timeout,
+        game_timeout=args.game_timeout, options=options,
+    )
+    try:
+        commands = config.commands()
+    except ValueError as error:
+        log.error("swc match %s: %s", game.name, error)
+        return 2
+    try:
+        require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
+    except CommandError as error:
+        log.error("swc match: %s", error)
+        return 2
+    if not args.verbose:
+        logging.getLogger("swc").setLevel(logging.WARNING)
+    played = []
+    progress = Progress(args.games)
+    records = RecordWriter(args.json, args.csv, seats=len(commands))
+
+    def on_game(record) -> None:
+        played.append(record)
+        records(record)
+        progress(record)
+
+    began = time.monotonic()
+    code = None
+    try:
+        report = trio.run(run_match, config, on_game)
+    except KeyboardInterrupt:
+        code = 130
+    except CommandError as error:
+        progress.close()
+        log.error("swc match: %s", error)
+        return 2
+    finally:
+        progress.close()
+        records.close()
+    table = results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
+                          commands=commands, total=args.games, logs=str(logs))
+    print(table)
+    if code is not None:
+        return code
+    return 0 if report.complete else 1

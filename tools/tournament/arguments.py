@@ -1,0 +1,99 @@
+"""The ``swc tournament`` arguments turned into tournament settings, each error one line.
+
+Kept apart from :mod:`.cli` (the parser and the run) so the checks read as one list: bot names
+and commands, format, seats and family options from the registry, the SPRT's keys and bounds, the
+test client's ``--significance`` limits, the cap on games.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from swc_local.tools.tournament import binomial, sprt
+from swc_local.tools.tournament.schedule import FORMATS, parse_bot
+
+DEFAULT_GAMES = 2  # per pairing; the cap of an --sprt run is 1000, of a --significance run 100
+SPRT_CAP = 1000
+SIGNIFICANCE_CAP = 100
+
+
+class UsageError(Exception):
+    """One line for the user; exit status 2."""
+
+
+def settings_from(args: argparse.Namespace):
+    """The tournament's :class:`~swc_local.tools.tournament.core.Settings`, or UsageError."""
+    from swc_local.tools.tournament.core import Settings
+
+    bots = [parse_bot(text) for text in args.bot]
+    if args.format not in FORMATS:
+        raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS)}")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError(f"--concurrency {args.concurrency}: must be 1 or more")
+    game, seats, options = _game(args)
+    sprt_settings = _sprt(args.sprt) if args.sprt else None
+    significance = None
+    if args.significance is not None:
+        if not 0 < args.significance < 1:
+            raise UsageError(f"--significance {args.significance:g}: must be between 0 and 1, e.g. 0.05")
+        if args.min_tests < 1:
+            raise UsageError(f"--min-tests {args.min_tests}: must be 1 or more")
+        significance = {"level": args.significance, "min_tests": args.min_tests}
+    if (sprt_settings or significance) and (len(bots) != 2 or seats != 2):
+        raise UsageError("--sprt and --significance compare exactly two bots in a two-player game; give two --bot")
+    cap = SPRT_CAP if sprt_settings else SIGNIFICANCE_CAP if significance else DEFAULT_GAMES
+    games = args.games_per_pairing if args.games_per_pairing is not None else max(cap, seats)
+    if significance and games > binomial.MAX_GAMES:
+        raise UsageError(f"--games-per-pairing {games}: with --significance at most {binomial.MAX_GAMES} games (as the test client)")
+    return Settings(
+        game=game, bots=[(bot.name, bot.command) for bot in bots], format=args.format, games_per_pairing=games,
+        seats=seats, seed=args.seed, sprt=sprt_settings, significance=significance, options=options,
+        start_timeout=args.start_timeout, game_timeout=args.game_timeout,
+        replays=str(args.replays) if args.replays else None, logs=str(args.logs) if args.logs else None,
+    )
+
+
+def _sprt(items: list[str]) -> dict:
+    values: dict = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
+            raise UsageError(f"--sprt {item!r}: expected KEY=VALUE with KEY one of elo0, elo1, alpha, beta, model")
+        if key == "model":
+            if value not in sprt.MODELS:
+                raise UsageError(f"--sprt model={value!r}: accepted are {', '.join(sprt.MODELS)}")
+            values[key] = value
+            continue
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise UsageError(f"--sprt {key}={value!r}: expected a number") from None
+    test = sprt.Sprt(**values)
+    if not test.elo0 < test.elo1:
+        raise UsageError(f"--sprt elo0={test.elo0:g} elo1={test.elo1:g}: elo0 must be below elo1")
+    for key in ("alpha", "beta"):
+        if not 0 < getattr(test, key) < 0.5:
+            raise UsageError(f"--sprt {key}={getattr(test, key):g}: must be between 0 and 0.5, e.g. 0.05")
+    return values
+
+
+def _game(args: argparse.Namespace) -> tuple[str, int, dict]:
+    """The game type, its seat count and the runner's per-family options."""
+    from swc_local.tools.tournament.games import resolve
+
+    options = {"map": args.map, "max_rounds": args.max_rounds, "soft_timeout_ms": args.soft_timeout,
+               "hard_timeout_ms": args.hard_timeout, "start_delay": args.start_delay, "turn_delay": args.turn_delay}
+    try:
+        return resolve(args.game, options, args.seats)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def check_commands(settings) -> None:
+    """UsageError naming the first bot whose command cannot be started at all."""
+    from swc_local.tools.runner import check_command
+
+    for name, command in settings.bots:
+        reason = check_command(command)
+        if reason is not None:
+            raise UsageError(f"--bot {name}: the command cannot be started: {reason}")

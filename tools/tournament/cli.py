@@ -1,0 +1,167 @@
+"""``swc tournament``: the command line of tournaments and of their reports.
+
+::
+
+    swc tournament GAME --bot NAME=COMMAND --bot ... [--format roundrobin|gauntlet]
+        [--games-per-pairing N] [--concurrency K] --db FILE [--resume] [--seed S]
+        [--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic] [--significance P --min-tests N]
+        [--dask tcp://HOST:8786] [--replays DIR] [--logs DIR] [--map MAP] [--seats K] ...
+    swc tournament report DB [--json | --csv]
+
+Every error is one line naming the value and what is accepted, exit status 2. A bot command that
+cannot be started at all is reported before any game is scheduled. Exit status 0 when every
+scheduled game (or every game up to a stopping rule's decision) is in the database, 1 otherwise
+(interrupted, or games that could not be played: ``--resume`` plays them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from swc_local.tools.tournament import binomial
+from swc_local.tools.tournament.arguments import (
+    DEFAULT_GAMES, SIGNIFICANCE_CAP, SPRT_CAP, UsageError, check_commands, settings_from,
+)
+from swc_local.tools.tournament.db import DatabaseError, ResultsDb
+from swc_local.tools.tournament.schedule import ScheduleError, schedule
+
+log = logging.getLogger("swc.tournament")
+
+def add_commands(commands) -> None:
+    parser = commands.add_parser(
+        "tournament", help="round robin, gauntlet or SPRT between bot commands, kept in SQLite; 'report DB' prints one",
+    )
+    from swc_local.games import registry
+
+    parser.add_argument("game", help="'report' to print the tournament in DB, or the game: " + ", ".join(registry.game_names()))
+    parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database")
+    parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
+                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
+    parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone) or gauntlet (the first bot meets each other)")
+    parser.add_argument("--games-per-pairing", type=int, help=f"games of each pairing, a multiple of the seats (default {DEFAULT_GAMES}; the cap with --sprt: {SPRT_CAP}, with --significance: {SIGNIFICANCE_CAP})")
+    parser.add_argument("--concurrency", type=int, help="games at the same time (default 1; with --dask: the cluster's threads)")
+    parser.add_argument("--db", type=Path, help="the results database (SQLite), written as every game ends")
+    parser.add_argument("--resume", action="store_true", help="continue the tournament in --db where it stopped")
+    parser.add_argument("--seed", type=int, help="seed of the boards (default: random, stored in --db)")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="stop when the SPRT between the first two bots decides: elo0= elo1= alpha= beta= model=logistic|normalized")
+    parser.add_argument("--significance", type=float, metavar="P", help="stop when one of two bots is significantly better (the test client's binomial rule)")
+    parser.add_argument("--min-tests", type=int, default=binomial.DEFAULT_MIN_TESTS, help="with --significance: games before the first test (default 20)")
+    parser.add_argument("--dask", metavar="ADDRESS", help="play the games as tasks on this Dask scheduler (tcp://HOST:8786)")
+    parser.add_argument("--replays", type=Path, help="keep every game's replay in this directory")
+    parser.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
+    parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
+    parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
+    parser.add_argument("--seats", type=int, help="seats per game where the game allows several (roborally: 2-6, default 2)")
+    parser.add_argument("--soft-timeout", type=int, metavar="MS", help="Software-Challenge games: soft move time limit")
+    parser.add_argument("--hard-timeout", type=int, metavar="MS", help="Software-Challenge games: hard move time limit")
+    parser.add_argument("--map", help="reversixt: map file (its player count is the seat count); roborally: map name")
+    parser.add_argument("--start-delay", type=float, metavar="S", help="reversixt: pause before the first move (default 1 s, as the reference server)")
+    parser.add_argument("--turn-delay", type=float, metavar="S", help="reversixt: pause between moves (default 0.1 s, as the reference server)")
+    parser.add_argument("--max-rounds", type=int, help="roborally: rounds before a game ends without winner")
+    parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")
+    parser.add_argument("--csv", action="store_true", help="with 'report': the standings as CSV")
+    parser.set_defaults(run=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        if args.game == "report":
+            return _report(args)
+        return _tournament(args)
+    except (UsageError, ScheduleError, DatabaseError) as error:
+        print(f"swc tournament: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _report(args: argparse.Namespace) -> int:
+    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.report import csv_report, json_report
+    if args.report_db is None:
+        raise UsageError("report needs the database: swc tournament report FILE [--json | --csv]")
+    if args.json and args.csv:
+        raise UsageError("--json and --csv: give one of them")
+    with ResultsDb(args.report_db, create=False) as db:
+        stored = db.settings()
+        if stored is None:
+            raise DatabaseError(f"{args.report_db}: holds no tournament")
+        tournament = Tournament(Settings.from_dict(stored), db)
+        if args.json:
+            print(json.dumps(json_report(tournament), indent=1))
+        elif args.csv:
+            sys.stdout.write(csv_report(tournament))
+        else:
+            _print_report(tournament)
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    if not getattr(args, "verbose", False):  # the doors' per-connection lines would drown the table
+        logging.getLogger("swc").setLevel(logging.WARNING)
+    if args.report_db is not None:
+        raise UsageError(f"unexpected argument {str(args.report_db)!r}; the database is given with --db FILE")
+    if args.db is None:
+        raise UsageError("--db FILE is needed: every finished game is written there (and --resume reads it)")
+    from swc_local.tools.tournament.core import Tournament
+
+    settings = settings_from(args)
+    schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)  # errors first
+    check_commands(settings)
+    tournament = Tournament.open(settings, args.db, resume=args.resume)
+    try:
+        complete = _play(tournament, args)
+    except BaseException as error:
+        if not _interrupted(error):
+            raise
+        print(f"interrupted: {len(tournament.stored)} games are in {args.db}; --resume continues", file=sys.stderr)
+        return 130
+    finally:
+        tournament.db.close()
+    _print_report(tournament)
+    return 0 if complete else 1
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Ctrl-C, also inside the exception groups of trio's nurseries."""
+    if isinstance(error, BaseExceptionGroup):
+        return error.subgroup(KeyboardInterrupt) is not None
+    return isinstance(error, KeyboardInterrupt)
+
+
+def _play(tournament, args: argparse.Namespace) -> bool:
+    from swc_local.tools.tournament.live import LiveView
+
+    with LiveView(tournament):
+        if args.dask:
+            return _play_on_dask(tournament, args)
+        import trio
+
+        from swc_local.tools.tournament.executors import play_locally
+
+        trio.run(play_locally, tournament, args.concurrency or 1)
+    return tournament.verdict is not None or not tournament.pending()
+
+
+def _play_on_dask(tournament, args: argparse.Namespace) -> bool:
+    from swc_local.tools.tournament.executors import DaskUnavailable, connect, play_on_dask
+
+    try:
+        client = connect(args.dask)
+    except DaskUnavailable as error:
+        raise UsageError(str(error)) from None
+    with client:
+        failed = play_on_dask(tournament, client, args.concurrency)
+    if failed:
+        print(f"{len(failed)} games could not be played (see the log); --resume plays them", file=sys.stderr)
+    return not failed and (tournament.verdict is not None or not tournament.pending())
+
+
+def _print_report(tournament) -> None:
+    from rich.console import Console
+
+    from swc_local.tools.tournament.report import text_report
+
+    Console(soft_wrap=False, width=160 if not sys.stdout.isatty() else None).print(text_report(tournament))
