@@ -50,6 +50,7 @@ class ServerProcess:
 
     properties: dict[str, str] = field(default_factory=dict)
     profile_to: Path | None = None  # run under cProfile and write the stats here
+    prelude: str | None = None  # Python run in the server process before it starts (a variant to compare)
     pin: bool = True
     port: int = 0
     process: subprocess.Popen | None = None
@@ -65,7 +66,11 @@ class ServerProcess:
         command = [sys.executable]
         if self.profile_to is not None:
             command += ["-m", "cProfile", "-o", str(self.profile_to)]
-        command += ["-m", "swc_local.server", "--port", str(self.port), "--properties", str(workdir / "server.properties")]
+        if self.prelude is not None:
+            command += ["-c", f"{self.prelude}; import runpy; runpy.run_module('swc_local.server', run_name='__main__')"]
+        else:
+            command += ["-m", "swc_local.server"]
+        command += ["--port", str(self.port), "--properties", str(workdir / "server.properties")]
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         cpus, _ = server_cpus() if self.pin else (None, None)
         self._log = open(workdir / "server.log", "wb")

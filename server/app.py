@@ -18,7 +18,7 @@ import trio
 
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
-from swc_local.server.connection import Connection
+from swc_local.server.connection import Connection, begin_batch, end_batch
 from swc_local.server.limits import BurstLog, process_budget, start_process_budget
 from swc_local.server.lobby import Lobby
 
@@ -241,11 +241,11 @@ class Server:
         while not connection.closing:
             try:
                 if connection.engaged or idle_deadline == math.inf:
-                    data = await stream.receive_some(RECEIVE_SIZE)
+                    data = await connection.receive_some(RECEIVE_SIZE)
                 else:
                     data = None
                     with trio.move_on_at(idle_deadline):
-                        data = await stream.receive_some(RECEIVE_SIZE)
+                        data = await connection.receive_some(RECEIVE_SIZE)
                     if data is None:
                         self._idle_timed_out(connection)
                         continue  # dropped, or it joined meanwhile: then it reads on
@@ -272,11 +272,14 @@ class Server:
                 if isinstance(event, StreamEnded):
                     connection.drop("the client ended its stream")
                     return
+                begin_batch()  # what the message queues is written once it is handled
                 try:
                     self.lobby.receive(connection, event.element)
                 except Exception:
                     log.exception("%r: unexpected error handling <%s>", connection, event.element.tag)
                     connection.drop("internal error")
+                finally:
+                    end_batch()
                 if connection.closing:
                     return
 

@@ -2,9 +2,26 @@
 
 Room and lobby logic is synchronous and never awaits a socket: it calls :meth:`Connection.send`,
 which only queues bytes.  A writer task drains the queue, so a slow or dead reader can never stall
-a room or another connection, and everything queued in one step (a memento and the move request
-that follows it) leaves in a single ``send`` -- one TCP segment instead of several, which is what
-keeps a move round trip far below the delayed-ACK time the official server paid.
+a room or another connection.
+
+How the queue leaves depends on the dialect the client speaks:
+
+* 2018/2019 (classic): everything queued in one step (a memento and the move request that follows
+  it) leaves in a single ``send`` -- one TCP segment instead of several, which is what keeps a
+  move round trip far below the delayed-ACK time the official server paid.
+* 2022+ (modern): one message per ``send``, and each message only once the client has read the
+  one before it (or :data:`PACE_LIMIT_SECONDS` passed).  The official ``socha`` clients return at
+  most one message per ``recv`` and then wait in the next ``recv`` (0.1 s socket timeout) even
+  when the next message is already in their buffer, so a memento and a move request that arrive
+  in one read cost every move 0.1 s (``../shared/golden/socha_timing/``).  On loopback the server
+  sees the client's receive queue (:mod:`~swc_local.server.peer_reads`) and holds the next message
+  until it is empty, which typically takes the client's wake-up time (about 0.1 ms); for a peer
+  it cannot see, a fixed gap of :data:`PACE_GAP_SECONDS` stands in.  The bytes are the same
+  either way; only their split into segments and their timing change.  Conformance note: the
+  official server split its messages into ~1 KB pieces with work in between, so socha saw the
+  move request in a read of its own by accident; here it is by design.  The move request's clock
+  still starts when the room queues it (a request held for a client that does not read is
+  charged to that client, as the official server's clock would).
 
 The official server ends a connection in one of two ways (spec §2), and both are reproduced:
 
@@ -18,6 +35,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
+import os
 from typing import TYPE_CHECKING
 
 import trio
@@ -25,6 +44,7 @@ import trio
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import close_connection
 from swc_local.protocol.writer import StreamWriter
+from swc_local.server import peer_reads
 
 if TYPE_CHECKING:
     from swc_local.server.room import PlayerSlot
@@ -37,7 +57,54 @@ CLOSE_FLUSH_SECONDS = 2.0
 """How long a connection being closed may take to read its last bytes before it is cut off:
 a dropped client that only writes must not keep its connection (and its rooms) for ever."""
 
+PACE_LIMIT_SECONDS = 1.0
+"""A 2022+ client's next message is held at most this long for it to read the one before."""
+PACE_GAP_SECONDS = 0.002
+"""Between two messages to a 2022+ client whose receive queue the server cannot see."""
+PACE_QUICK_LOOKS = (0.0003, 0.001)
+"""Sleeps before the first looks at a client's receive queue: a client that waited in ``recv``
+has read by then."""
+PACE_STEP_SECONDS = 0.006
+"""Then the step between looks at a busy client.  A socha client spends several milliseconds on
+each message it read (xsdata parse, ``gc.collect()``) before it asks for the next one, which
+hides a late look of up to one step.  Every timed look costs the server a wake-up (50-100 µs of
+CPU on a small VM), so the steps are no finer than that."""
+PACE_EXPECTED_SHARE = 0.6
+"""A busy client is next looked at after this share of how long it was busy the last time."""
+PACE_STEP_SHARE = 0.2
+"""... and then every this share of it (at least :data:`PACE_STEP_SECONDS`): a client that was
+slow to get to its next read is as slow with the message it reads, which hides a late look."""
+PACE_BUSY_MAX_SECONDS = 0.1
+"""Longer waits (a client that thought or stalled) count as this much for the next estimate."""
+_UNKNOWN = object()
+
 _ids = itertools.count(1)
+_batch: list[Connection] | None = None
+"""Connections that queued bytes while the current input message was handled (see begin_batch)."""
+
+
+def begin_batch() -> None:
+    """Collect what handling one input message queues, to write it at :func:`end_batch`.
+
+    Why: a room answers a move with a memento to both players and a move request, queued in one
+    synchronous step.  Waking each connection's writer task for that costs two task switches and
+    a trio ``send_all`` (two more scheduling rounds) per connection and move; writing the queued
+    bytes at the end of the step, from the reader that handled the move, costs one non-blocking
+    ``send`` per connection.  Whatever cannot be written at once (a full socket buffer, a writer
+    already busy, a connection closing, a 2022+ client that is paced) is left to the writer
+    task as before, so a slow reader still never stalls anyone.
+    """
+    global _batch
+    _batch = []
+
+
+def end_batch() -> None:
+    """Write what the batch queued (see :func:`begin_batch`)."""
+    global _batch
+    batch, _batch = _batch, None
+    if batch:
+        for connection in batch:
+            connection._flush()
 
 
 class Connection:
@@ -65,6 +132,15 @@ class Connection:
         self._queued = 0
         self._wakeup = trio.Event()
         self.cancel_scope = trio.CancelScope()
+        self.peer_queue: object = _UNKNOWN  # peer_reads.PeerQueue; None when it cannot be seen
+        self._last_send = -math.inf  # trio time of the last send (2022+ pacing)
+        self._busy_hold = 0.0  # how long this client was last busy before reading (2022+ pacing)
+        self._sent_bytes = 0  # everything sent so far, to compare with what the client consumed
+        self._writing = False  # the writer task is inside a send (direct writes would reorder)
+        self._batched = False  # in the current batch (begin_batch)
+        self._fd = (
+            stream.socket.fileno() if isinstance(stream, trio.SocketStream) and os.name == "posix" else None
+        )  # for direct non-blocking reads and writes
 
     def __repr__(self) -> str:
         return f"<connection {self.id} {self.peer}>"
@@ -123,7 +199,64 @@ class Connection:
             log.warning("%r dropped: it does not read (%d bytes queued)", self, self._queued)
             self.closing = self.lost = True
             self.cancel_scope.cancel()
+            self._wakeup.set()
+        elif _batch is not None:
+            if not self._batched:
+                self._batched = True
+                _batch.append(self)
+            return
         self._wakeup.set()
+
+    def _flush(self) -> None:
+        """End of a batch: one non-blocking write of everything queued, or the writer's job."""
+        self._batched = False
+        queue = self._queue
+        if not queue:
+            return
+        if self._fd is None or self._writing or self.closing or self.lost or self.paced:
+            self._wakeup.set()
+            return
+        data = b"".join(queue) if len(queue) > 1 else queue[0]
+        try:
+            sent = os.write(self._fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # the writer's send_all meets the same error and ends the connection
+            self._wakeup.set()
+            return
+        self._sent_bytes += sent
+        if sent == len(data):
+            queue.clear()
+            self._queued = 0
+        else:
+            queue[:] = [data[sent:]]
+            self._queued = len(data) - sent
+            self._wakeup.set()
+
+    async def receive_some(self, max_bytes: int) -> bytes:
+        """The next bytes from the client (b"" at its end): one ``recv`` per wake-up.
+
+        ``trio.SocketStream.receive_some`` tries ``recv`` before it waits, so every message
+        that was not there yet costs a failed ``recv`` and a caught BlockingIOError, and a
+        successful one an extra scheduling round; here the reader waits first.
+        """
+        fd = self._fd
+        if fd is None:
+            assert self.stream is not None
+            return await self.stream.receive_some(max_bytes)
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, max_bytes)
+            except BlockingIOError:
+                continue
+            except OSError:  # reset by the peer: the same as its end
+                return b""
+
+    @property
+    def paced(self) -> bool:
+        """One message per read: the 2022+ clients (see the module docstring)."""
+        return (self.dialect or self.fallback_dialect) == "modern"
 
     async def write_loop(self) -> None:
         """Drain the queue into the socket; hang up once a close was queued and everything sent.
@@ -134,9 +267,14 @@ class Connection:
         assert self.stream is not None
         while True:
             if self._queue and not self.lost:
-                data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
-                self._queue.clear()
-                self._queued = 0
+                if self.paced and not self.closing:
+                    data = self._queue.pop(0)
+                    self._queued -= len(data)
+                    await self._until_read()
+                else:
+                    data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
+                    self._queue.clear()
+                    self._queued = 0
                 try:
                     if self.closing:
                         with trio.move_on_after(CLOSE_FLUSH_SECONDS) as flush:
@@ -144,8 +282,14 @@ class Connection:
                         if flush.cancelled_caught:
                             log.info("%r did not read its last %d bytes; cut off", self, len(data))
                             self.lost = True
-                    else:
-                        await self.stream.send_all(data)
+                    elif not self.lost:
+                        self._writing = True
+                        try:
+                            await self.stream.send_all(data)
+                        finally:
+                            self._writing = False
+                        self._last_send = trio.current_time()
+                        self._sent_bytes += len(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     self.lost = True
                 del data  # do not keep the last memento alive while idle
@@ -161,3 +305,51 @@ class Connection:
                 return
             await self._wakeup.wait()
             self._wakeup = trio.Event()
+
+    async def _until_read(self) -> None:
+        """Wait until the client has read everything sent so far (2022+ pacing), at most
+        :data:`PACE_LIMIT_SECONDS`; a peer whose queue cannot be seen gets a fixed gap.
+
+        Two cases: a client that waited in ``recv`` reads within its wake-up time, which a
+        yield and the quick looks of :data:`PACE_QUICK_LOOKS` catch.  A client still busy with
+        the message before reads when it is done, after about as long as it took the last time
+        (:attr:`_busy_hold`), so the next look is taken shortly before that and then in steps of a
+        share of it: every timed look costs the server a wake-up.
+        """
+        if self._last_send == -math.inf:
+            return  # nothing sent yet
+        peer = self.peer_queue
+        if peer is _UNKNOWN:
+            sock = getattr(self.stream, "socket", None)
+            self.peer_queue = peer = peer_reads.observe(sock) if sock is not None else None
+        if peer is None:
+            gap = self._last_send + PACE_GAP_SECONDS - trio.current_time()
+            if gap > 0:
+                await trio.sleep(gap)
+            return
+        sent = self._sent_bytes
+        if peer.consumed() in (sent, None):
+            return
+        # A yield first: a client waiting in recv (or one in this process) usually reads while
+        # the other ready tasks run, and a yield costs far less than a timed sleep.
+        await trio.lowlevel.checkpoint()
+        if self.closing or self.lost or peer.consumed() in (sent, None):
+            return
+        started = trio.current_time()
+        for pause in PACE_QUICK_LOOKS:
+            await trio.sleep(pause)
+            if self.closing or self.lost or peer.consumed() in (sent, None):
+                return
+        waited = trio.current_time() - started
+        jump = PACE_EXPECTED_SHARE * self._busy_hold - waited
+        if jump > PACE_STEP_SECONDS:
+            await trio.sleep(jump)
+        step = max(PACE_STEP_SECONDS, PACE_STEP_SHARE * self._busy_hold)
+        while not (self.closing or self.lost or peer.consumed() in (sent, None)):
+            waited = trio.current_time() - started
+            if waited >= PACE_LIMIT_SECONDS:
+                log.debug("%r has not read its last message for %g s; sending on", self, PACE_LIMIT_SECONDS)
+                return
+            await trio.sleep(step)
+        held = min(trio.current_time() - started, PACE_BUSY_MAX_SECONDS)
+        self._busy_hold = held if self._busy_hold == 0 else (self._busy_hold + held) / 2

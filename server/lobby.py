@@ -104,6 +104,16 @@ class Lobby:
 
     def receive(self, connection: Connection, element: Element) -> None:
         """One message from ``connection``: answered by the classic or the modern handlers."""
+        if element.tag == "room" and connection.dialect is not None:
+            # The move of a classic player in its own room, the one message of every move:
+            # what route + decode_request + _on_RoomPacket would do, without the detours.
+            room = self.rooms.get(element.attrs.get("roomId") or "")
+            if room is not None and type(room) is GameRoom:
+                slots = [slot for slot in connection.slots if slot.room is room]
+                if slots:
+                    seat = room.game.current_seat
+                    room.on_data(next((s for s in slots if s.seat == seat), slots[0]), element.find("data"))
+                    return
         from swc_local.server.modern_lobby import route
 
         if route(self, connection, element) == MODERN:

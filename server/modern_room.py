@@ -146,8 +146,11 @@ class ModernRoom(GameRoom):
         self.broadcast_state()
         self.request_move()
 
-    def _memento(self) -> bytes:
-        return wire.memento(self.id, self.game.state_element()).render(1).encode()
+    def envelope_memento(self, state: Element) -> Element:
+        return wire.memento(self.id, state)
+
+    def envelope_move_request(self) -> Element:
+        return wire.move_request(self.id)
 
     def broadcast_state(self) -> None:
         rendered = self._memento()
@@ -167,7 +170,7 @@ class ModernRoom(GameRoom):
         self.pending = PendingRequest(slot, now)
         self.requested_once = True
         self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
-        slot.send(wire.move_request(self.id))
+        slot.send(self._move_request_bytes())
 
     # -- admin controls -----------------------------------------------------------------------
 
@@ -245,7 +248,8 @@ class ModernRoom(GameRoom):
         if pending is None or pending.slot is not slot:
             text = f"Move from {slot.team}({slot.name}) has not been requested."
             return self._turn_violation(slot, text, self.plugin.move_element(move))
-        self._set_deadline(math.inf)
+        # the hard-timeout deadline is moved once below (next request, or none while paused);
+        # every path that ends the game in between closes the watcher
         elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
         if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
             log.info("room %s: %s moved after %.0f ms", self.id, slot.team, elapsed_ms)
@@ -273,6 +277,8 @@ class ModernRoom(GameRoom):
             return self.finish()
         if not self.paused:
             self.request_move()
+        else:
+            self._set_deadline(math.inf)
 
     def _turn_violation(self, slot: ModernSlot, text: str, original: Element) -> None:
         log.info("room %s: %s: %s", self.id, slot.team, text)

@@ -154,6 +154,8 @@ class GameRoom:
     last_result: msg.GameResult | None = None  # set when the room ends with a result
     abandoned: bool = False  # a join room whose only player left before the game began
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
+    _memento_frame: tuple[str, str] | None = None  # the memento's text around its <state>
+    _move_request: bytes | None = None  # rendered once per room: it never changes
 
     def __post_init__(self) -> None:
         self.game = self.initial_game or self.plugin.new_game(random.Random(self.rng_seed))
@@ -207,8 +209,39 @@ class GameRoom:
         if self.recording:
             self.history.append(rendered)
 
+    def envelope_memento(self, state: Element) -> Element:
+        """``<room><data class="memento">`` around ``state`` (the 2022+ room has its own)."""
+        return msg.memento(self.id, state)
+
+    def envelope_move_request(self) -> Element:
+        return msg.move_request(self.id)
+
+    def _memento(self) -> bytes:
+        """The memento of the current state, rendered at depth 1.
+
+        A game that can write its state straight to text (``state_text(depth)``) is put into
+        the room's envelope, rendered once per room; the bytes are the same as rendering
+        ``envelope_memento(state_element())``.
+        """
+        game = self.game
+        if getattr(type(game), "state_text", None) is None:  # a wrapper's __getattr__ does not count
+            return self.envelope_memento(game.state_element()).render(1).encode()
+        state_text = game.state_text
+        frame = self._memento_frame
+        if frame is None:
+            marker = Element("state")
+            head, tail = self.envelope_memento(marker).render(1).split(marker.render(3))
+            self._memento_frame = frame = (head, tail)
+        return (frame[0] + state_text(3) + frame[1]).encode()
+
+    def _move_request_bytes(self) -> bytes:
+        rendered = self._move_request
+        if rendered is None:
+            rendered = self._move_request = self.envelope_move_request().render(1).encode()
+        return rendered
+
     def broadcast_state(self) -> None:
-        rendered = msg.memento(self.id, self.game.state_element()).render(1).encode()
+        rendered = self._memento()
         self.to_observers(rendered)
         for slot in self.slots:
             slot.send(rendered)
@@ -223,7 +256,7 @@ class GameRoom:
             self.finish()
             return
         self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
-        slot.send(msg.move_request(self.id))
+        slot.send(self._move_request_bytes())
 
     def _set_deadline(self, deadline: float) -> None:
         """Move the hard-timeout deadline; a new request replaces the old one's timer."""
@@ -329,7 +362,8 @@ class GameRoom:
             return self._refuse(slot, NOT_REQUESTED, self._original_request(move, data))
         pending = self.pending
         if pending is not None and pending.slot is slot:
-            self._set_deadline(math.inf)
+            # the hard-timeout deadline is moved once below (next request, or none while paused);
+            # every path that ends the game in between closes the watcher
             elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
             if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
                 log.info("room %s: %s moved after %.0f ms", self.id, slot.color, elapsed_ms)
@@ -349,6 +383,8 @@ class GameRoom:
             return self.finish()
         if not self.paused:
             self.request_move()
+        else:
+            self._set_deadline(math.inf)
 
     def _original_request(self, move: object | None, data: Element) -> Element:
         if move is not None:

@@ -59,3 +59,81 @@ async def test_messages_queued_together_leave_in_one_send(nursery):
     nursery.start_soon(connection.write_loop)
     await trio.sleep(0.01)
     assert len(sends) == 1 and sends[0].count(b"<room") == 2
+
+
+class Recording(SlowStream):
+    """Records every send on its own."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate.set()
+        self.sends: list[bytes] = []
+
+    async def send_all(self, data) -> None:
+        self.sends.append(bytes(data))
+
+
+class FakePeer:
+    """What the server sees of the client's socket: how many bytes it has read."""
+
+    def __init__(self, stream: Recording) -> None:
+        self.stream = stream
+        self.read = 0
+
+    def consumed(self) -> int:
+        return self.read
+
+    def read_all(self) -> None:
+        self.read = sum(map(len, self.stream.sends))
+
+
+def paced_connection(stream) -> Connection:
+    connection = Connection(stream)
+    connection.dialect = "modern"
+    return connection
+
+
+async def test_a_modern_client_gets_its_next_message_only_after_reading_the_last(nursery, autojump_clock):
+    stream = Recording()
+    connection = paced_connection(stream)
+    peer = connection.peer_queue = FakePeer(stream)
+    for message in (msg.joined("R"), msg.welcome("R", "red"), msg.move_request("R")):
+        connection.send(message)
+    nursery.start_soon(connection.write_loop)
+    await trio.sleep(0.5)  # the client reads nothing for half a second
+    assert len(stream.sends) == 1 and stream.sends[0].startswith(b"<protocol>\n  <joined")
+    peer.read_all()
+    await trio.sleep(0.2)
+    assert len(stream.sends) == 2 and b"welcomeMessage" in stream.sends[1]
+    await trio.sleep(0.5)
+    assert len(stream.sends) == 2  # not before the client read the welcome
+    peer.read_all()
+    await trio.sleep(0.2)
+    assert len(stream.sends) == 3 and b"MoveRequest" in stream.sends[2]
+
+
+async def test_a_modern_client_that_does_not_read_gets_its_messages_after_the_pace_limit(nursery, autojump_clock):
+    from swc_local.server.connection import PACE_LIMIT_SECONDS
+
+    stream = Recording()
+    connection = paced_connection(stream)
+    connection.peer_queue = FakePeer(stream)  # never reads
+    connection.send(msg.joined("R"))
+    connection.send(msg.left("R"))
+    nursery.start_soon(connection.write_loop)
+    await trio.sleep(PACE_LIMIT_SECONDS * 0.9)
+    assert len(stream.sends) == 1
+    await trio.sleep(PACE_LIMIT_SECONDS * 0.2)
+    assert len(stream.sends) == 2
+
+
+async def test_a_modern_client_whose_queue_cannot_be_seen_gets_one_message_per_send(nursery, autojump_clock):
+    stream = Recording()
+    connection = paced_connection(stream)
+    connection.peer_queue = None
+    for message in (msg.joined("R"), msg.welcome("R", "red"), msg.move_request("R")):
+        connection.send(message)
+    nursery.start_soon(connection.write_loop)
+    await trio.sleep(0.1)
+    assert len(stream.sends) == 3
+    assert stream.sends[0].startswith(b"<protocol>\n  <joined") and b"MoveRequest" in stream.sends[2]

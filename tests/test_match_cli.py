@@ -162,3 +162,16 @@ def test_the_xml_fixture_points_to_the_fixture_of_another_family():
     with pytest.raises(ValueError, match="reversixt is played with the reversixt_server fixture"):
         with start_server("reversixt"):
             pass
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["match", "piranhas", "--player", "a", "--player", "b", "--player", "c"], "piranhas has 2 seats, not 3"),
+    (["match", "roborally", "--seats", "9"], "roborally has 2 to 6 seats, not 9"),
+    (["match", "reversixt", "--map", str(MAPS / "trio_3p.map"), "--player", "a", "--player", "b"], "exactly 3"),
+    (["match", "roborally", "--map", "Nowhere"], "unknown map 'Nowhere'"),
+    (["match", "reversixt", "--map", "no/such.map"], "cannot load map no/such.map"),
+])
+def test_seat_and_option_errors_are_one_line(argv, expected, caplog):
+    assert main(argv) == 2
+    (line,) = caplog.text.strip().splitlines()
+    assert expected in line

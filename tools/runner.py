@@ -34,6 +34,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -338,7 +339,8 @@ class _Seat:
         self.could_not_start: str | None = None
         if spec.logs is not None:
             spec.logs.mkdir(parents=True, exist_ok=True)
-            self.log_path = spec.logs / f"game{spec.index + 1:03d}_{self.name}.log"
+            safe = re.sub(r"[^\w.-]", "_", self.name)  # a tournament bot's name may hold any character
+            self.log_path = spec.logs / f"game{spec.index + 1:03d}_{safe}.log"
             self.keep = True
         else:
             handle, name = tempfile.mkstemp(prefix="swc-seat-", suffix=".log")
