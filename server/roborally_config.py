@@ -21,7 +21,7 @@
     roborally.chatPerSecond=5       # per connection (bursts of chatBurst); excess: Error (0: no limit)
     roborally.chatBurst=20
     roborally.writeTimeout=10       # a client that takes no data for this long is closed (0: never)
-    roborally.logMaxBytes=33554432  # per game log; later lines are counted in its header, not kept
+    roborally.logMaxBytes=16777216  # per game log; later lines are counted in its header, not kept
 
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs

@@ -68,7 +68,7 @@ class RoboRallySettings:
     hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
     single_game: bool = True
     log_dir: str | None = None
-    log_max_bytes: int = 32 << 20  # per game; later lines are counted, not kept (a chat flood)
+    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
     chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
     chat_burst: int = 20
     write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
@@ -206,7 +206,7 @@ class Door:
             peer.alive_outstanding = False
             return
         room = peer.lobby.room if peer.lobby is not None else None
-        if room is not None:
+        if room is not None and kind != "SendChat":  # chat: logged once past the rate limit (_chat)
             room.record("in", peer.client_id, kind, body)
         if kind == "HelloServer":
             self._hello(peer, body)
@@ -352,6 +352,8 @@ class Door:
                                         self.settings.chat_per_second)
                 peer.send("Error", {"error": "Too many chat messages"})  # not logged per line: it is a flood
                 return
+        if peer.lobby is not None and peer.lobby.room is not None:
+            peer.lobby.room.record("in", peer.client_id, "SendChat", body)
         lobby = peer.lobby
         assert lobby is not None
         message, to = chat.message, chat.to  # type: ignore[attr-defined]
