@@ -56,13 +56,16 @@ class _Connection:
         self.reason = ""
         self.scope = trio.CancelScope()
         self.write_timeout = write_timeout
-        self.progress = trio.current_time()  # when a write last finished (or the connection opened)
+        self.progress = trio.current_time()  # when a write last finished, or data began to wait
+        self.sending = False
         self.opened = self.progress
         self.peer = Peer(self.write, self.close, name)
 
     def write(self, data: bytes) -> None:
         if self.closing:
             return
+        if not self.queue and not self.sending:
+            self.progress = trio.current_time()  # nothing was waiting: the client is not behind
         self.queue.append(data)
         self.queued += len(data)
         if self.queued > MAX_QUEUED_BYTES and trio.current_time() - self.progress > STALLED_SECONDS:
@@ -83,7 +86,10 @@ class _Connection:
                 data = b"".join(self.queue)
                 self.queue.clear()
                 self.queued = 0
-                if not await self._send(data):
+                self.sending = True
+                sent = await self._send(data)
+                self.sending = False
+                if not sent:
                     self.queue.clear()
                     self.closing = True
                     break

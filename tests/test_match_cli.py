@@ -142,9 +142,9 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130
-    assert "interrupted after" in out and "of 200 games" in out
+    assert "stopped after" in out and "of 200 games" in out
     assert out.splitlines()[-1] == "every game ended with a result"
-    played = int(out.split("interrupted after ")[1].split()[0])
+    played = int(out.split("stopped after ")[1].split()[0])
     assert played >= 2 and f"{played} games of reversixt" in out
 
 

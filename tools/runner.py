@@ -55,6 +55,7 @@ from swc_local.tools.results import (
 CANNOT_START_CODES = (126, 127)  # the shell's "not executable" and "not found"
 EXIT_GRACE = 1.0  # seconds the commands get to leave on their own after the game
 TAIL_LINES = 5
+JOIN_GRACE = 1.0  # seconds a join sent just before the command exited may take to arrive
 
 
 @dataclass
@@ -381,7 +382,7 @@ class _Seat:
 
                 async def on_exit() -> None:
                     await self.exited.wait()
-                    with trio.move_on_after(0.2):  # a join sent just before the exit counts
+                    with trio.move_on_after(JOIN_GRACE):  # a join sent just before the exit counts
                         await joined.wait()
                     race.cancel_scope.cancel()
 
