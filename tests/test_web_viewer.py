@@ -121,7 +121,7 @@ async def test_live_xml_game_is_followed_from_the_observe_path(nursery):
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     (game,) = listing["games"]
     assert game["status"] == "finished" and game["result"][0]["cause"] == "REGULAR"
-    status, detail = await http(f"{url}/api/games/{game['id']}")
+    status, detail = await http(f"{url}/api/games/{game['id']}?steps=1")
     assert detail["count"] == len(detail["steps"]) > 2 and detail["steps"][0]["label"] == "turn 0"
     status, step = await http(f"{url}/api/games/{game['id']}/steps/1")
     assert status == 200 and step["svg"].startswith("<svg") and step["state"].startswith("<state")
@@ -193,7 +193,7 @@ async def test_play_from_here_prepares_a_room_from_that_state(nursery):
                 bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, seed)
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     live = [g for g in listing["games"] if g["source"] == "live"]
-    status, detail = await http(f"{url}/api/games/{live[0]['id']}")
+    status, detail = await http(f"{url}/api/games/{live[0]['id']}?steps=1")
     assert detail["steps"][0]["label"] == "turn 10" and live[0]["status"] == "finished"
 
 
