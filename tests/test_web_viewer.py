@@ -213,3 +213,24 @@ def test_serve_flag_and_key_for_the_viewer_port(tmp_path):
     result = run_swc("serve", "--properties", str(properties))
     assert result.returncode == 2 and "viewerPort" in result.stderr and "-5" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+TINY_ROBORALLY_LOG = (b'{"game": "roborally", "map": "Dizzy Highway", "seed": 1, "players": [1, 2], "winner": 1}\n'
+                      b'{"t": 0.1, "dir": "out", "peer": "all", "messageType": "StartingPointTaken", '
+                      b'"messageBody": {"x": 1, "y": 4, "clientID": 1}}\n')
+
+
+async def test_uploads_cannot_grow_memory_without_bound(nursery, monkeypatch):
+    from swc_local.server.web import book
+
+    monkeypatch.setattr(book, "UPLOADS_KEPT", 3)
+    server = await start_viewer_server(nursery)
+    url = server.web.url
+    ids = []
+    for number in range(5):
+        status, opened = await http(url + "/api/upload", data=TINY_ROBORALLY_LOG, headers={"X-File-Name": f"{number}.jsonl"})
+        assert status == 200
+        ids.append(opened["id"])
+    status, listing = await http(url + "/api/games")
+    assert [game["id"] for game in listing["games"]] == ids[:1:-1]  # the three newest, newest first
+    assert (await http(f"{url}/api/games/{ids[0]}"))[0] == 404

@@ -311,7 +311,7 @@ def build_app(context: WebContext) -> Starlette:
                                 max_depth=context.max_depth, limit=context.upload_limit)
         except FileError as error:
             return _error(str(error), 400)
-        book.add(record)
+        book.add(record, uploaded=True)
         log.info("opened an uploaded file as game %s (%s)", record.id, record.game_type)
         return _json({"id": record.id, "game": record.game_type})
 

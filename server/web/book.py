@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 
 import trio
 
-FINISHED_KEPT = 200
-"""Finished games kept for the start page (the oldest are forgotten first)."""
+FINISHED_KEPT = 100
+"""Finished live games kept for the start page (the oldest are forgotten first)."""
+UPLOADS_KEPT = 50
+"""Files opened from the start page kept (the oldest are forgotten first): uploads cannot grow
+the server's memory without bound."""
 
 
 @dataclass(frozen=True)
@@ -157,10 +160,15 @@ class GameBook(Versioned):
         self.records: OrderedDict[str, GameRecord] = OrderedDict()
         self.finished_kept = finished_kept
         self._finished_live: deque[str] = deque()  # live games that ended, oldest first
+        self._uploads: deque[str] = deque()
 
-    def add(self, record: GameRecord) -> GameRecord:
+    def add(self, record: GameRecord, *, uploaded: bool = False) -> GameRecord:
         record.book = self
         self.records[record.id] = record
+        if uploaded:
+            self._uploads.append(record.id)
+            while len(self._uploads) > UPLOADS_KEPT:
+                self.records.pop(self._uploads.popleft(), None)
         self.touch()
         return record
 
