@@ -76,8 +76,9 @@ async def _sse(port: int, target: str):
 class Pages:
     """One start page (its list stream hands out running games) and the game pages."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, count: int = PAGES) -> None:
         self.port = port
+        self.count = count
         self.running: list[str] = []
         self.watched: set[str] = set()
         self.changed = trio.Event()
@@ -107,20 +108,20 @@ class Pages:
             if not summary.get("counted"):
                 summary["counted"] = True
                 self.open += 1
-                if self.open == PAGES:
+                if self.open == self.count:
                     self.all_open.set()
             self.states_shown += "step" in summary
             if summary["status"] == "finished":
                 break
 
 
-async def run_pages(port: int, warmup: float, seconds: float) -> dict:
+async def run_pages(port: int, warmup: float, seconds: float, count: int = PAGES) -> dict:
     """The pages, in a process of their own (so they never slow the players down); prints
     ``open`` once every page has loaded and had its first event, then its figures at the end."""
-    pages = Pages(port)
+    pages = Pages(port, count)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(pages.start_page)
-        for _ in range(PAGES):
+        for _ in range(count):
             nursery.start_soon(pages.page)
         await pages.all_open.wait()
         print("open", flush=True)
@@ -144,7 +145,7 @@ async def measure(viewer: bool, seconds: float, warmup: float = 1.0) -> dict:
                 await trio.sleep(0.01)
             if viewer and PAGES:
                 command = [sys.executable, "-m", "benchmarks.viewer", "--pages", properties["viewerPort"],
-                           "--warmup", str(warmup), "--seconds", str(seconds)]
+                           "--count", str(PAGES), "--warmup", str(warmup), "--seconds", str(seconds)]
                 pages = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
                 line = await trio.to_thread.run_sync(pages.stdout.readline)  # every page is open
                 assert line.strip() == "open", line
@@ -175,14 +176,19 @@ def row(seconds: float, rounds: int = 2) -> tuple[str, str, str, str]:
     """Runs without and with pages alternate (``rounds`` each), so a change in the machine's other
     load hits both sides alike; each side's CPU and moves are pooled."""
     _, mine = server_cpus()
+    before = os.sched_getaffinity(0) if mine else None
     if mine:
         os.sched_setaffinity(0, mine)
     runs: dict[bool, list[dict]] = {False: [], True: []}
-    for _ in range(rounds):
-        for viewer in (False, True):
-            runs[viewer].append(trio.run(measure, viewer, seconds))
+    try:
+        for _ in range(rounds):
+            for viewer in (False, True):
+                runs[viewer].append(trio.run(measure, viewer, seconds))
+    finally:
+        if before:
+            os.sched_setaffinity(0, before)
     without, with_pages = _pooled(runs[False]), _pooled(runs[True])
-    ratio = with_pages["per_move_us"] / without["per_move_us"]
+    ratio = with_pages["per_move_us"] / without["per_move_us"] if without["per_move_us"] else float("nan")
     measured = (f"{without['per_move_us']:.0f} → {with_pages['per_move_us']:.0f} µs server CPU/move at "
                 f"{without['moves_per_second']:,.0f} / {with_pages['moves_per_second']:,.0f} moves/s "
                 f"({with_pages['watched']} pages open, {with_pages['shown'] / with_pages['wall']:.1f} states drawn/s, "
@@ -198,11 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="runs without and with pages, alternating (default 2 each)")
     parser.add_argument("--pages", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the pages' own process
     parser.add_argument("--warmup", type=float, default=1.0, help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, default=PAGES, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.pages:
         if server_cpus()[1]:
             os.sched_setaffinity(0, server_cpus()[1])
-        print(json.dumps(trio.run(run_pages, args.pages, args.warmup, args.seconds)), flush=True)
+        print(json.dumps(trio.run(run_pages, args.pages, args.warmup, args.seconds, args.count)), flush=True)
         return 0
     name, measured, target, ratio = row(args.seconds, args.rounds)
     print("| Benchmark | Measured | Target | Ratio |\n|---|---|---|---|")

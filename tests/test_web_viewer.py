@@ -10,6 +10,7 @@ import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
+import pytest
 import trio
 
 from swc_local.client.admin import Admin
@@ -234,3 +235,15 @@ async def test_uploads_cannot_grow_memory_without_bound(nursery, monkeypatch):
     status, listing = await http(url + "/api/games")
     assert [game["id"] for game in listing["games"]] == ids[:1:-1]  # the three newest, newest first
     assert (await http(f"{url}/api/games/{ids[0]}"))[0] == 404
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's CPU from /proc")
+def test_the_viewer_benchmark_runs(monkeypatch):
+    """A tiny run of benchmarks/viewer.py (no timing asserted): both sides measured, pages open."""
+    from benchmarks import viewer
+
+    monkeypatch.setattr(viewer, "ROOMS", 3)
+    monkeypatch.setattr(viewer, "PAGES", 2)
+    monkeypatch.setattr(viewer, "THINK", (0.01, 0.02))
+    name, measured, target, ratio = viewer.row(1.0, rounds=1)
+    assert name.startswith("50 pages on 50 live games") and "2 pages open" in measured and "0 errors" in measured
