@@ -127,6 +127,13 @@ class WebContext:
         self.assets = _load_assets()
         self._budget: RenderBudget | None = None
         self.open_streams = [0]  # event streams open now (a list: shared with the generators)
+        self._reading: trio.Lock | None = None
+
+    @property
+    def reading(self) -> trio.Lock:
+        if self._reading is None:
+            self._reading = trio.Lock()
+        return self._reading
 
     @property
     def budget(self) -> RenderBudget:
@@ -323,9 +330,15 @@ def build_app(context: WebContext) -> Starlette:
             if size > context.upload_limit:
                 return _error(f"the file is larger than {context.upload_limit} bytes", 413)
             chunks.append(chunk)
+        data = b"".join(chunks)
+
+        def read() -> GameRecord:
+            return open_bytes(data, name, max_message_bytes=context.max_message_bytes, max_depth=context.max_depth,
+                              limit=context.upload_limit)
+
         try:
-            record = open_bytes(b"".join(chunks), name, max_message_bytes=context.max_message_bytes,
-                                max_depth=context.max_depth, limit=context.upload_limit)
+            async with context.reading:  # one file at a time, in a thread: the games' loop goes on meanwhile
+                record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)
         book.add(record, uploaded=True)

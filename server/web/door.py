@@ -34,7 +34,6 @@ class WebDoor:
         config.errorlog = logging.getLogger("swc.web.http")
         config.graceful_timeout = 1.0
         config.keep_alive_timeout = 30.0
-        config.read_timeout = 30  # a client that stops sending mid-request is closed
         config.websocket_max_message_size = 1 << 16
         async with trio.open_nursery() as nursery:
             binds = await nursery.start(self._serve, config)
