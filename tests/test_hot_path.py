@@ -89,3 +89,27 @@ async def test_a_batch_leaves_each_connection_in_order_and_at_most_once(nursery)
         b"<protocol>" + msg.joined("R").render(1).encode() + msg.welcome("R", "red").render(1).encode()
         + msg.move_request("R").render(1).encode()
     )
+
+
+BLOKUS = registry.get("swc_2027_blokus")
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), skips=st.integers(0, 3))
+def test_blokus_state_text_is_the_rendered_state_element(seed, skips):
+    """Every ply of a random game (with a few skips, and the renderer asked at two depths)."""
+    from swc_local.games.blokus.rules import SkipMove
+
+    rng = random.Random(seed)
+    game = BLOKUS.new_game(rng)
+    for depth in (3, 0, 3):
+        assert game.state_text(depth) == game.state_element().render(depth)
+    while game.outcome() is None:
+        move = BLOKUS.random_move(game, rng)
+        if move is None:
+            break
+        if skips and game.turn >= 8 and rng.random() < 0.2:
+            move, skips = SkipMove(game.position.current_color), skips - 1
+        game.apply(game.current_seat, move)
+        assert game.state_text(3) == game.state_element().render(3)
+    assert game.state_text(1) == game.state_element().render(1)
