@@ -113,3 +113,20 @@ def test_blokus_state_text_is_the_rendered_state_element(seed, skips):
         game.apply(game.current_seat, move)
         assert game.state_text(3) == game.state_element().render(3)
     assert game.state_text(1) == game.state_element().render(1)
+
+
+PIRANHAS_2026 = registry.get("swc_2026_piranhas")
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_piranhas_2026_state_text_is_the_rendered_state_element(seed):
+    rng = random.Random(seed)
+    game = PIRANHAS_2026.new_game(rng)
+    while True:
+        for depth in (0, 3):
+            assert game.state_text(depth) == game.state_element().render(depth)
+        move = PIRANHAS_2026.random_move(game, rng)
+        if move is None or game.outcome() is not None:
+            break
+        game.apply(game.current_seat, move)
