@@ -46,6 +46,19 @@ def measure(budget: float) -> BlokusResult:
     return BlokusResult(count / elapsed, found / count, len(positions))
 
 
+def check_seconds(budget: float) -> float:
+    """CPU seconds to check one legal placement as the server does (``Position.check``)."""
+    positions = midgame_positions()
+    placements = [(position, move) for position in positions for move in position.legal_moves()[::10]]
+    count = 0
+    start = time.process_time()
+    while time.process_time() - start < budget or not count:
+        for position, move in placements:
+            position.check(move)
+        count += len(placements)
+    return (time.process_time() - start) / count
+
+
 if __name__ == "__main__":
     result = measure(2.0)
     print(f"{result.generations_per_second:,.0f} generations/s, {result.moves_per_generation:.0f} moves each "

@@ -128,3 +128,57 @@ def move_parse_seconds(budget: float, game_type: str = "swc_2019_piranhas") -> f
             game.decode_move(request.data)
         count += len(packets)
     return (time.process_time() - start) / count
+
+
+def server_game_seconds(game_type: str, games: int, seed: int = 4) -> tuple[float, float]:
+    """(server CPU seconds per random game, moves per game): what the lobby, the referee, the
+    rules and the mementos cost for whole games of random moves, in-process and without sockets
+    (two connections whose output is dropped), timed with ``time.process_time``.
+
+    The moves are chosen outside the timed part (``random_move`` is the bot's work, not the
+    server's); the timed part is what the server does with a move's bytes: parse, route, check,
+    apply, end-of-game test, the memento to both players and the next move request.
+    """
+    import trio
+
+    from swc_local.protocol.element import Element
+    from swc_local.server.config import Settings
+    from swc_local.server.connection import Connection, begin_batch, end_batch
+    from swc_local.server.lobby import Lobby
+
+    plugin = registry.get(game_type)
+    rng = random.Random(seed)
+    spent, moves = 0.0, 0
+
+    async def play() -> None:
+        nonlocal spent, moves
+        lobby = Lobby(Settings(port=0, password="benchmark", seed=seed), spawn=lambda *args: None)
+        for _ in range(games):
+            players = [Connection(None), Connection(None)]
+            readers = [StreamReader(), StreamReader()]
+            for connection, reader in zip(players, readers):
+                reader.feed(b"<protocol>")
+                (event,) = reader.feed(f'<join gameType="{game_type}"/>'.encode())
+                start = time.process_time()
+                begin_batch()
+                lobby.receive(connection, event.element)
+                end_batch()
+                spent += time.process_time() - start
+            room = players[0].slots[0].room
+            while room.status.value == "running":
+                seat = room.game.current_seat
+                move = plugin.random_move(room.game, rng)
+                packet = Element("room", {"roomId": room.id}, [plugin.move_element(move)]).render(0).encode()
+                for connection in players:
+                    connection._queue.clear()  # the output goes nowhere
+                    connection._queued = 0
+                start = time.process_time()
+                (event,) = readers[seat].feed(packet)
+                begin_batch()
+                lobby.receive(players[seat], event.element)
+                end_batch()
+                spent += time.process_time() - start
+                moves += 1
+
+    trio.run(play)
+    return spent / games, moves / games
