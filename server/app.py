@@ -8,25 +8,21 @@ connection is dropped, and its room ends with a result through the normal LEFT p
 
 from __future__ import annotations
 
-import errno
 import gc
 import logging
 import math
-import os
 
 import trio
 
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
 from swc_local.server.connection import Connection, begin_batch, end_batch
-from swc_local.server.limits import BurstLog, process_budget, start_process_budget
+from swc_local.server.limits import BurstLog, accept_retrying, process_budget, start_process_budget
 from swc_local.server.lobby import Lobby
 
 log = logging.getLogger("swc.server")
 
 RECEIVE_SIZE = 65536
-ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
-"""accept() failures that mean "out of resources for now": retry later (as trio.serve_listeners)."""
 FULL_WAIT_SECONDS = 0.25
 """At maxConnections, the accept loop goes on (and refuses) once no connection closed for this long."""
 MESSAGES_PER_TURN = 32
@@ -137,20 +133,13 @@ class Server:
         cost of a wrong-passphrase connection): :meth:`_handle` closes its stream itself."""
         async with listener:
             while True:
+                stream = await accept_retrying(listener, self._refused)
                 try:
-                    stream = await listener.accept()
-                except OSError as error:
-                    if error.errno not in ACCEPT_CAPACITY_ERRNOS:
-                        raise
-                    self._refused.note("accept failed: %s; retrying in 0.1 s", os.strerror(error.errno))
-                    await trio.sleep(0.1)
-                else:
-                    try:
-                        await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
-                    except BaseException:  # the server stops meanwhile: do not leak the socket
-                        await trio.aclose_forcefully(stream)
-                        raise
-                    nursery.start_soon(self._handle_and_close, stream)
+                    await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
+                except BaseException:  # the server stops meanwhile: do not leak the socket
+                    await trio.aclose_forcefully(stream)
+                    raise
+                nursery.start_soon(self._handle_and_close, stream)
 
     async def _wait_for_a_free_slot(self) -> None:
         """At ``maxConnections``, hold the connection just accepted while connections keep closing.

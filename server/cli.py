@@ -15,7 +15,6 @@ import signal
 import sys
 from pathlib import Path
 
-
 from swc_local.server.config import ConfigError, load_settings, located, port_argument, port_or_off_argument
 
 log = logging.getLogger("swc")
@@ -54,14 +53,7 @@ def _serve(args: argparse.Namespace) -> int:
             settings = settings.model_copy(update={"viewer_port": VIEWER_PORT if settings.port != 0 else 0})
     except ConfigError as error:
         return _fail(located(error, settings.sources if settings is not None else {}))
-    from swc_local.server.modern_lobby import check_default_game
-
-    problem = check_default_game(settings.default_game)
-    if problem and not args.game:  # from the file: its name and line
-        problem = located(ConfigError(problem), settings.sources)
-    elif problem:
-        problem = problem.replace("defaultGame", "--game", 1)
-    problem = problem or _reversixt_map_problem(settings, args.reversixt_map)
+    problem = _default_game_problem(settings, args.game) or _reversixt_map_problem(settings, args.reversixt_map)
     if problem:
         return _fail(problem)
     try:
@@ -80,6 +72,16 @@ def _fail(message: str) -> int:
     """A setting the server cannot start with: one line, exit 2."""
     log.error("%s", message)
     return 2
+
+
+def _default_game_problem(settings, flag: str | None) -> str | None:
+    """A ``--game``/``defaultGame`` that is no modern game, named by the flag or the file line."""
+    from swc_local.server.modern_lobby import check_default_game
+
+    problem = check_default_game(settings.default_game)
+    if problem is None:
+        return None
+    return problem.replace("defaultGame", "--game", 1) if flag else located(ConfigError(problem), settings.sources)
 
 
 def _reversixt_map_problem(settings, flag: str | None) -> str | None:

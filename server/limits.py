@@ -171,6 +171,19 @@ ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUF
 does, but without its traceback per try."""
 
 
+async def accept_retrying(listener, trouble: BurstLog, prefix: str = ""):
+    """The next connection; an accept that fails for lack of resources (no descriptors) is
+    retried every 0.1 s and noted in ``trouble`` (a line per burst, never a traceback)."""
+    while True:
+        try:
+            return await listener.accept()
+        except OSError as error:
+            if error.errno not in ACCEPT_CAPACITY_ERRNOS:
+                raise
+            trouble.note("%saccept failed (%s); retrying in 0.1 s", prefix, os.strerror(error.errno))
+            await trio.sleep(0.1)
+
+
 async def serve_within_budget(listeners, handler, *, admit=None, evict=None, logger, label: str,
                               task_status=trio.TASK_STATUS_IGNORED) -> None:
     """``trio.serve_listeners`` for a door: every connection takes a slot of the process budget.
@@ -195,14 +208,7 @@ async def serve_within_budget(listeners, handler, *, admit=None, evict=None, log
     async def accept_loop(listener, nursery) -> None:
         async with listener:
             while True:
-                try:
-                    stream = await listener.accept()
-                except OSError as error:
-                    if error.errno not in ACCEPT_CAPACITY_ERRNOS:
-                        raise
-                    trouble.note("%s: accept failed (%s); retrying", label, os.strerror(error.errno))
-                    await trio.sleep(0.1)
-                    continue
+                stream = await accept_retrying(listener, trouble, f"{label}: ")
                 why = admit() if admit is not None else None
                 if why is None and not budget.try_acquire():
                     if evict is not None and evict():

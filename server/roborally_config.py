@@ -21,7 +21,8 @@
     roborally.chatPerSecond=5       # per connection (bursts of chatBurst); excess: Error (0: no limit)
     roborally.chatBurst=20
     roborally.writeTimeout=10       # a client that takes no data for this long is closed (0: never)
-    roborally.logMaxBytes=33554432  # per game log; later lines are counted in its header, not kept
+    roborally.readyTimeout=120      # a lobby player not ready while others wait is closed (0: never)
+    roborally.logMaxBytes=16777216  # per game log; later lines are counted in its header, not kept
 
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs
@@ -46,7 +47,7 @@ _FLOATS = {
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
     "setupTimeout": ("setup_timeout", False), "programmingLimit": ("programming_limit", False),
     "helloTimeout": ("hello_timeout", False), "chatPerSecond": ("chat_per_second", False),
-    "writeTimeout": ("write_timeout", False),
+    "writeTimeout": ("write_timeout", False), "readyTimeout": ("ready_timeout", False),
 }
 _INTS = {"maxConnections": "max_connections", "maxIdle": "max_idle", "chatBurst": "chat_burst", "logMaxBytes": "log_max_bytes"}
 # the roborally.* keys of server.properties (a key read here and not listed is warned about as unknown)

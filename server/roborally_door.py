@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import time
 
 import trio
 
@@ -56,13 +57,16 @@ class _Connection:
         self.reason = ""
         self.scope = trio.CancelScope()
         self.write_timeout = write_timeout
-        self.progress = trio.current_time()  # when a write last finished (or the connection opened)
+        self.progress = trio.current_time()  # when a write last finished, or data began to wait
+        self.sending = False
         self.opened = self.progress
         self.peer = Peer(self.write, self.close, name)
 
     def write(self, data: bytes) -> None:
         if self.closing:
             return
+        if not self.queue and not self.sending:
+            self.progress = trio.current_time()  # nothing was waiting: the client is not behind
         self.queue.append(data)
         self.queued += len(data)
         if self.queued > MAX_QUEUED_BYTES and trio.current_time() - self.progress > STALLED_SECONDS:
@@ -83,7 +87,10 @@ class _Connection:
                 data = b"".join(self.queue)
                 self.queue.clear()
                 self.queued = 0
-                if not await self._send(data):
+                self.sending = True
+                sent = await self._send(data)
+                self.sending = False
+                if not sent:
                     self.queue.clear()
                     self.closing = True
                     break
@@ -144,6 +151,8 @@ class RoboRallyDoor:
             log.info("Robo Rally listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
             nursery.start_soon(self._serve, listeners)
+            if not self.settings.single_game and self.settings.ready_timeout > 0:
+                nursery.start_soon(self._watch_unready)
             if self.settings.single_game:
                 await self.done.wait()
                 nursery.cancel_scope.cancel()
@@ -261,6 +270,13 @@ class RoboRallyDoor:
                     alive_started = True
                     nursery.start_soon(self._alive, connection)
             await trio.sleep(0)  # bounded work per read: let the others run
+
+    async def _watch_unready(self) -> None:
+        """Close lobby players that hold the others up without ever saying ready (Door.close_unready)."""
+        assert self.door is not None
+        while True:
+            await trio.sleep(min(1.0, self.settings.ready_timeout / 4))
+            self.door.close_unready(time.monotonic())
 
     async def _hello_watch(self, connection: _Connection) -> None:
         await trio.sleep(self.settings.hello_timeout)

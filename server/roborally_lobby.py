@@ -68,11 +68,12 @@ class RoboRallySettings:
     hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
     single_game: bool = True
     log_dir: str | None = None
-    log_max_bytes: int = 32 << 20  # per game; later lines are counted, not kept (a chat flood)
+    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
     chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
     chat_burst: int = 20
     write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
     max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
+    ready_timeout: float = 120.0  # many-games mode: a player holding up a lobby without ready is closed (0: never)
 
 
 class Peer:
@@ -92,6 +93,7 @@ class Peer:
         self.lobby: Lobby | None = None
         self.alive_outstanding = False
         self.chat_bucket: TokenBucket | None = None  # set by the door (its chat rate)
+        self.unready_since: float | None = None  # a lobby player's not-ready time (time.monotonic)
 
     def __repr__(self) -> str:
         return f"<robo rally client {self.client_id or '-'} {self.name}>"
@@ -206,7 +208,7 @@ class Door:
             peer.alive_outstanding = False
             return
         room = peer.lobby.room if peer.lobby is not None else None
-        if room is not None:
+        if room is not None and kind != "SendChat":  # chat: logged once past the rate limit (_chat)
             room.record("in", peer.client_id, kind, body)
         if kind == "HelloServer":
             self._hello(peer, body)
@@ -291,6 +293,7 @@ class Door:
             peer.error(f"Figure {figure} is already taken")
             return
         peer.player_name, peer.figure, peer.state, peer.ready = values.name, figure, PLAYER, False  # type: ignore[attr-defined]
+        peer.unready_since = time.monotonic()
         lobby.broadcast("PlayerAdded", {"clientID": peer.client_id, "name": peer.player_name, "figure": figure})
 
     def _SetStatus(self, peer: Peer, body: dict) -> None:
@@ -308,6 +311,7 @@ class Door:
             peer.error(str(error))
             return
         peer.ready = ready
+        peer.unready_since = None if ready else time.monotonic()
         if peer in lobby.ready_order:
             lobby.ready_order.remove(peer)
         if ready:
@@ -352,6 +356,8 @@ class Door:
                                         self.settings.chat_per_second)
                 peer.send("Error", {"error": "Too many chat messages"})  # not logged per line: it is a flood
                 return
+        if peer.lobby is not None and peer.lobby.room is not None:
+            peer.lobby.room.record("in", peer.client_id, "SendChat", body)
         lobby = peer.lobby
         assert lobby is not None
         message, to = chat.message, chat.to  # type: ignore[attr-defined]
@@ -363,6 +369,25 @@ class Door:
             peer.error(f"Unknown recipient: {to}")
             return
         target.send("ReceivedChat", {"message": message, "from": peer.client_id, "isPrivate": True})
+
+    def close_unready(self, now: float) -> list[Peer]:
+        """Many-games mode (``swc serve``): close the lobby players that hold the others up.
+
+        A player that has not said ready for ``ready_timeout`` seconds while another player of its
+        lobby is ready (and waits for it), or while the lobby is full, is closed: otherwise one
+        connection that sends ``PlayerValues`` and never ``SetStatus`` would keep every game of
+        the door from starting. The course server has no such limit (one game per run)."""
+        timeout = self.settings.ready_timeout
+        if self.settings.single_game or timeout <= 0:
+            return []
+        players = self.lobby.players()
+        if not (len(players) >= 6 or any(p.ready for p in players)):
+            return []
+        stale = [p for p in players if not p.ready and p.unready_since is not None and now - p.unready_since >= timeout]
+        for peer in stale:
+            log.info("%r: not ready for %g s while others waited; closed", peer, timeout)
+            peer.close(f"not ready for {timeout:g} s while others waited")
+        return stale
 
     # ------------------------------------------------------------------ start and leave
 

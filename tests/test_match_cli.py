@@ -142,9 +142,9 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130
-    assert "interrupted after" in out and "of 200 games" in out
+    assert "stopped after" in out and "of 200 games" in out
     assert out.splitlines()[-1] == "every game ended with a result"
-    played = int(out.split("interrupted after ")[1].split()[0])
+    played = int(out.split("stopped after ")[1].split()[0])
     assert played >= 2 and f"{played} games of reversixt" in out
 
 
@@ -162,3 +162,16 @@ def test_the_xml_fixture_points_to_the_fixture_of_another_family():
     with pytest.raises(ValueError, match="reversixt is played with the reversixt_server fixture"):
         with start_server("reversixt"):
             pass
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["match", "piranhas", "--player", "a", "--player", "b", "--player", "c"], "piranhas has 2 seats, not 3"),
+    (["match", "roborally", "--seats", "9"], "roborally has 2 to 6 seats, not 9"),
+    (["match", "reversixt", "--map", str(MAPS / "trio_3p.map"), "--player", "a", "--player", "b"], "exactly 3"),
+    (["match", "roborally", "--map", "Nowhere"], "unknown map 'Nowhere'"),
+    (["match", "reversixt", "--map", "no/such.map"], "cannot load map no/such.map"),
+])
+def test_seat_and_option_errors_are_one_line(argv, expected, caplog):
+    assert main(argv) == 2
+    (line,) = caplog.text.strip().splitlines()
+    assert expected in line

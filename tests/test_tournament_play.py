@@ -130,6 +130,19 @@ def test_bots_that_crash_or_never_join_lose_with_their_cause_and_the_tournament_
     assert all("exited with code 3" in reason for (reason,) in reasons)
 
 
+def test_a_command_that_fails_to_start_in_its_games_loses_them(tmp_path, capsys, caplog):
+    db = tmp_path / "broken.db"
+    code = tournament("piranhas", f"--bot=ref={PIRANHAS}", "--bot=broken=sh -c 'exit 127'", "--db", str(db),
+                      "--concurrency", "2", "--seed", "1")
+    assert code == 0
+    warnings = [r.getMessage() for r in caplog.records if "broken's command cannot play" in r.getMessage()]
+    assert len(warnings) == 1, warnings  # reported once, not once per game
+    data = report(db, capsys)
+    standings = {row["bot"]: row for row in data["standings"]}
+    assert data["games"] == 2 and data["no_result"] == 0
+    assert standings["ref"]["wins"] == 2 and standings["broken"]["causes"] == {"CANNOT_START": 2}
+
+
 def test_a_command_that_cannot_start_is_reported_once_before_any_game(tmp_path, capsys):
     db = tmp_path / "never.db"
     code = tournament("piranhas", f"--bot=ref={PIRANHAS}", "--bot=ghost=/no/such/bot --port {port}", "--db", str(db))

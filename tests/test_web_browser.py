@@ -13,7 +13,7 @@ import trio
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from swc_local.client.admin import Admin
 from swc_local.client.bot import play_game
@@ -180,10 +180,21 @@ async def test_a_replay_of_each_of_the_eight_games_steps_to_its_result(nursery, 
         view.close()
 
 
-async def test_a_link_names_the_step(nursery, browser):
+async def test_a_link_names_the_step_and_the_start_page_filters_and_takes_files(nursery, browser, tmp_path):
+    roborally = unpacked_roborally_log(tmp_path)
     view = await trio.to_thread.run_sync(lambda: ViewProcess(REFERENCE_REVERSIXT))
     try:
         def check():
+            browser.get(view.url + "/")
+            wait(browser, lambda d: len(rows(d)) == 1)
+            browser.find_element(By.ID, "upload").send_keys(str(roborally))  # as a user picks a file
+            wait(browser, lambda d: "/game/g2" in d.current_url, message="the upload did not open its game")
+            wait(browser, lambda d: d.find_element(By.ID, "title").text.startswith("Robo Rally"))
+            browser.get(view.url + "/")
+            wait(browser, lambda d: len(rows(d)) == 2)
+            Select(browser.find_element(By.ID, "filter")).select_by_value("roborally")
+            wait(browser, lambda d: list(rows(d)) == ["roborally"], message="the filter does not filter")
+            assert "game=roborally" in browser.current_url
             browser.get(view.url + "/game/g1?step=7")
             wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-step") == "7")
             assert counter(browser)[0] == 8

@@ -10,6 +10,7 @@ import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
+import pytest
 import trio
 
 from swc_local.client.admin import Admin
@@ -121,7 +122,7 @@ async def test_live_xml_game_is_followed_from_the_observe_path(nursery):
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     (game,) = listing["games"]
     assert game["status"] == "finished" and game["result"][0]["cause"] == "REGULAR"
-    status, detail = await http(f"{url}/api/games/{game['id']}")
+    status, detail = await http(f"{url}/api/games/{game['id']}?steps=1")
     assert detail["count"] == len(detail["steps"]) > 2 and detail["steps"][0]["label"] == "turn 0"
     status, step = await http(f"{url}/api/games/{game['id']}/steps/1")
     assert status == 200 and step["svg"].startswith("<svg") and step["state"].startswith("<state")
@@ -193,7 +194,7 @@ async def test_play_from_here_prepares_a_room_from_that_state(nursery):
                 bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, seed)
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     live = [g for g in listing["games"] if g["source"] == "live"]
-    status, detail = await http(f"{url}/api/games/{live[0]['id']}")
+    status, detail = await http(f"{url}/api/games/{live[0]['id']}?steps=1")
     assert detail["steps"][0]["label"] == "turn 10" and live[0]["status"] == "finished"
 
 
@@ -213,3 +214,36 @@ def test_serve_flag_and_key_for_the_viewer_port(tmp_path):
     result = run_swc("serve", "--properties", str(properties))
     assert result.returncode == 2 and "viewerPort" in result.stderr and "-5" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+TINY_ROBORALLY_LOG = (b'{"game": "roborally", "map": "Dizzy Highway", "seed": 1, "players": [1, 2], "winner": 1}\n'
+                      b'{"t": 0.1, "dir": "out", "peer": "all", "messageType": "StartingPointTaken", '
+                      b'"messageBody": {"x": 1, "y": 4, "clientID": 1}}\n')
+
+
+async def test_uploads_cannot_grow_memory_without_bound(nursery, monkeypatch):
+    from swc_local.server.web import book
+
+    monkeypatch.setattr(book, "UPLOADS_KEPT", 3)
+    server = await start_viewer_server(nursery)
+    url = server.web.url
+    ids = []
+    for number in range(5):
+        status, opened = await http(url + "/api/upload", data=TINY_ROBORALLY_LOG, headers={"X-File-Name": f"{number}.jsonl"})
+        assert status == 200
+        ids.append(opened["id"])
+    status, listing = await http(url + "/api/games")
+    assert [game["id"] for game in listing["games"]] == ids[:1:-1]  # the three newest, newest first
+    assert (await http(f"{url}/api/games/{ids[0]}"))[0] == 404
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's CPU from /proc")
+def test_the_viewer_benchmark_runs(monkeypatch):
+    """A tiny run of benchmarks/viewer.py (no timing asserted): both sides measured, pages open."""
+    from benchmarks import viewer
+
+    monkeypatch.setattr(viewer, "ROOMS", 3)
+    monkeypatch.setattr(viewer, "PAGES", 2)
+    monkeypatch.setattr(viewer, "THINK", (0.01, 0.02))
+    name, measured, target, ratio = viewer.row(1.0, rounds=1)
+    assert name.startswith("50 pages on 50 live games") and "2 pages open" in measured and "0 errors" in measured

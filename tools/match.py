@@ -58,7 +58,8 @@ class MatchConfig:
         count = fixed or self.seats or (len(given) if len(given) > 1 else game.seats[0])
         low, high = game.seats
         if not low <= count <= high:
-            raise ValueError(f"{game.name} has {low} to {high} seats, not {count}")
+            seats = f"{low} seats" if low == high else f"{low} to {high} seats"
+            raise ValueError(f"{game.name} has {seats}, not {count} (one --player per seat, or one for all)")
         if len(given) <= 1:
             return (given or [game.bot_command()]) * count
         if len(given) != count:

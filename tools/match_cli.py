@@ -137,21 +137,21 @@ def run(args: argparse.Namespace) -> int:
         progress(record)
 
     began = time.monotonic()
-    code = None
+    code, stopped = None, None
     try:
         report = trio.run(run_match, config, on_game)
     except KeyboardInterrupt:
         code = 130
     except CommandError as error:
-        progress.close()
-        log.error("swc match: %s", error)
-        return 2
+        code, stopped = 2, error
     finally:
         progress.close()
         records.close()
-    table = results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
-                          commands=commands, total=args.games, logs=str(logs))
-    print(table)
+    if played:  # the games played so far, also after Ctrl-C or a command that cannot play
+        print(results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
+                            commands=commands, total=args.games, logs=str(logs)))
+    if stopped is not None:
+        log.error("swc match: %s", stopped)
     if code is not None:
         return code
     return 0 if report.complete else 1

@@ -87,7 +87,7 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
     with_result = [r for r in played if r.error is None]
     interrupted = total is not None and len(played) < total
     console.print(f"{len(played)} games of {game}, seed {seed} (repeat with --seed {seed}), {seconds:.1f} s"
-                  + (f" -- interrupted after {len(played)} of {total} games" if interrupted else ""))
+                  + (f" -- stopped after {len(played)} of {total} games" if interrupted else ""))
     for name, command in zip(names, commands):
         console.print(f"{name}: {command_text(command)}", markup=False, highlight=False)
     if logs:

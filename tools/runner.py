@@ -34,6 +34,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -54,6 +55,7 @@ from swc_local.tools.results import (
 CANNOT_START_CODES = (126, 127)  # the shell's "not executable" and "not found"
 EXIT_GRACE = 1.0  # seconds the commands get to leave on their own after the game
 TAIL_LINES = 5
+JOIN_GRACE = 1.0  # seconds a join sent just before the command exited may take to arrive
 
 
 @dataclass
@@ -338,7 +340,8 @@ class _Seat:
         self.could_not_start: str | None = None
         if spec.logs is not None:
             spec.logs.mkdir(parents=True, exist_ok=True)
-            self.log_path = spec.logs / f"game{spec.index + 1:03d}_{self.name}.log"
+            safe = re.sub(r"[^\w.-]", "_", self.name)  # a tournament bot's name may hold any character
+            self.log_path = spec.logs / f"game{spec.index + 1:03d}_{safe}.log"
             self.keep = True
         else:
             handle, name = tempfile.mkstemp(prefix="swc-seat-", suffix=".log")
@@ -379,7 +382,7 @@ class _Seat:
 
                 async def on_exit() -> None:
                     await self.exited.wait()
-                    with trio.move_on_after(0.2):  # a join sent just before the exit counts
+                    with trio.move_on_after(JOIN_GRACE):  # a join sent just before the exit counts
                         await joined.wait()
                     race.cancel_scope.cancel()
 

@@ -40,7 +40,7 @@ def load_files(paths: list[Path]):
             data = path.read_bytes()
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
-        book.add(open_bytes(data, str(path), limit=max(MAX_UPLOAD_BYTES, len(data))))
+        book.add(open_bytes(data, path.name, limit=max(MAX_UPLOAD_BYTES, len(data))))
     return book
 
 

@@ -6,11 +6,11 @@ seat order and observes it; a seat's command joins with its reservation code (``
 ``{color}`` is the seat's label, red/blue or ONE/TWO, :func:`~swc_local.games.plugin.seat_labels`).
 The room's board comes from the game's own seed, so game *i* is the same whatever else runs.
 
-A seat whose command did not join (see :mod:`swc_local.tools.runner`) gets a stand-in that never
-moves: the server's dummy through a forced ``step`` in the classic games; in the 2022+ games,
-whose servers ignore (2022) or cancel on (2025+) a forced step in a half-empty room, a silent
-client that joins with the seat's code.  The server's move timer then scores that seat, and the
-runner names the real cause.
+A seat whose command did not join (see :mod:`swc_local.tools.runner`) gets a stand-in: a client
+that joins with the seat's code and leaves as soon as the server answers, so the game, started
+by that join, ends at once with the seat ``LEFT`` and the runner names the real cause.  (Not a
+forced ``step``: the classic server's dummy would lose only by the move timer, and the 2022+
+servers ignore (2022) or cancel on (2025+) a forced step in a half-empty room.)
 
 Time per move is measured by the observer: the time from one state to the next is charged to
 the seat that was to move (it includes the loopback round trip, well under a millisecond).
@@ -33,7 +33,7 @@ from swc_local.client.admin import Admin
 from swc_local.client.client import Client
 from swc_local.client.messages import Left, Memento, Result
 from swc_local.games import registry
-from swc_local.games.plugin import MODERN, seat_labels
+from swc_local.games.plugin import seat_labels
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.tools.results import ranks_from_points
@@ -139,12 +139,9 @@ class XmlTable:
             await trio.sleep(POLL)
 
     async def fill(self, seats: list[int]) -> None:
-        log.info("game %d: seat(s) %s did not join; stand-ins take them", self.spec.index + 1, seats)
-        if self.plugin.dialect == MODERN:
-            for seat in seats:
-                self.stand_ins.start_soon(_silent_stand_in, self.plugin, self.server.port, self.codes[seat])
-        else:
-            await self.admin.step(self.room_id, forced=True)
+        log.info("game %d: seat(s) %s did not join; stand-ins take them and leave", self.spec.index + 1, seats)
+        for seat in seats:
+            self.stand_ins.start_soon(_leaving_stand_in, self.plugin, self.server.port, self.codes[seat])
 
     async def finish(self) -> Outcome:
         times: dict[int, list[float]] = {0: [], 1: []}
@@ -187,12 +184,14 @@ class XmlTable:
                 path.rename(path.with_name(f"game{self.spec.index + 1:03d}_{path.name}"))
 
 
-async def _silent_stand_in(plugin, port: int, code: str) -> None:
-    """Join a prepared seat and never move (a seat already taken just refuses the code)."""
+async def _leaving_stand_in(plugin, port: int, code: str) -> None:
+    """Take a prepared seat and leave as soon as the server answers: the game, started by this
+    join, ends at once with the seat ``LEFT`` (both dialects score a player who leaves a running
+    game so), instead of a forced start whose dummy would lose only by the move timer."""
     try:
         async with await Client.connect("127.0.0.1", port, plugin) as client:
             await client.join_prepared(code)
             async for _ in client:
-                pass
+                break
     except Exception as error:  # a taken seat's refusal or the room's end: nothing to do
         log.debug("stand-in for %s: %s", code, error)

@@ -3,12 +3,14 @@
 API (also in the README):
 
 * ``GET /api/games[?game=TYPE]`` -- every game: id, game, title, status, players, progress, result.
-* ``GET /api/games/ID`` -- one game and the list of its steps (label, to_move, note).
+* ``GET /api/games/ID[?steps=1]`` -- one game: its summary, its number of steps and, with
+  ``steps=1``, every step's label, player to move and move.
 * ``GET /api/games/ID/steps/N`` -- step N (``-1``: the newest): its SVG, its text board, its
   state (the XML ``<state>`` for XML games), the move that led to it.
-* ``GET /api/games/ID/stream`` and ``GET /api/stream`` -- server-sent events: the game's (or the
-  list's) newest summary whenever it changed, at most every ``STREAM_INTERVAL`` seconds. A slow
-  reader gets the newest summary, never a backlog.
+* ``GET /api/games/ID/stream[?step=1]`` and ``GET /api/stream`` -- server-sent events: the game's
+  (with ``step=1`` also its newest step, drawn) or the list's newest summary whenever it changed,
+  at most every ``STREAM_INTERVAL`` seconds and within the live CPU budget. A slow reader gets the
+  newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from importlib import resources
 from urllib.parse import parse_qs, quote, unquote
 
@@ -39,6 +42,51 @@ log = logging.getLogger("swc.web")
 STREAM_INTERVAL = 0.25
 """Seconds between two events of one stream: states arriving faster are skipped (newest wins)."""
 LIST_INTERVAL = 0.5
+LIVE_CPU_SHARE = 0.03
+"""CPU the viewer may spend on live events (drawing newest states, listing games), as a share of
+the CPU the rest of the process (the games) uses; beyond it every stream waits and then sends the
+newest state. So watching costs the games at most this much more CPU per move, however many pages
+are open (benchmarks/viewer.py)."""
+IDLE_CPU_SHARE = 0.001
+"""...plus this share of one CPU, so a page on a quiet server still sees every few seconds."""
+EVENT_COST = 0.001
+"""CPU seconds charged for sending one event (hypercorn, starlette, the socket), spent outside the
+code that can time itself (about what one small request costs, measured with benchmarks/viewer.py).
+Requests themselves (pages loaded, steps fetched by hand) are not charged: they are one person's
+action each, and must not hold back the live events."""
+
+
+class RenderBudget:
+    """A token bucket of CPU seconds for live events.
+
+    Refilled by ``share`` times the CPU the process spent on anything else since the last refill
+    (plus ``idle`` times the wall time), spent by what the viewer's events cost (``charge``).
+    """
+
+    def __init__(self, share: float = LIVE_CPU_SHARE, idle: float = IDLE_CPU_SHARE, burst: float = 0.05) -> None:
+        self.share, self.idle, self.burst = share, idle, burst
+        self.tokens = burst
+        self.spent = 0.0
+        self.last_wall, self.last_cpu, self.last_spent = trio.current_time(), time.process_time(), 0.0
+        self._queue = trio.Lock()  # waiters take turns (trio's locks are fair): one polls the bucket at a time
+
+    def _refill(self) -> None:
+        wall, cpu = trio.current_time(), time.process_time()
+        others = max(0.0, (cpu - self.last_cpu) - (self.spent - self.last_spent))
+        self.tokens = min(self.burst, self.tokens + others * self.share + (wall - self.last_wall) * self.idle)
+        self.last_wall, self.last_cpu, self.last_spent = wall, cpu, self.spent
+
+    async def wait(self) -> None:
+        async with self._queue:
+            self._refill()
+            while self.tokens < 0:
+                await trio.sleep(min(1.0, -self.tokens / (self.share + self.idle)))
+                self._refill()
+
+    def charge(self, seconds: float) -> None:
+        self.spent += seconds
+        self.tokens -= seconds
+
 
 ASSETS = {
     "viewer.js": "text/javascript; charset=utf-8",
@@ -77,6 +125,13 @@ class WebContext:
         self.max_depth = max_depth
         self.upload_limit = upload_limit
         self.assets = _load_assets()
+        self._budget: RenderBudget | None = None
+
+    @property
+    def budget(self) -> RenderBudget:
+        if self._budget is None:  # made inside the event loop (it reads trio's clock)
+            self._budget = RenderBudget()
+        return self._budget
 
 
 def _json(data, status: int = 200) -> JSONResponse:
@@ -87,9 +142,9 @@ def _error(message: str, status: int) -> JSONResponse:
     return _json({"error": message}, status)
 
 
-def step_json(record: GameRecord, index: int, steps: list[Step], renderer) -> dict:
-    step, count = steps[index], len(steps)
-    previous = steps[index - 1].state if index > 0 else None
+def step_json(record: GameRecord, index: int, count: int, renderer) -> dict:
+    step = record.step(index)
+    previous = record.step(index - 1).state if index > 0 else None
     try:
         svg = renderer(record.game_type, step.state, step.last_move, previous)
     except Exception as error:  # a drawing bug must not break the page: the text board stays
@@ -123,18 +178,23 @@ def _move_json(move) -> object:
     return str(move)
 
 
-def event_stream(source, event, interval: float) -> StreamingResponse:
+def event_stream(source, event, interval: float, budget: RenderBudget) -> StreamingResponse:
     """Server-sent events of ``source`` (a record or the book): ``event()`` whenever its version
     moved, then a pause. Whatever changed during the pause (or while a slow reader was not
-    reading) is one event with the newest data, so nothing queues up."""
+    reading, or while the live budget was spent) is one event with the newest data, so nothing
+    queues up."""
 
     async def events():
         version = -1
         while True:
             if source.version == version:
                 await source.wait_changed(version)
+            await budget.wait()
             version = source.version
-            yield event()
+            started = time.process_time()
+            data = event()
+            budget.charge(time.process_time() - started + EVENT_COST)
+            yield data
             await trio.sleep(interval)
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
@@ -185,18 +245,19 @@ def build_app(context: WebContext) -> Starlette:
     async def api_games(request: Request) -> Response:
         return _json({"games": games_list(request.query_params.get("game"))})
 
-    def game_json(record: GameRecord) -> dict:
-        steps = record.steps()
+    def game_json(record: GameRecord, full: bool) -> dict:
         data = record.summary()
-        data["count"] = len(steps)
-        data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note} for i, s in enumerate(steps)]
+        data["count"] = record.count()
+        if full:  # every state read (costly for a long live game: only when asked for)
+            data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}
+                             for i, s in enumerate(record.steps())]
         return data
 
     async def api_game(request: Request) -> Response:
         record = record_or_none(request)
         if record is None:
             return _error("no such game", 404)
-        return _json(game_json(record))
+        return _json(game_json(record, request.query_params.get("steps") == "1"))
 
     async def api_step(request: Request) -> Response:
         record = record_or_none(request)
@@ -206,16 +267,21 @@ def build_app(context: WebContext) -> Starlette:
             index = int(request.path_params["index"])
         except ValueError:
             return _error("the step must be a number", 400)
-        steps = record.steps()
+        count = record.count()
         if index < 0:
-            index += len(steps)
-        if not 0 <= index < len(steps):
-            return _error(f"no step {request.path_params['index']} (0..{len(steps) - 1})", 404)
-        return _json(step_json(record, index, steps, context.renderer))
+            index += count
+        if not 0 <= index < count:
+            return _error(f"no step {request.path_params['index']} (0..{count - 1})", 404)
+        return _json(step_json(record, index, count, context.renderer))
 
-    def game_event(record: GameRecord) -> str:
+    def game_event(record: GameRecord, with_step: bool) -> str:
         data = record.summary()
-        data["count"] = len(record.steps())
+        data["count"] = count = record.count()
+        if with_step and count:
+            cached = getattr(record, "live_step", None)
+            if cached is None or cached[0] != (count, record.version):  # pages watching one game share it
+                cached = record.live_step = ((count, record.version), step_json(record, count - 1, count, context.renderer))
+            data["step"] = cached[1]
         return f"data: {json.dumps(data)}\n\n"
 
     async def api_stream(request: Request) -> Response:
@@ -223,12 +289,14 @@ def build_app(context: WebContext) -> Starlette:
         if record is None:
             return _error("no such game", 404)
 
-        return event_stream(record, lambda: game_event(record), STREAM_INTERVAL)
+        with_step = request.query_params.get("step") == "1"
+        return event_stream(record, lambda: game_event(record, with_step), STREAM_INTERVAL, context.budget)
 
     async def api_list_stream(request: Request) -> Response:
         game = request.query_params.get("game")
 
-        return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL)
+        return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL,
+                            context.budget)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]
@@ -243,7 +311,7 @@ def build_app(context: WebContext) -> Starlette:
                                 max_depth=context.max_depth, limit=context.upload_limit)
         except FileError as error:
             return _error(str(error), 400)
-        book.add(record)
+        book.add(record, uploaded=True)
         log.info("opened an uploaded file as game %s (%s)", record.id, record.game_type)
         return _json({"id": record.id, "game": record.game_type})
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
 import trio
 
-FINISHED_KEPT = 200
-"""Finished games kept for the start page (the oldest are forgotten first)."""
+FINISHED_KEPT = 100
+"""Finished live games kept for the start page (the oldest are forgotten first)."""
+UPLOADS_KEPT = 50
+"""Files opened from the start page kept (the oldest are forgotten first): uploads cannot grow
+the server's memory without bound."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +85,19 @@ class GameRecord(Versioned):
         self.source = source  # "live" or the file name
         self.created = time.time()
         self.book: GameBook | None = None
+        self.live_step: tuple | None = None  # the newest step as the live stream sent it (shared by its pages)
 
     # -- what subclasses provide -----------------------------------------------------------------
 
     def steps(self) -> list[Step]:
         raise NotImplementedError
+
+    def count(self) -> int:
+        """How many steps there are (a record may know it without building them)."""
+        return len(self.steps())
+
+    def step(self, index: int) -> Step:
+        return self.steps()[index]
 
     def players(self) -> list[SeatRow]:
         raise NotImplementedError
@@ -116,6 +127,15 @@ class GameRecord(Versioned):
             self.book.touch()
 
     def summary(self) -> dict:
+        """What the start page shows of this game (cached until the game changes)."""
+        if self.status() != "finished":  # a live game's seats and status change without a new state
+            return self._summary_now()
+        cached = getattr(self, "_summary", None)
+        if cached is None or cached[0] != self.version:
+            cached = self._summary = (self.version, self._summary_now())
+        return dict(cached[1])
+
+    def _summary_now(self) -> dict:
         result = self.result()
         return {
             "id": self.id,
@@ -139,11 +159,16 @@ class GameBook(Versioned):
         super().__init__()
         self.records: OrderedDict[str, GameRecord] = OrderedDict()
         self.finished_kept = finished_kept
+        self._finished_live: deque[str] = deque()  # live games that ended, oldest first
+        self._uploads: deque[str] = deque()
 
-    def add(self, record: GameRecord) -> GameRecord:
+    def add(self, record: GameRecord, *, uploaded: bool = False) -> GameRecord:
         record.book = self
         self.records[record.id] = record
-        self._forget_old()
+        if uploaded:
+            self._uploads.append(record.id)
+            while len(self._uploads) > UPLOADS_KEPT:
+                self.records.pop(self._uploads.popleft(), None)
         self.touch()
         return record
 
@@ -156,9 +181,6 @@ class GameBook(Versioned):
     def finished(self, record: GameRecord) -> None:
         """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
         record.touch()
-        self._forget_old()
-
-    def _forget_old(self) -> None:
-        done = [r for r in self.records.values() if r.source == "live" and r.status() == "finished"]
-        for record in done[: max(0, len(done) - self.finished_kept)]:
-            del self.records[record.id]
+        self._finished_live.append(record.id)
+        while len(self._finished_live) > self.finished_kept:
+            self.records.pop(self._finished_live.popleft(), None)

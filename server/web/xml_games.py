@@ -42,7 +42,7 @@ def title_of(game_type: str) -> str:
 
 
 class XmlRecord(GameRecord):
-    """One XML game: the observer's messages, turned into steps on demand."""
+    """One XML game: the observer's messages, each state parsed only when it is asked for."""
 
     family = "xml"
     can_play_from = True
@@ -53,20 +53,42 @@ class XmlRecord(GameRecord):
         self.room = room  # the live room until it closes
         self.labels = seat_labels(plugin)
         self._names = names
-        self._raw: list[bytes | Element] = []
-        self._parsed = 0
-        self._states: list[Element] = []
-        self._last_rendered: str | None = None
-        self._steps: list[Step] = []
-        self._result: Element | None = None
+        self._mementos: list[bytes | Element] = []  # one per distinct state, as received
+        self._result: bytes | Element | None = None
+        self._steps: dict[int, Step] = {}
+        self._elements: dict[int, Element] = {}  # states parsed so far
         self._ended = False
         self.unfinished: str | None = None
 
-    # -- the observer side (called by the room, must stay cheap) ------------------------------------
+    # -- the observer side (called by the room for every message: must stay cheap) -----------------
 
     def send(self, message) -> None:
-        self._raw.append(message)
+        """A message as the admin observer gets it: only mementos and the result are kept."""
+        if isinstance(message, str):
+            message = message.encode()
+        if isinstance(message, Element):
+            self._take_element(message)
+        elif b'class="memento"' in message:
+            if not self._mementos or message != self._mementos[-1]:  # a state re-sent after step
+                self._mementos.append(message)
+        elif b'class="result"' in message:
+            self._result = message
+        else:
+            return
         self.touch()
+
+    def _take_element(self, message: Element) -> None:
+        data = message.find("data") if message.tag == "room" else None
+        if data is None:
+            return
+        kind = data.get("class")
+        if kind == "memento" and data.find("state") is not None:
+            state = data.find("state")
+            last = self._mementos[-1] if self._mementos else None
+            if last is None or _state_of(last).render() != state.render():
+                self._mementos.append(message)
+        elif kind == "result":
+            self._result = message
 
     def room_over(self, room) -> None:
         self.unfinished = getattr(room, "unfinished", None)
@@ -78,30 +100,17 @@ class XmlRecord(GameRecord):
 
     # -- reading -------------------------------------------------------------------------------------
 
-    def _sync(self) -> None:
-        while self._parsed < len(self._raw):
-            item = self._raw[self._parsed]
-            self._parsed += 1
-            try:
-                element = item if isinstance(item, Element) else parse(item)
-            except Exception:
-                continue
-            self._take(element)
+    def count(self) -> int:
+        return len(self._mementos)
 
-    def _take(self, message: Element) -> None:
-        data = message.find("data") if message.tag == "room" else None
-        if data is None:
-            return
-        kind = data.get("class")
-        if kind == "memento" and data.find("state") is not None:
-            state = data.find("state")
-            rendered = state.render()
-            if rendered != self._last_rendered:
-                self._states.append(state)
-                self._steps.append(self._step(state))
-            self._last_rendered = rendered
-        elif kind == "result":
-            self._result = data
+    def step(self, index: int) -> Step:
+        step = self._steps.get(index)
+        if step is None:
+            step = self._steps[index] = self._step(self.state_element(index))
+        return step
+
+    def steps(self) -> list[Step]:
+        return [self.step(index) for index in range(self.count())]
 
     def _step(self, state: Element) -> Step:
         game = self.plugin.game_from_state(state)
@@ -113,21 +122,18 @@ class XmlRecord(GameRecord):
             except Exception:
                 last_move = None
         over = game.outcome() is not None
-        names = self.names()
-        to_move = None if over else names[game.current_seat]
+        to_move = None if over else self.names()[game.current_seat]
         note = _move_text(last) if last is not None else ""
         return Step(game, last_move, f"turn {game.turn}", to_move, note)
-
-    def steps(self) -> list[Step]:
-        self._sync()
-        return self._steps
 
     def text_of(self, step: Step) -> str:
         return self.plugin.describe(step.state)
 
     def state_element(self, index: int) -> Element:
-        self._sync()
-        return self._states[index]
+        element = self._elements.get(index)
+        if element is None:
+            element = self._elements[index] = _state_of(self._mementos[index])
+        return element
 
     def names(self) -> tuple[str, str]:
         if self.room is not None:
@@ -148,16 +154,31 @@ class XmlRecord(GameRecord):
         return "finished" if self._ended or self.source != "live" else "waiting"
 
     def progress(self) -> str:
-        steps = self.steps()
-        return steps[-1].label if steps else ""
+        """The newest state's turn, read from its bytes without parsing them."""
+        if not self._mementos:
+            return ""
+        last = self._mementos[-1]
+        if isinstance(last, Element):
+            return f"turn {_state_of(last).get('turn', '?')}"
+        found = _TURN.search(last)
+        return f"turn {found.group(1).decode()}" if found else f"state {len(self._mementos)}"
 
     def result(self) -> list[SeatRow] | None:
-        self._sync()
         if self._result is None:
             if self._ended and self.unfinished:
                 return [SeatRow(row.name, row.seat, None, "UNFINISHED", self.unfinished) for row in self.players()]
             return None
-        return result_rows(self._result, self.names(), self.labels)
+        if not isinstance(self._result, Element):
+            self._result = parse(self._result)  # once
+        return result_rows(self._result.find("data"), self.names(), self.labels)
+
+
+_TURN = re.compile(rb'<state [^>]*?\bturn="(\d+)"')
+
+
+def _state_of(message: bytes | Element) -> Element:
+    element = message if isinstance(message, Element) else parse(message)
+    return element.find("data").find("state")
 
 
 def _move_text(last: Element) -> str:
@@ -260,12 +281,17 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
     record = XmlRecord(plugin, source, names)
     record.unfinished = header.get("unfinished")
     record._ended = True
-    record._raw = list(messages)
-    record.steps()
-    if names is None and record._result is not None:
-        found = [row.name for row in result_rows(record._result, seat_labels(plugin), seat_labels(plugin))]
-        if any(n not in seat_labels(plugin) for n in found):
-            record._names = tuple(found)  # type: ignore[assignment]
-    if not record.steps():
+    for message in messages:
+        record._take_element(message)
+    if not record.count():
         raise ValueError(f"{source}: the replay holds no state")
+    if names is None:  # an official replay: the names its states carry (classic: <red displayName>)
+        shown = [child.get("displayName") for child in record.state_element(0).children if child.get("displayName")]
+        if len(shown) == 2:
+            record._names = (shown[0], shown[1])
+        elif record._result is not None:
+            found = [row.name for row in result_rows(record._result.find("data"), seat_labels(plugin), seat_labels(plugin))]
+            if any(n not in seat_labels(plugin) for n in found):
+                record._names = (found[0], found[1])
+    record.steps()  # every state of a file is checked once, when it is opened
     return record

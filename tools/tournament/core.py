@@ -4,6 +4,12 @@
 :meth:`Tournament.accept`, which writes it to the database first (so nothing is counted that is
 not stored) and then updates the SPRT or the significance rule, which may end the run. A game
 whose key is already stored is ignored, so a result that arrives twice is counted once.
+
+Conformance note: the runner does not play out a game in which a command cannot start (exit
+126/127 or no such program) and reports it without a result. In a tournament that game is lost
+by the seats whose command cannot start and won by the others, as a command that crashes or
+never joins loses to the stand-in in its seat; the seats keep the cause ``CANNOT_START`` and its
+reason. A game in which no command could start stays without a result.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from swc_local.tools.results import GameResult
+from swc_local.tools.results import CANNOT_START, GameResult
 from swc_local.tools.tournament import schedule as schedule_module
 from swc_local.tools.tournament.binomial import Significance
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb, Stored
@@ -62,6 +68,16 @@ class Settings:
     def differences(self, other: "Settings") -> list[str]:
         mine, theirs = self.to_dict(), other.to_dict()
         return [key for key in IDENTITY if _jsonish(mine[key]) != _jsonish(theirs[key])]
+
+
+def scored(result: GameResult) -> GameResult:
+    """``result``, or a game the runner stopped for a command that cannot start scored as lost by it."""
+    broken = [seat.cause == CANNOT_START for seat in result.seats]
+    if result.error is None or not any(broken) or all(broken):
+        return result
+    last = broken.count(False) + 1
+    seats = tuple(replace(seat, rank=last if lost else 1) for seat, lost in zip(result.seats, broken))
+    return replace(result, seats=seats, error=None)
 
 
 def _jsonish(value):
@@ -133,6 +149,7 @@ class Tournament:
     def accept(self, result: GameResult) -> bool:
         """Store and count a finished game (by its ``index``); True when the run should stop."""
         slot = self.by_index[result.index]
+        result = scored(result)
         with self.lock:
             if self.db.record(slot.key, slot.index, slot.block, result):
                 self._count(Stored(slot.key, slot.block, result))

@@ -62,6 +62,7 @@ async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame
     already stored, and the run goes on with the games still pending.
     """
     play_games = play_games or runner.play_games
+    reported: set[str] = set()
     while True:
         specs = [spec_for(tournament, slot) for slot in tournament.pending()]
         if not specs:
@@ -73,7 +74,9 @@ async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame
         except runner.CommandError as error:
             if len(tournament.stored) == stored:  # nothing was recorded: it would only repeat
                 raise
-            log.warning("%s; its game is lost, the tournament goes on", error)
+            if str(error) not in reported:  # once per command and reason, not once per game
+                reported.add(str(error))
+                log.warning("%s; it loses its games, the tournament goes on", error)
 
 
 async def _play_until_decided(tournament: Tournament, specs, concurrency: int, on_game, play_games) -> None:

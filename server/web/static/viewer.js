@@ -5,11 +5,12 @@
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const api = "/api/games/" + encodeURIComponent(gameId);
 const $ = id => document.getElementById(id);
-let count = 0, index = 0, follow = true, playing = null, summary = null, loading = 0, shown = -1;
+let count = 0, index = 0, follow = true, playing = null, summary = null, loading = 0, shown = -1, source = null, streamed = null;
 
 function text(id, value) { $(id).textContent = value ?? ""; }
 
 function showSummary(data) {
+  if (data.step && follow) { loading++; drawStep(data.step); }
   summary = data;
   text("title", data.title + (data.source !== "live" ? " \u2014 " + data.source : ""));
   document.title = data.title + " \u2014 swc-local";
@@ -44,10 +45,19 @@ async function showStep(wanted) {
   const ticket = ++loading;
   const response = await fetch(api + "/steps/" + wanted);
   if (!response.ok || ticket !== loading) return;
-  const step = await response.json();
+  drawStep(await response.json());
+}
+
+function drawStep(step) {
   shown = step.index;
   const board = $("board");
-  if (step.svg) board.innerHTML = step.svg; else board.textContent = step.draw_error || "";
+  if (step.svg) board.innerHTML = step.svg;
+  else {  // no picture of this game (yet): its text board instead
+    const pre = document.createElement("pre");
+    pre.className = "text-board";
+    pre.textContent = step.text;
+    board.replaceChildren(pre);
+  }
   board.dataset.step = step.index;
   text("step-label", step.label);
   text("to-move", step.to_move || "\u2014");
@@ -58,7 +68,11 @@ async function showStep(wanted) {
 function go(target, byUser = true) {
   if (count === 0) return;
   index = Math.max(0, Math.min(count - 1, target));
-  if (byUser) follow = index === count - 1 && summary && summary.status !== "finished";
+  if (byUser) {
+    const was = follow;
+    follow = index === count - 1 && summary && summary.status !== "finished";
+    if (was !== follow) listen();
+  }
   $("scrub").value = index;
   text("counter", (index + 1) + " / " + count);
   const params = new URLSearchParams(location.search);
@@ -113,10 +127,17 @@ async function start() {
   if (wanted !== null && /^-?\d+$/.test(wanted)) { follow = false; index = Number(wanted); if (index < 0) index += data.count; }
   showSummary(data);
   if (!follow) go(index, false);
-  if (data.status !== "finished" || data.source === "live") {
-    const source = new EventSource(api + "/stream");
-    source.onmessage = event => showSummary(JSON.parse(event.data));
-  }
+  listen();
+}
+
+// A live game's events; while the page follows the newest state, they carry it already drawn.
+function listen() {
+  if (!summary || summary.status === "finished") { if (source) source.close(); source = null; return; }
+  if (source && streamed === follow) return;
+  if (source) source.close();
+  streamed = follow;
+  source = new EventSource(api + "/stream" + (follow ? "?step=1" : ""));
+  source.onmessage = event => { showSummary(JSON.parse(event.data)); if (summary.status === "finished") listen(); };
 }
 
 start();
