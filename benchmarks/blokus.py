@@ -37,13 +37,26 @@ def midgame_positions(games: int = 6, first: int = 16, last: int = 48) -> list:
 def measure(budget: float) -> BlokusResult:
     positions = midgame_positions()
     count = found = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < budget or not count:
+    start = time.process_time()
+    while time.process_time() - start < budget or not count:
         for position in positions:
             found += len(position.legal_moves())
         count += len(positions)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return BlokusResult(count / elapsed, found / count, len(positions))
+
+
+def check_seconds(budget: float) -> float:
+    """CPU seconds to check one legal placement as the server does (``Position.check``)."""
+    positions = midgame_positions()
+    placements = [(position, move) for position in positions for move in position.legal_moves()[::10]]
+    count = 0
+    start = time.process_time()
+    while time.process_time() - start < budget or not count:
+        for position, move in placements:
+            position.check(move)
+        count += len(placements)
+    return (time.process_time() - start) / count
 
 
 if __name__ == "__main__":

@@ -79,7 +79,7 @@ async def drive(port: int, rooms: int, seconds: float, server: ServerProcess, *,
 
 
 def run_load(rooms: int, seconds: float, *, think: tuple[float, float] | None = None,
-             profile_to=None, warmup: float = 0.5) -> LoadResult:
+             prelude: str | None = None, warmup: float = 0.5) -> LoadResult:
     """Spawn a server, drive it with ``rooms`` rooms for ``seconds``, stop it.
 
     The benchmark process is pinned to the CPUs the server does not use, for this run only.
@@ -89,7 +89,7 @@ def run_load(rooms: int, seconds: float, *, think: tuple[float, float] | None = 
     if mine:
         os.sched_setaffinity(0, mine)
     try:
-        with ServerProcess(profile_to=profile_to) as server:
+        with ServerProcess(prelude=prelude) as server:
             run = functools.partial(drive, server.port, rooms, seconds, server, think=think, warmup=warmup)
             return trio.run(run)
     finally:

@@ -23,6 +23,8 @@ OFFICIAL = {1: 26, 10: 33}  # moves/s of the official 2019 server with instant c
 TARGET_MOVES = {1: 1500, 10: 3000}
 TARGET_P99_MS = 5.0
 TARGET_GENERATIONS = 50_000
+TARGET_US_PER_MOVE = 100  # server CPU per classic Piranhas move at 10 rooms (issue 23)
+TARGET_BLOKUS_GAME_MS = 10.0  # server CPU per random Blokus game (issue 23)
 
 
 @dataclass(frozen=True)
@@ -37,11 +39,14 @@ class Plan:
     engine_budget: float = 1.5
     join_prepared_rooms: int = 10_000  # prepared rooms waiting while joins are timed
     join_samples: int = 200
+    server_games: int = 20  # random games per game type for the server-CPU-per-game rows
+    socha_games: int = 0  # games per socha version and server variant (benchmarks/socha.py; needs PyPI once)
 
 
-FULL = Plan()
+FULL = Plan(socha_games=2)
 QUICK = Plan(rooms=(1, 10), seconds=0.5, paced_rooms=10, paced_think=(0.005, 0.015), paced_seconds=0.5,
-             memory_rooms=10, startup_samples=1, engine_budget=0.1, join_prepared_rooms=200, join_samples=50)
+             memory_rooms=10, startup_samples=1, engine_budget=0.1, join_prepared_rooms=200, join_samples=50,
+             server_games=2)
 
 
 def _log(text: str) -> None:
@@ -81,7 +86,7 @@ def _load_rows(result: LoadResult) -> list[Row]:
         goal = f"no error {meets(0, len(result.errors))}"
     ratio = f"{rate / OFFICIAL[k]:.0f}x official 2019 ({OFFICIAL[k]} moves/s)" if k in OFFICIAL else ""
     per_move = result.server_cpu * result.seconds / max(result.moves, 1) * 1e6
-    return [
+    rows = [
         Row(f"moves/s, {k} room{'s' * (k > 1)} (instant clients)",
             f"{rate:,.0f} ({result.games} games; server CPU {result.server_cpu:.0%}, "
             f"{per_move:.0f} µs/move; clients {result.client_cpu:.0%})",
@@ -89,6 +94,11 @@ def _load_rows(result: LoadResult) -> list[Row]:
         Row(f"move round trip p50 / p99, {k} room{'s' * (k > 1)} (saturated)",
             f"{result.percentile(0.5):.2f} / {result.percentile(0.99):.2f} ms"),
     ]
+    if k == 10:
+        rows.insert(1, Row("server CPU per classic Piranhas move, 10 rooms (user + system time / moves)",
+                           f"{per_move:.0f} µs", f"≤ {TARGET_US_PER_MOVE} µs {meets(per_move, TARGET_US_PER_MOVE, False)}",
+                           f"{TARGET_US_PER_MOVE / per_move:.2f}x below target"))
+    return rows
 
 
 def memory_rows(plan: Plan) -> list[Row]:
@@ -112,20 +122,27 @@ def startup_rows(plan: Plan) -> list[Row]:
 
 def engine_rows(plan: Plan) -> list[Row]:
     rows = []
-    for result in engine.measure_engines(plan.engine_budget):
+    results = engine.measure_engines(plan.engine_budget)
+    rates = {result.game_type: result.generations_per_second for result in results if not result.error}
+    for result in results:
         if result.error:
             rows.append(Row(f"{result.game_type} rules engine", f"skipped: {result.error}"))
             continue
         generations = result.generations_per_second
-        target = TARGET_GENERATIONS if result.game_type == "swc_2019_piranhas" else None
+        goal = ratio = ""
+        if result.game_type == "swc_2019_piranhas":
+            goal = f"≥ {TARGET_GENERATIONS:,} {meets(generations, TARGET_GENERATIONS)}"
+            ratio = f"{generations / TARGET_GENERATIONS:.1f}x target"
+        elif result.game_type == "swc_2026_piranhas" and "swc_2019_piranhas" in rates:
+            share = generations / rates["swc_2019_piranhas"]
+            goal, ratio = f"≥ 50% of 2019 {meets(share, 0.5)}", f"{share:.0%} of Piranhas 2019"
         rows.append(Row(
             f"{result.game_type}: legal-move generations/s",
-            f"{generations:,.0f} ({result.moves_per_generation:.1f} moves each)",
-            f"≥ {target:,} {meets(generations, target)}" if target else "",
-            f"{generations / target:.1f}x target" if target else ""))
+            f"{generations:,.0f} ({result.moves_per_generation:.1f} moves each)", goal, ratio))
         rows.append(Row(f"{result.game_type}: random playouts/s",
                         f"{result.playouts_per_second:,.0f} ({result.plies_per_playout:.0f} plies each)"))
     rows += blokus_rows(plan)
+    rows += server_game_rows(plan)
     render_s, size = engine.memento_render_seconds(plan.engine_budget)
     parse_s = engine.move_parse_seconds(plan.engine_budget)
     rows.append(Row("hot path: render one Piranhas memento", f"{render_s * 1e6:.0f} µs ({size:,} bytes)"))
@@ -144,8 +161,33 @@ def join_rows(plan: Plan) -> list[Row]:
 
 def blokus_rows(plan: Plan) -> list[Row]:
     blokus_result = blokus.measure(plan.engine_budget)
-    return [Row("swc_2027_blokus: legal-move generations/s, mid-game (turns 16–48)",
-                f"{blokus_result.generations_per_second:,.0f} ({blokus_result.moves_per_generation:.0f} moves each)")]
+    check = blokus.check_seconds(plan.engine_budget)
+    return [Row("swc_2027_blokus: legal-move generations/s, mid-game (turns 16–48, CPU time)",
+                f"{blokus_result.generations_per_second:,.0f} ({blokus_result.moves_per_generation:.0f} moves each)"),
+            Row("swc_2027_blokus: check of one placement (mid-game, legal ones)", f"{check * 1e6:.1f} µs")]
+
+
+def server_game_rows(plan: Plan) -> list[Row]:
+    """Server CPU per whole random game, in-process (lobby, referee, rules, mementos; no sockets)."""
+    rows = []
+    for game_type in ("swc_2019_piranhas", "swc_2026_piranhas", "swc_2027_blokus"):
+        seconds, moves = engine.server_game_seconds(game_type, plan.server_games)
+        goal = ratio = ""
+        if game_type == "swc_2027_blokus":
+            goal = f"< {TARGET_BLOKUS_GAME_MS:g} ms {meets(seconds * 1000, TARGET_BLOKUS_GAME_MS, False)}"
+            ratio = f"{TARGET_BLOKUS_GAME_MS / (seconds * 1000):.1f}x below target"
+        rows.append(Row(f"{game_type}: server CPU per random game, in-process (no sockets)",
+                        f"{seconds * 1000:.2f} ms ({moves:.0f} moves, {seconds / moves * 1e6:.0f} µs/move)",
+                        goal, ratio))
+    return rows
+
+
+def socha_rows(plan: Plan) -> list[Row]:
+    if not plan.socha_games:
+        return []
+    from benchmarks.socha import rows
+
+    return rows(plan.socha_games)
 
 
 def collect(plan: Plan) -> list[Row]:
@@ -155,7 +197,7 @@ def collect(plan: Plan) -> list[Row]:
 
     for name, part in (("start-up", startup_rows), ("load", load_rows), ("memory", memory_rows),
                        ("rules engines", engine_rows), ("join cost", join_rows), ("reversixt", reversixt_rows),
-                       ("tournament", tournament_rows)):
+                       ("tournament", tournament_rows), ("socha clients", socha_rows)):
         _log(f"running {name} benchmarks ...")
         rows += part(plan)
     return rows

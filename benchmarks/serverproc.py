@@ -68,7 +68,7 @@ class ServerProcess:
         if self.profile_to is not None:
             command += ["-m", "cProfile", "-o", str(self.profile_to)]
         if self.prelude is not None:
-            command += ["-c", f"{self.prelude}; import runpy; runpy.run_module('swc_local.server', run_name='__main__')"]
+            command += ["-c", f"{self.prelude}\nimport runpy\nrunpy.run_module('swc_local.server', run_name='__main__')"]
         else:
             command += ["-m", "swc_local.server"]
         command += ["--port", str(self.port), "--properties", str(workdir / "server.properties")]

@@ -149,6 +149,7 @@ class GameRoom:
     requested_once: bool = False
     pending: PendingRequest | None = None
     _watch: trio.CancelScope | None = None  # the hard-timeout watcher's scope; its deadline moves
+    _deadline: float = math.inf  # the pending request's hard-timeout deadline (_set_deadline)
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
     last_result: msg.GameResult | None = None  # set when the room ends with a result
@@ -259,11 +260,19 @@ class GameRoom:
         slot.send(self._move_request_bytes())
 
     def _set_deadline(self, deadline: float) -> None:
-        """Move the hard-timeout deadline; a new request replaces the old one's timer."""
+        """Move the hard-timeout deadline; a new request replaces the old one's timer.
+
+        The watcher's cancel scope is only moved when the new deadline is *earlier*: a later one
+        (every move's request) is just remembered, and the watcher, woken at the old deadline,
+        sleeps on until the new one.  Moving a trio deadline costs a few microseconds, the
+        remembered float nothing, and a room wakes its watcher once per hard-timeout period
+        instead of rescheduling it on every move.
+        """
+        self._deadline = deadline
         if self._watch is None:
             self._watch = trio.CancelScope(deadline=deadline)
             self.spawn(self._watch_hard_timeout, self._watch)
-        else:
+        elif deadline < self._watch.deadline:
             self._watch.deadline = deadline
 
     async def _watch_hard_timeout(self, scope: trio.CancelScope) -> None:
@@ -272,14 +281,14 @@ class GameRoom:
             with scope:
                 await trio.sleep_forever()
             request = self.pending
-            if self.status is not Status.RUNNING or request is None:
+            if self.status is not Status.RUNNING:
                 return
-            if trio.current_time() >= scope.deadline:
+            if request is not None and trio.current_time() >= self._deadline:
                 log.info("room %s: %s did not move within %d ms", self.id, request.slot.color, self.hard_timeout_ms)
                 request.slot.hard_timeout = True
                 self.hard_timeout_reached()
                 return
-            scope = self._watch = trio.CancelScope(deadline=scope.deadline)
+            scope = self._watch = trio.CancelScope(deadline=self._deadline)
 
     # -- admin controls -----------------------------------------------------------------------
 

@@ -28,6 +28,9 @@ def test_every_benchmark_produces_its_rows():
     assert "memory per active room (two players, turn 10)" in metrics
     assert "swc_2019_piranhas: legal-move generations/s" in metrics
     assert "hot path: render one Piranhas memento" in metrics
+    assert "swc_2026_piranhas: legal-move generations/s" in metrics
+    assert "swc_2027_blokus: check of one placement (mid-game, legal ones)" in metrics
+    assert "swc_2027_blokus: server CPU per random game, in-process (no sockets)" in metrics
     assert "join round trip / server CPU per join, 0 vs 20 prepared rooms waiting" in metrics
     assert any(metric.startswith("runner cost per game: swc tournament vs swc match") for metric in metrics)
     table = render(rows)

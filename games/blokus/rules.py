@@ -317,6 +317,16 @@ def _orientation_masks() -> tuple[tuple[_OrientationMasks, ...], ...]:
 
 
 ORIENTATION_MASKS = _orientation_masks()
+_SHIFTS = sorted({d for orients in ORIENTATION_MASKS for o in orients for d in o.shifts})
+"""Every cell offset an orientation uses (at most 25: a 5x5 box): the generator shifts the free
+and anchor masks once per offset instead of once per orientation and cell."""
+_PLACEMENT_TABLE = tuple(
+    tuple((o.kind, o.rotation, o.flipped, o.shifts, o.fits) for o in orients) for orients in ORIENTATION_MASKS
+)
+_new_tuple = tuple.__new__
+
+
+_ORIENTATION_OF = {(o.kind, o.rotation, o.flipped): o for orients in ORIENTATION_MASKS for o in orients}
 
 
 def _bits(m: int):
@@ -430,26 +440,40 @@ class Position:
         anchor mask has it.  Order: shape, orientation (server order), y, x.
         """
         color = self.current_color if color is None else color
+        for kind, rotation, flipped, position in self._placements(color, False):
+            yield _ORIENTATION_OF[kind, rotation, flipped], position
+
+    def _placements(self, color: int, first_only: bool) -> list[tuple[int, int, int, int]]:
+        """(kind, rotation, flipped, top-left bit) of every legal placement, in generator order."""
         free, anchors, kinds = self._anchors(color)
+        found: list[tuple[int, int, int, int]] = []
         if not anchors:
-            return
+            return found
+        shifted_free = [0] * (_SHIFTS[-1] + 1)
+        shifted_anchors = shifted_free[:]
+        for d in _SHIFTS:
+            shifted_free[d] = free >> d
+            shifted_anchors[d] = anchors >> d
         for k in kinds:
-            for o in ORIENTATION_MASKS[k]:
-                fit = o.fits
+            for kind, rotation, flipped, shifts, fit in _PLACEMENT_TABLE[k]:
+                for d in shifts:
+                    fit &= shifted_free[d]
+                if not fit:
+                    continue
                 touch = 0
-                for d in o.shifts:
-                    fit &= free >> d
-                    touch |= anchors >> d
+                for d in shifts:
+                    touch |= shifted_anchors[d]
                 hits = fit & touch
                 while hits:
                     low = hits & -hits
-                    yield o, low.bit_length() - 1
+                    found.append((kind, rotation, flipped, low.bit_length() - 1))
+                    if first_only:
+                        return found
                     hits ^= low
+        return found
 
     def has_placement(self, color: int) -> bool:
-        for _ in self.placements(color):
-            return True
-        return False
+        return bool(self._placements(color, True))
 
     def legal_moves(self) -> list[Move]:
         """Every legal placement of the colour to move, one per distinct cell set.
@@ -460,10 +484,12 @@ class Position:
         if self.is_over():
             return []
         color = self.current_color
-        return [SetMove(color, o.kind, o.rotation, o.flipped, p % W, p // W) for o, p in self.placements(color)]
+        new, move = _new_tuple, SetMove
+        return [new(move, (color, kind, rotation, flipped, p % W, p // W))
+                for kind, rotation, flipped, p in self._placements(color, False)]
 
     def count_placements(self, color: int | None = None) -> int:
-        return sum(1 for _ in self.placements(color))
+        return len(self._placements(self.current_color if color is None else color, False))
 
     # -- validation and effect --
 

@@ -159,19 +159,130 @@ def board_element(position: Position) -> Element:
     return Element("board", children=[_FIELDS[index, colour_of[index]] for index in sorted(colour_of)])
 
 
+_ROW = (1 << SIZE) - 1
+_FIELD_TEXTS: dict[int, list[tuple[str, ...]]] = {}
+
+
+def _field_texts(depth: int) -> list[tuple[str, ...]]:
+    """``_field_texts(depth)[bit index][colour]``: a field's text at ``depth``, built once."""
+    texts = _FIELD_TEXTS.get(depth)
+    if texts is None:
+        texts = [("", "", "", "")] * (SIZE * W)
+        for (index, color), field in _FIELDS.items():
+            row = list(texts[index])
+            row[color] = field.render(depth)
+            texts[index] = tuple(row)
+        _FIELD_TEXTS[depth] = texts
+    return texts
+
+
+class StateTextRenderer:
+    """Writes ``state_element(position).render(depth)`` straight to text, for the memento the
+    server sends after every move.
+
+    Why: a late-game board has some 200 ``<field>`` elements, and walking them costs far more
+    than the rest of a move.  Pieces are only ever added, and one placement touches at most five
+    rows, so the text of each board row is kept and rebuilt only when that row's four colour
+    masks changed; the shape lists are kept per remaining-shapes mask.
+    """
+
+    __slots__ = ("_depth", "_occupied", "_rows", "_texts")
+
+    def __init__(self) -> None:
+        self._depth = -1
+
+    def _reset(self, depth: int) -> None:
+        self._depth = depth
+        self._occupied = (0, 0, 0, 0)  # the board the row texts were built for
+        self._rows: list[str] = [""] * SIZE
+        self._texts: dict[tuple, str] = {}  # shape lists, lastMoveMono, validColors by content
+
+    def _board(self, occupied: list[int], depth: int) -> str:
+        o0, o1, o2, o3 = occupied
+        before = self._occupied
+        changed = (o0 ^ before[0]) | (o1 ^ before[1]) | (o2 ^ before[2]) | (o3 ^ before[3])
+        if changed:
+            self._occupied = (o0, o1, o2, o3)
+            rows, fields = self._rows, _field_texts(depth + 2)
+            first = ((changed & -changed).bit_length() - 1) // W
+            for y in range(first, (changed.bit_length() - 1) // W + 1):
+                shift = y * W
+                a, b, c = (o0 >> shift) & _ROW, (o1 >> shift) & _ROW, (o2 >> shift) & _ROW
+                row = a | b | c | ((o3 >> shift) & _ROW)
+                parts = []
+                while row:
+                    low = row & -row
+                    row ^= low
+                    color = 0 if a & low else 1 if b & low else 2 if c & low else 3
+                    parts.append(fields[shift + low.bit_length() - 1][color])
+                rows[y] = "".join(parts)
+        text = "".join(self._rows)
+        indent = "\n" + "  " * (depth + 1)
+        return indent + ("<board>" + text + indent + "</board>" if text else "<board/>")
+
+    def _cached(self, key: tuple, build, depth: int) -> str:
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = build().render(depth + 1)
+        return text
+
+    def text(self, position: Position, depth: int) -> str:
+        if depth != self._depth:
+            self._reset(depth)
+        indent = "\n" + "  " * depth
+        parts = [
+            indent if depth else "",  # nothing before a root (as Element.render)
+            f'<state class="{STATE_CLASS}" startTeam="ONE" turn="{position.turn}" '
+            f'startPiece="{SHAPE_NAMES[position.start_piece]}" round="{position.round}">',
+        ]
+        last = position.last_move
+        if isinstance(last, SetMove):  # enum names and numbers: nothing to escape
+            inner = indent + "    "
+            parts.append(
+                f'{indent}  <lastMove class="{SET_MOVE_CLASS}">{inner}<piece color="{COLORS[last.color]}" '
+                f'kind="{SHAPE_NAMES[last.kind]}" rotation="{ROTATIONS[last.rotation]}" '
+                f'isFlipped="{"true" if last.flipped else "false"}">{inner}  <position x="{last.x}" y="{last.y}"/>'
+                f'{inner}</piece>{indent}  </lastMove>'
+            )
+        elif last is not None:
+            parts.append(move_element(last, "lastMove").render(depth + 1))
+        parts.append(self._board(position.occupied, depth))
+        mono = tuple(position.last_move_mono.items())
+        parts.append(self._cached(("mono", mono), lambda: _last_move_mono(position), depth))
+        for color, tag in enumerate(_SHAPE_LISTS):
+            shapes = position.undeployed[color]
+            parts.append(self._cached((tag, shapes), lambda: _shape_list(tag, shapes), depth))
+        valid = tuple(position.valid)
+        parts.append(self._cached(("valid", valid), lambda: _valid_colors(position), depth))
+        parts.append(indent + "</state>")
+        return "".join(parts)
+
+
+def _last_move_mono(position: Position) -> Element:
+    return Element("lastMoveMono", children=[
+        Element("entry", children=[_COLOR_ELEMENTS[color], Element("boolean", text="true" if mono else "false")])
+        for color, mono in position.last_move_mono.items()
+    ])
+
+
+def _shape_list(tag: str, undeployed: int) -> Element:
+    return Element(tag, children=[_SHAPE_ELEMENTS[k] for k in _kinds(undeployed)])
+
+
+def _valid_colors(position: Position) -> Element:
+    return Element("validColors", children=[_COLOR_ELEMENTS[c] for c in position.valid_colors()])
+
+
 def state_element(position: Position) -> Element:
     """The memento's ``<state class="state" startTeam turn startPiece round>``."""
     children = []
     if position.last_move is not None:
         children.append(move_element(position.last_move, "lastMove"))
     children.append(board_element(position))
-    children.append(Element("lastMoveMono", children=[
-        Element("entry", children=[_COLOR_ELEMENTS[color], Element("boolean", text="true" if mono else "false")])
-        for color, mono in position.last_move_mono.items()
-    ]))
+    children.append(_last_move_mono(position))
     for color, tag in enumerate(_SHAPE_LISTS):
-        children.append(Element(tag, children=[_SHAPE_ELEMENTS[k] for k in _kinds(position.undeployed[color])]))
-    children.append(Element("validColors", children=[_COLOR_ELEMENTS[c] for c in position.valid_colors()]))
+        children.append(_shape_list(tag, position.undeployed[color]))
+    children.append(_valid_colors(position))
     attrs = {
         "class": STATE_CLASS,
         "startTeam": "ONE",

@@ -41,6 +41,15 @@ FIELD_ELEMENTS = [
     for c in range(100)
 ]
 LINE_ELEMENT = Element("line", text="------------").freeze()
+_FIELD_TEXTS: dict[int, list[list[str]]] = {}
+
+
+def _field_texts(depth: int) -> list[list[str]]:
+    """The text of every ``FIELD_ELEMENTS`` entry at ``depth``, built once per depth."""
+    texts = _FIELD_TEXTS.get(depth)
+    if texts is None:
+        texts = _FIELD_TEXTS[depth] = [[field.render(depth) for field in cell] for cell in FIELD_ELEMENTS]
+    return texts
 
 
 def java_int(text: str) -> int:
@@ -99,31 +108,49 @@ class StateRenderer:
     walking a fresh tree (a third of the CPU a move cost the server went into that walk).
     """
 
-    __slots__ = ("_keys", "_columns", "_players", "_texts", "_text_depth")
+    __slots__ = ("_cells", "_columns", "_players", "_texts", "_text_depth")
 
     def __init__(self) -> None:
-        self._keys: list[bytes | None] = [None] * SIZE
+        self._cells = b""  # the board the columns were built for
         self._columns: list[Element | None] = [None] * SIZE
         self._players: tuple[tuple[str, str], int, str] | None = None  # (names, depth, text)
         self._texts: list[str | None] = [None] * SIZE  # the columns' text at _text_depth
         self._text_depth = -1
 
+    def _update(self, cells: bytearray) -> None:
+        """Rebuild the columns whose cells changed since the last call (a move changes two)."""
+        current = bytes(cells)
+        before = self._cells
+        if current == before:
+            return
+        if len(before) != len(current):
+            changed = range(SIZE)
+        else:  # the differing bytes of the two boards, found by one XOR of two 100-byte ints
+            diff = int.from_bytes(before, "little") ^ int.from_bytes(current, "little")
+            changed = []
+            while diff:
+                x = ((diff & -diff).bit_length() - 1) // 8 // SIZE  # the lowest differing cell's column
+                changed.append(x)
+                diff &= ~(((1 << (8 * SIZE)) - 1) << (8 * SIZE * x))
+        columns, texts = self._columns, self._texts
+        for x in changed:
+            columns[x] = texts[x] = None  # rebuilt when asked for
+        self._cells = current
+
     def board(self, cells: bytearray) -> Element:
-        keys, columns = self._keys, self._columns
+        self._update(cells)
+        columns, current = self._columns, self._cells
         for x in range(SIZE):
-            key = bytes(cells[x * SIZE : x * SIZE + SIZE])
-            if keys[x] != key:
+            if columns[x] is None:
                 base = x * SIZE
                 columns[x] = Element(
-                    "fields", children=[FIELD_ELEMENTS[base + y][key[y]] for y in range(SIZE)]
+                    "fields", children=[FIELD_ELEMENTS[base + y][current[base + y]] for y in range(SIZE)]
                 ).freeze()  # rendered once, reused while the column is unchanged
-                keys[x] = key
-                self._texts[x] = None
         return Element("board", children=[*columns, LINE_ELEMENT])
 
     def text(self, position: Position, names: tuple[str, str], depth: int) -> str:
         """``self.state(position, names).render(depth)``, byte for byte, without the tree."""
-        self.board(position.cells)  # brings the cached columns up to date
+        self._update(position.cells)
         players = self._players
         if players is None or players[0] != names or players[1] != depth:
             rendered = player_element("red", names[0], RED).render(depth + 1)
@@ -131,21 +158,35 @@ class StateRenderer:
             self._players = players = (names, depth, rendered)
         indent = "\n" + "  " * depth
         parts = [
-            indent,
+            indent if depth else "",  # nothing before a root (as Element.render)
             f'<state class="{STATE_CLASS}" startPlayerColor="RED" '
             f'currentPlayerColor="{COLOR_NAMES[position.current]}" turn="{position.turn}">',
         ]
-        if position.last_move is not None:
-            parts.append(move_element(position.last_move, "lastMove").render(depth + 1))
+        last = position.last_move
+        if last is not None:
+            if last.hints:
+                parts.append(move_element(last, "lastMove").render(depth + 1))
+            else:  # numbers and enum names: nothing to escape
+                parts.append(
+                    f'{indent}  <lastMove class="move" x="{last.x}" y="{last.y}" direction="{last.direction.name}"/>'
+                )
         parts.append(players[2])
         parts.append(indent + "  <board>")
         texts = self._texts
         if self._text_depth != depth:
             texts[:] = [None] * SIZE
             self._text_depth = depth
+        current = self._cells
         for x, text in enumerate(texts):
             if text is None:
-                text = texts[x] = self._columns[x].render(depth + 2)
+                fields = _field_texts(depth + 3)
+                base = x * SIZE
+                column_indent = indent + "    "
+                text = texts[x] = (
+                    column_indent + "<fields>"
+                    + "".join([fields[base + y][current[base + y]] for y in range(SIZE)])
+                    + column_indent + "</fields>"
+                )
             parts.append(text)
         parts.append(LINE_ELEMENT.render(depth + 2))
         parts.append(indent + "  </board>" + indent + "</state>")

@@ -164,6 +164,100 @@ NEIGHBOURS = [
 ]
 _DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
 
+# Bitboards (bit ``c`` = field ``c``) for the questions asked on every move: the legal moves,
+# whether any exists, and the swarms.  The board stays a list (the wire's and the tests' form);
+# the masks are built from it per question with three C-level passes (``bytes.translate`` and
+# ``int(..., 2)``), so a board changed in place is always read right.
+_ALL = (1 << 100) - 1
+_NOT_X0 = sum(1 << c for c in range(100) if c % SIZE != 0)
+_NOT_X9 = sum(1 << c for c in range(100) if c % SIZE != SIZE - 1)
+
+
+def _bits_of(values: set[int]) -> bytes:
+    """A ``bytes.translate`` table: field value -> ``"1"`` if in ``values`` else ``"0"``."""
+    return bytes(ord("1") if v in values else ord("0") for v in range(256))
+
+
+_ONE_BITS = _bits_of({ONE_S, ONE_M, ONE_L})
+_TWO_BITS = _bits_of({TWO_S, TWO_M, TWO_L})
+_SQUID_BITS = _bits_of({SQUID})
+_WEIGHT_BITS = [_bits_of({v for v in range(8) if WEIGHT[v] == w and TEAM_OF[v] is not None}) for w in (1, 2, 3)]
+
+
+def _mask(cells: list[int], table: bytes) -> int:
+    return int(bytes(cells)[::-1].translate(table), 2)
+
+
+def _masks(cells: list[int]) -> tuple[int, int, int]:
+    """(ONE's fish, TWO's fish, squids) as bitboards."""
+    reverse = bytes(cells)[::-1]
+    return int(reverse.translate(_ONE_BITS), 2), int(reverse.translate(_TWO_BITS), 2), int(reverse.translate(_SQUID_BITS), 2)
+
+
+_LINE_MASKS = [tuple(sum(1 << c for c in LINES[cell][axis]) for axis in range(4)) for cell in range(100)]
+"""``_LINE_MASKS[cell][axis]``: the line through ``cell`` as a bitboard (the fish on it = the
+distance a fish at ``cell`` swims along that axis)."""
+_STEPS = [
+    [
+        tuple((sum(1 << c for c in ray[: dist - 1]), 1 << ray[dist - 1]) for dist in range(1, len(ray) + 1))
+        + (None,) * (2 * SIZE - len(ray))
+        for ray in rays
+    ]
+    for rays in RAYS
+]
+"""``_STEPS[cell][direction][dist - 1]``: (the fields swum over, the target field) as bitboards,
+None where the target lies off the board (a line holds at most 19 fish)."""
+_MOVES = [[Move(c % SIZE, c // SIZE, d) for d in DIRECTIONS] for c in range(100)]
+"""Every move object there can be, made once: a generated list shares them (moves are frozen)."""
+
+
+def _generate(own: int, opponent: int, blocked: int, first_only: bool) -> list[Move]:
+    """The legal moves of the side with fish ``own`` (``blocked`` = its own fish and squids),
+    by start field (y-major), then direction: the order of the official generator."""
+    fish = own | opponent
+    found = []
+    rest = own
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        start = low.bit_length() - 1
+        a, b, c, d = _LINE_MASKS[start]  # the four lines through the fish ...
+        a, b, c, d = (a & fish).bit_count(), (b & fish).bit_count(), (c & fish).bit_count(), (d & fish).bit_count()
+        s0, s1, s2, s3, s4, s5, s6, s7 = _STEPS[start]  # ... give the distance on each axis
+        m0, m1, m2, m3, m4, m5, m6, m7 = _MOVES[start]
+        for step, move in (
+            (s0[a - 1], m0), (s1[b - 1], m1), (s2[c - 1], m2), (s3[d - 1], m3),
+            (s4[a - 1], m4), (s5[b - 1], m5), (s6[c - 1], m6), (s7[d - 1], m7),
+        ):
+            if step is None or step[0] & opponent or step[1] & blocked:
+                continue
+            found.append(move)
+            if first_only:
+                return found
+    return found
+    return found
+
+
+def _flood(seed: int, own: int) -> int:
+    """The 8-connected group of ``own`` that contains the bit ``seed``."""
+    group = seed
+    while True:
+        wide = group | ((group & _NOT_X9) << 1) | ((group & _NOT_X0) >> 1)
+        grown = (wide | (wide << SIZE) | (wide >> SIZE)) & own
+        if grown == group:
+            return group
+        group = grown
+
+
+def _swarms(own: int) -> list[int]:
+    """The 8-connected groups of ``own``, lowest field first."""
+    groups = []
+    while own:
+        group = _flood(own & -own, own)
+        groups.append(group)
+        own &= ~group
+    return groups
+
 
 # --- the state ---------------------------------------------------------------------------
 
@@ -260,22 +354,17 @@ class GameState:
         return sum(1 for c in line if TEAM_OF[cells[c]] is not None)
 
     def swarm_weights(self, team: int) -> list[int]:
-        """The weights of the team's swarms (8-connected groups of its fish)."""
+        """The weights of the team's swarms (8-connected groups of its fish), lowest field first."""
         cells = self.cells
-        unseen = set(self.fields_of(team))
-        weights = []
-        while unseen:
-            stack = [unseen.pop()]
-            weight = 0
-            while stack:
-                c = stack.pop()
-                weight += WEIGHT[cells[c]]
-                for n in NEIGHBOURS[c]:
-                    if n in unseen:
-                        unseen.remove(n)
-                        stack.append(n)
-            weights.append(weight)
-        return weights
+        own = _mask(cells, _ONE_BITS if team == ONE else _TWO_BITS)
+        groups = _swarms(own)
+        if not groups:
+            return []
+        small, medium, large = (_mask(cells, table) for table in _WEIGHT_BITS)
+        return [
+            (group & small).bit_count() + 2 * (group & medium).bit_count() + 3 * (group & large).bit_count()
+            for group in groups
+        ]
 
     def greatest_swarm(self, team: int) -> int:
         """The weight of the team's heaviest swarm, -1 without fish (``greatestSwarmSize``)."""
@@ -283,7 +372,8 @@ class GameState:
 
     def is_connected(self, team: int) -> bool:
         """All the team's fish form one swarm; a team without fish is not connected."""
-        return len(self.swarm_weights(team)) == 1
+        own = _mask(self.cells, _ONE_BITS if team == ONE else _TWO_BITS)
+        return own != 0 and _flood(own & -own, own) == own
 
     # moves -------------------------------------------------------------------------------
 
@@ -337,6 +427,8 @@ class GameState:
                     break
 
     def _targets(self, team: int) -> Iterator[Move]:
+        """The legal moves, found field by field as the rules read (the reference for the
+        bitboard generator of :meth:`legal_moves`; the tests compare the two)."""
         cells = self.cells
         counts = {}
         for start in self.fields_of(team):
@@ -358,11 +450,21 @@ class GameState:
                 yield Move(x, y, direction)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the team to move, by start field (y-major), then direction."""
-        return list(self._targets(self.team_to_move))
+        """Every legal move of the team to move, by start field (y-major), then direction.
+
+        The same list as :meth:`_targets` (the checks of :meth:`check` for every fish and
+        direction), computed on bitboards; the moves in it are shared objects.
+        """
+        one, two, squids = _masks(self.cells)
+        if self.team_to_move == ONE:
+            return _generate(one, two, one | squids, False)
+        return _generate(two, one, two | squids, False)
 
     def has_legal_move(self) -> bool:
-        return next(self._targets(self.team_to_move), None) is not None
+        one, two, squids = _masks(self.cells)
+        if self.team_to_move == ONE:
+            return bool(_generate(one, two, one | squids, True))
+        return bool(_generate(two, one, two | squids, True))
 
     # end ---------------------------------------------------------------------------------
 

@@ -105,11 +105,34 @@ def move_element(move: Move, tag: str = "data") -> Element:
 class StateRenderer:
     """Builds ``<state>`` Elements for one game, reusing the ``<row>`` Elements that did not change."""
 
-    __slots__ = ("_keys", "_rows")
+    __slots__ = ("_keys", "_rows", "_texts", "_depth")
 
     def __init__(self) -> None:
         self._keys: list[tuple[int, ...] | None] = [None] * SIZE
         self._rows: list[Element | None] = [None] * SIZE
+        self._texts: list[str | None] = [None] * SIZE  # the rows' text at _depth + 2
+        self._depth = -1
+
+    def text(self, state: GameState, depth: int) -> str:
+        """``self.state(state).render(depth)``, byte for byte, joining the rows' kept text (the
+        memento the server sends after every move)."""
+        self.board(state.cells)
+        texts = self._texts
+        if depth != self._depth:
+            texts[:] = [None] * SIZE
+            self._depth = depth
+        indent = "\n" + "  " * depth
+        union = "" if state.first_union is None else f' firstUnion="{TEAM_NAMES[state.first_union]}"'
+        parts = [indent if depth else "", f'<state class="{STATE_CLASS}" startTeam="ONE" turn="{state.turn}"{union}>']
+        if state.last_move is not None:
+            parts.append(move_element(state.last_move, "lastMove").render(depth + 1))
+        parts.append(indent + "  <board>")
+        for y, text in enumerate(texts):
+            if text is None:
+                text = texts[y] = self._rows[y].render(depth + 2)  # type: ignore[union-attr]
+            parts.append(text)
+        parts.append(indent + "  </board>" + indent + "</state>")
+        return "".join(parts)
 
     def board(self, cells: list[int]) -> Element:
         for y in range(SIZE):
@@ -117,6 +140,7 @@ class StateRenderer:
             if self._keys[y] != key:
                 self._rows[y] = Element("row", children=[FIELD_ELEMENTS[v] for v in key]).freeze()
                 self._keys[y] = key
+                self._texts[y] = None
         return Element("board", children=list(self._rows))  # type: ignore[arg-type]
 
     def state(self, state: GameState) -> Element:
