@@ -39,6 +39,7 @@ class LiveGame:
         self.record = self.book.add(XmlRecord(PIRANHAS, "live"))
         self.sent = 0
         self.received: list[list[dict]] = [[] for _ in range(pages)]
+        self.arrived: list[float] = []  # when each event reached a page (trio's clock)
         for page in range(pages):
             nursery.start_soon(self.follow, self.received[page])
 
@@ -52,6 +53,7 @@ class LiveGame:
         async for data in self.context.feeds.subscribe(key, game_feed(self.context, self.record, True)):
             event = json.loads(data.decode()[len("data: "):])
             events.append(event)
+            self.arrived.append(trio.current_time())
             if event["status"] == "finished":
                 return
 
@@ -137,3 +139,19 @@ def test_the_budget_is_a_floor_on_a_quiet_server_and_a_share_of_the_games_under_
     assert busy <= SHARE * 0.5 * 100 + 0.05
     assert busy >= SHARE * 0.5 * 100 - 0.05
     assert FEED_INTERVAL * 10 <= 1.0  # a watched game may show ten states a second
+
+
+async def test_the_final_state_goes_out_at_once_even_when_the_budget_is_spent(autojump_clock):
+    async with trio.open_nursery() as nursery:
+        game = LiveGame(nursery, pages=1)
+        await game.move(0.5)
+        game.context.feeds.budget.charge(10.0)  # as if busy games had left nothing for the viewer
+        for _ in range(5):
+            await game.move(0.5)
+        (events,) = game.received
+        assert steps_of(events) == [0]  # held back: the budget is in debt
+        ended_at = trio.current_time()
+        game.end()
+        await trio.sleep(1)
+    assert steps_of(events) == [0, 5] and events[-1]["status"] == "finished"
+    assert game.arrived[-1] - ended_at <= FEED_INTERVAL

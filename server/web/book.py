@@ -87,6 +87,7 @@ class GameRecord(Versioned):
         self.created = time.time()
         self.book: GameBook | None = None
         self._summary: list | None = None  # [stamp, summary, its JSON or None]
+        self.end_listeners: list = []  # called when a live game ended (its live feed, server/web/live.py)
 
     # -- what subclasses provide -----------------------------------------------------------------
 
@@ -200,6 +201,8 @@ class GameBook(Versioned):
     def finished(self, record: GameRecord) -> None:
         """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
         record.touch()
+        for listener in list(record.end_listeners):
+            listener()
         self._finished_live.append(record.id)
         while len(self._finished_live) > self.finished_kept:
             self.records.pop(self._finished_live.popleft(), None)

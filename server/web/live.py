@@ -16,7 +16,8 @@ Notes (also in the README):
   draws a watched game's every move (up to ``FEED_INTERVAL``: ten states a second), and a busy one
   spends at most 3 % more CPU on its pages however many are open; they see fewer states then.
 * Every feed publishes at most once per ``FEED_INTERVAL`` and never queues: the newest state wins.
-  The final state of a game is published without waiting for the budget (once per game).
+  Outside the cap, like requests (one person's action each): a feed's first event (a page was
+  just opened) and a game's final state, which goes out as soon as the game ends (once per game).
 * Feeds take turns for the budget in arrival order (trio's fair lock): under load every watched
   game gets updates at the same pace rather than the busiest one starving the rest.
 * What a feed cannot time (hypercorn writing the event to each page's socket) is charged as
@@ -85,9 +86,12 @@ class LiveBudget:
                 await trio.sleep(min(1.0, max(0.01, -self.tokens / self.rate)))
                 self.refill()
 
-    def charge(self, seconds: float) -> None:
+    def charge(self, seconds: float, capped: bool = True) -> None:
+        """CPU the viewer spent; taken from the bucket unless it is outside the cap (it is then
+        still told apart from the games' CPU)."""
         self.spent += seconds
-        self.tokens -= seconds
+        if capped:
+            self.tokens -= seconds
 
 
 class Feed:
@@ -106,6 +110,7 @@ class Feed:
         self.published = 0  # how many events were built (a page compares it with what it sent)
         self.pages = 0
         self.scope = trio.CancelScope()
+        self._waiting: trio.CancelScope | None = None
         self._new = trio.Event()
 
     async def run(self) -> None:
@@ -114,19 +119,27 @@ class Feed:
             while True:
                 if self.source.version == version:
                     await self.source.wait_changed(version)
-                if not self.final():
-                    await self.budget.wait()
+                capped = bool(self.published) and not self.final()  # see the notes: first and final are not held back
+                if capped:
+                    with trio.CancelScope() as self._waiting:  # the game's end cuts the wait short
+                        await self.budget.wait()
+                    self._waiting = None
                 version = self.source.version
-                self._publish()
+                self._publish(capped and not self.final())
                 await trio.sleep(self.interval)
 
-    def _publish(self) -> None:
+    def ended(self) -> None:
+        """The source will not change any more: its final state goes out now, not at its turn."""
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+    def _publish(self, capped: bool) -> None:
         started = self.budget.cpu()
         try:
             self.data = self.build()
         except Exception:  # a bug in building one event must not end the feed (pages keep the previous one)
             log.exception("live event of %r could not be built", self.source)
-        self.budget.charge(self.budget.cpu() - started + DELIVERY_COST * self.pages)
+        self.budget.charge(self.budget.cpu() - started + DELIVERY_COST * self.pages, capped)
         self.published += 1
         self._new.set()
         self._new = trio.Event()
@@ -158,6 +171,9 @@ class Feeds:
             if self.nursery is None:
                 raise RuntimeError("live feeds need a nursery (set Feeds.nursery)")
             feed = self.feeds[key] = make(self.budget)
+            end_listeners = getattr(feed.source, "end_listeners", None)
+            if end_listeners is not None:
+                end_listeners.append(feed.ended)
             self.nursery.start_soon(feed.run)
         feed.pages += 1
         return feed
@@ -167,6 +183,9 @@ class Feeds:
         if feed.pages <= 0 and self.feeds.get(key) is feed:
             del self.feeds[key]
             feed.scope.cancel()
+            end_listeners = getattr(feed.source, "end_listeners", None)
+            if end_listeners is not None and feed.ended in end_listeners:
+                end_listeners.remove(feed.ended)
 
     async def subscribe(self, key, make: Callable[[LiveBudget], Feed]):
         """A page's events: the newest each time the feed published (an async generator)."""
@@ -175,7 +194,8 @@ class Feeds:
             seen = 0
             while True:
                 seen, data = await feed.next(seen)
-                yield data
+                if data:  # empty only if building the first event failed (logged)
+                    yield data
         finally:
             self.leave(key, feed)
 
