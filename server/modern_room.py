@@ -102,16 +102,13 @@ class ModernRoom(GameRoom):
     dialect: ClassVar[str] = MODERN
     slot_class: ClassVar[type[PlayerSlot]] = ModernSlot
     admins_see_join_before_start: ClassVar[bool] = False
+    joined_on_reservation: ClassVar[bool] = True
     counts_test_scores: ClassVar[bool] = False
     cancelled: bool = False
 
     @property
     def envelope(self) -> str:  # type: ignore[override]
         return self.plugin.envelope
-
-    @property
-    def announces_seat(self) -> bool:
-        return True
 
     @property
     def takes_joiners(self) -> bool:

@@ -154,11 +154,17 @@ class GameRoom:
     The referee's flow (joining, sending, the move's checks in their order, the clock, pause
     and step, the end) is written once here; what differs between the wire dialects is a hook
     whose default is the 2018/2019 behaviour and which
-    :class:`~swc_local.server.modern_room.ModernRoom` overrides (``slot_class``, ``greet``,
-    ``accepts``, ``requested``, ``turn_fault``, ``rule_fault``, ``show_paused_state``,
-    ``pause_notice``, ``request_pending``, ``forced_start``, ``end_cancelled``,
-    ``note_connection_lost``, ``left_before_start``, ``final_result``).
+    :class:`~swc_local.server.modern_room.ModernRoom` overrides (:attr:`HOOKS`).
     """
+
+    HOOKS: ClassVar[frozenset[str]] = frozenset({
+        "dialect", "envelope", "slot_class", "admins_see_join_before_start", "joined_on_reservation",
+        "counts_test_scores", "takes_joiners", "join_notice", "greet", "envelope_memento",
+        "envelope_move_request", "show_paused_state", "pause_notice", "request_pending", "forced_start",
+        "end_cancelled", "on_message", "accepts", "requested", "turn_fault", "rule_fault",
+        "note_connection_lost", "left_before_start", "final_result",
+    })
+    """What a dialect's room may override (tests/test_xml_dialects.py keeps it so)."""
 
     dialect: ClassVar[str] = CLASSIC
     envelope: ClassVar[str | None] = None
@@ -166,6 +172,9 @@ class GameRoom:
     slot_class: ClassVar[type[PlayerSlot]] = PlayerSlot
     admins_see_join_before_start: ClassVar[bool] = True
     """``joinedGameRoom`` goes to the admins before the game-start messages (2022+: after)."""
+    joined_on_reservation: ClassVar[bool] = False
+    """A reserved seat taken is answered with ``joined`` at once (2018/2019: when the game
+    starts; a ``join`` always hears it at once)."""
     counts_test_scores: ClassVar[bool] = True
     """Its results count for ``testMode``/``scoreForPlayer`` (a 2018/2019 admin request)."""
 
@@ -216,12 +225,6 @@ class GameRoom:
     def takes_joiners(self) -> bool:
         """A ``join`` may take a free seat (2022+: only in rooms that ``join`` created)."""
         return True
-
-    @property
-    def announces_seat(self) -> bool:
-        """A seat taken is answered with ``joined`` at once (2018/2019 prepared seats hear it
-        when the game starts)."""
-        return not self.prepared
 
     def join_notice(self, existing: bool) -> Element:
         """What the admins hear when a ``join`` took a seat here."""
