@@ -111,8 +111,10 @@ def _clients_from_transcript(path: Path) -> dict[str, Client]:
 
 
 class Replay:
-    def __init__(self, port: int, actions: list[Action], clients: dict[str, Client], timed: bool) -> None:
+    def __init__(self, port: int, actions: list[Action], clients: dict[str, Client], timed: bool,
+                 until: bytes | None = None) -> None:
         self.port = port
+        self.until = until  # bytes every client must also have received past its capture
         self.actions = actions
         self.clients = clients
         self.timed = timed
@@ -147,6 +149,11 @@ class Replay:
     async def _wait_for(self, client: Client, length: int) -> None:
         with trio.fail_after(30):
             while len(client.received) < length and not client.closed_by_server:
+                await trio.sleep(0.001)
+
+    async def _wait_for_text(self, client: Client, text: bytes, start: int) -> None:
+        with trio.fail_after(30):
+            while text not in bytes(client.received[start:]) and not client.closed_by_server:
                 await trio.sleep(0.001)
 
     async def run(self) -> None:
@@ -186,6 +193,8 @@ class Replay:
                     assert not client.closed_by_server, f"{client.name} was closed"
             for client in self.clients.values():
                 await self._wait_for(client, len(client.golden))
+                if self.until is not None:
+                    await self._wait_for_text(client, self.until, len(client.golden))
             nursery.cancel_scope.cancel()
         for client in self.clients.values():
             if client.stream is not None:
@@ -214,9 +223,12 @@ async def replay_capture(start_server, folder: Path, name: str, timed: bool = Fa
         assert replay.normalised(client) == client.golden, client.name
 
 
-async def run_capture(start_server, actions, clients, timed: bool = False, boards=None, **settings) -> Replay:
+async def run_capture(start_server, actions, clients, timed: bool = False, boards=None, until: bytes | None = None,
+                      **settings) -> Replay:
     """Replay ``actions`` on a fresh server; rooms start from ``boards`` (memento ``<state>`` s,
-    one per room in creation order, the last repeated) or the first captured board."""
+    one per room in creation order, the last repeated) or the first captured board.  ``until``:
+    bytes that every client must receive after its whole capture before the run ends (what we
+    send beyond the real server, which would otherwise race the end of the run)."""
     if boards is None:
         state = first_state(clients)
         boards = [state] if state is not None else []
@@ -228,7 +240,7 @@ async def run_capture(start_server, actions, clients, timed: bool = False, board
             return plugin.game_from_state(boards[min(next(created), len(boards) - 1)])
 
     server = await start_server(game_factory=factory, password="examplepassword", **settings)
-    replay = Replay(server.port, actions, clients, timed=timed)
+    replay = Replay(server.port, actions, clients, timed=timed, until=until)
     replay.server = server
     await replay.run()
     return replay

@@ -113,7 +113,7 @@ async def test_nolight_sends_a_result(start_server):
     (22.final failed while scoring: TWO was dropped and ONE heard nothing more)."""
     actions, clients = load(FOLDER, "nolight")
     actions = [a for a in actions if a.kind not in ("expect_closed", "expect_open")]
-    result = await run_capture(start_server, actions, clients, **MODERN)
+    result = await run_capture(start_server, actions, clients, until=b"<left", **MODERN)
     for name in ("C1", "C2"):
         received = result.normalised(clients[name])
         assert received.startswith(clients[name].golden)

@@ -247,3 +247,50 @@ def test_the_viewer_benchmark_runs(monkeypatch):
     monkeypatch.setattr(viewer, "THINK", (0.01, 0.02))
     name, measured, target, ratio = viewer.row(1.0, rounds=1)
     assert name.startswith("50 pages on 50 live games") and "2 pages open" in measured and "0 errors" in measured
+
+
+async def test_event_streams_are_bounded(nursery, monkeypatch):
+    import threading
+    import urllib.request
+
+    from swc_local.server.web import app
+
+    monkeypatch.setattr(app, "MAX_STREAMS", 1)
+    server = await start_viewer_server(nursery)
+    url = server.web.url
+    done = threading.Event()
+
+    def hold_one():
+        with urllib.request.urlopen(url + "/api/stream", timeout=20) as response:
+            response.readline()
+            trio.from_thread.run_sync(opened.set)
+            done.wait(10)  # keep it open until the test has asked again
+
+    opened = trio.Event()
+    async with trio.open_nursery() as holders:
+        holders.start_soon(trio.to_thread.run_sync, hold_one)
+        await opened.wait()
+        status, body = await http(url + "/api/stream")
+        assert status == 503 and "event streams" in body["error"]
+        done.set()
+
+
+def test_a_live_reversixt_log_is_followed_as_it_grows():
+    """The door's log read again and again as lines arrive ends in the same steps as the file."""
+    from swc_local.server.web.reversixt_games import ReversiRecord, read_move_log_file
+
+    text = REFERENCE_REVERSIXT.read_text()
+    whole = read_move_log_file(text, "log_game.txt")
+    lines = text.splitlines(keepends=True)
+    shown = {"lines": 0}
+    live = ReversiRecord("live", lambda: (shown["lines"], "".join(lines[: shown["lines"]])), finished=False)
+    counts = []
+    for end in range(0, len(lines) + 1, 7):
+        shown["lines"] = end
+        counts.append(live.count())
+    shown["lines"] = len(lines)
+    live.finish()
+    assert counts == sorted(counts) and counts[-1] > 10
+    assert [s.label for s in live.steps()] == [s.label for s in whole.steps()]
+    assert live.text_of(live.steps()[-1]) == whole.text_of(whole.steps()[-1])
+    assert [row.to_dict() for row in live.result()] == [row.to_dict() for row in whole.result()]

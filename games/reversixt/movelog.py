@@ -71,10 +71,24 @@ def replay_log(log: MoveLog, on_move=None, *, complete: bool = True) -> Referee:
 
     ``complete=False`` accepts a log that stops mid-game (a game still being played).
     """
+    referee = new_referee(log)
+    apply_events(referee, log.events, on_move=on_move)
+    if complete:
+        finish(referee)
+    return referee
+
+
+def new_referee(log: MoveLog) -> Referee:
+    """A referee at the start of the log's game (its map, groups and limits)."""
     game_map = parse_map(log.map_text.encode())
     limit_ms = int(round(log.time_limit * 1000))
-    referee = Referee(game_map, log.groups, limit_ms, log.depth, log.map_name, 0, log.time_limit)
-    for number, event in enumerate(log.events, 1):
+    return Referee(game_map, log.groups, limit_ms, log.depth, log.map_name, 0, log.time_limit)
+
+
+def apply_events(referee: Referee, events, first: int = 1, on_move=None) -> None:
+    """Feed ``events`` (numbered from ``first``) to ``referee``: a game followed as its log grows
+    needs only the new events."""
+    for number, event in enumerate(events, first):
         kind, player = event[0], event[1]
         if kind == "disq" and event[2] == "send failed":
             referee.disqualify(player, event[2])
@@ -96,8 +110,11 @@ def replay_log(log: MoveLog, on_move=None, *, complete: bool = True) -> Referee:
                 raise MoveLogError(f"event {number}: the rules refuse move ({x},{y},{special}) of player {player}")
             if on_move is not None:
                 on_move(referee, player)
-    while complete and not referee.finished:
+
+
+def finish(referee: Referee) -> None:
+    """Run the rules to the end of a complete log; MoveLogError if they still want a move."""
+    while not referee.finished:
         action, player = referee.next_action()
         if action == "request":
             raise MoveLogError(f"the log ends, but the rules still want a move of player {player}")
-    return referee

@@ -126,6 +126,14 @@ class WebContext:
         self.upload_limit = upload_limit
         self.assets = _load_assets()
         self._budget: RenderBudget | None = None
+        self.open_streams = [0]  # event streams open now (a list: shared with the generators)
+        self._reading: trio.Lock | None = None
+
+    @property
+    def reading(self) -> trio.Lock:
+        if self._reading is None:
+            self._reading = trio.Lock()
+        return self._reading
 
     @property
     def budget(self) -> RenderBudget:
@@ -178,24 +186,39 @@ def _move_json(move) -> object:
     return str(move)
 
 
-def event_stream(source, event, interval: float, budget: RenderBudget) -> StreamingResponse:
+MAX_STREAMS = 500
+"""Event streams open at once; more are refused (503), so clients cannot pile up tasks."""
+
+
+def event_stream(source, event, interval: float, budget: RenderBudget, open_streams: list[int]) -> Response:
     """Server-sent events of ``source`` (a record or the book): ``event()`` whenever its version
     moved, then a pause. Whatever changed during the pause (or while a slow reader was not
     reading, or while the live budget was spent) is one event with the newest data, so nothing
     queues up."""
 
+    if open_streams[0] >= MAX_STREAMS:
+        return _error(f"more than {MAX_STREAMS} event streams are open; try again later", 503)
+
     async def events():
+        open_streams[0] += 1
         version = -1
-        while True:
-            if source.version == version:
-                await source.wait_changed(version)
-            await budget.wait()
-            version = source.version
-            started = time.process_time()
-            data = event()
-            budget.charge(time.process_time() - started + EVENT_COST)
-            yield data
-            await trio.sleep(interval)
+        try:
+            while True:
+                version, data = await next_event(version)
+                yield data
+                await trio.sleep(interval)
+        finally:
+            open_streams[0] -= 1
+
+    async def next_event(version: int) -> tuple[int, str]:
+        if source.version == version:
+            await source.wait_changed(version)
+        await budget.wait()
+        version = source.version
+        started = time.process_time()
+        data = event()
+        budget.charge(time.process_time() - started + EVENT_COST)
+        return version, data
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
@@ -290,13 +313,14 @@ def build_app(context: WebContext) -> Starlette:
             return _error("no such game", 404)
 
         with_step = request.query_params.get("step") == "1"
-        return event_stream(record, lambda: game_event(record, with_step), STREAM_INTERVAL, context.budget)
+        return event_stream(record, lambda: game_event(record, with_step), STREAM_INTERVAL, context.budget,
+                            context.open_streams)
 
     async def api_list_stream(request: Request) -> Response:
         game = request.query_params.get("game")
 
         return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL,
-                            context.budget)
+                            context.budget, context.open_streams)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]
@@ -306,9 +330,15 @@ def build_app(context: WebContext) -> Starlette:
             if size > context.upload_limit:
                 return _error(f"the file is larger than {context.upload_limit} bytes", 413)
             chunks.append(chunk)
+        data = b"".join(chunks)
+
+        def read() -> GameRecord:
+            return open_bytes(data, name, max_message_bytes=context.max_message_bytes, max_depth=context.max_depth,
+                              limit=context.upload_limit)
+
         try:
-            record = open_bytes(b"".join(chunks), name, max_message_bytes=context.max_message_bytes,
-                                max_depth=context.max_depth, limit=context.upload_limit)
+            async with context.reading:  # one file at a time, in a thread: the games' loop goes on meanwhile
+                record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)
         book.add(record, uploaded=True)

@@ -34,6 +34,7 @@ class WebDoor:
         config.errorlog = logging.getLogger("swc.web.http")
         config.graceful_timeout = 1.0
         config.keep_alive_timeout = 30.0
+        config.websocket_max_message_size = 1 << 16
         async with trio.open_nursery() as nursery:
             binds = await nursery.start(self._serve, config)
             self.url = binds[0] if binds else ""

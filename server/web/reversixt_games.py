@@ -5,8 +5,8 @@ and after every turn, and the viewer replays that log through a fresh referee wh
 exactly as ``swc replay`` replays a file. So a live game, our logs and the reference server's
 ``log_game.txt`` are all read by one function (:mod:`swc_local.games.reversixt.movelog`).
 
-Conformance notes: a step is shown after every move, and once more at the end when players
-were disqualified after the last move; the player to move is not shown (the log does not say it
+Conformance notes: a step is shown after every move, and once more when players were
+disqualified without a move of their own (a failed send, the end); the player to move is not shown (the log does not say it
 before the move arrives).
 """
 
@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 
 from swc_local.games.reversixt.mapfile import MapError
-from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, read_move_log, replay_log
+from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, apply_events, finish, new_referee, read_move_log
 from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.text import board_text
 
@@ -36,30 +36,24 @@ class ReversiRecord(GameRecord):
         self._finished = finished
         self._key: int | None = None
         self._log: MoveLog | None = None
-        self._referee: Referee | None = None
+        self._referee: Referee | None = None  # the record's own, fed the log's events as they come
+        self._consumed = 0  # events of the log fed to it so far
         self._steps: list[Step] = []
         self.error: str | None = None
 
     def _sync(self) -> None:
+        """Read the log again and feed only its new events to the record's own referee."""
         key, text = self._text()
         if key == self._key:
             return
         self._key = key
-        steps: list[Step] = []
         try:
             move_log = read_move_log(text)
         except (MoveLogError, ValueError, IndexError) as error:
             if self.source != "live":
                 raise ValueError(f"{self.source}: {error}") from None
             return  # a live log whose header is still being written
-        from swc_local.games.reversixt.mapfile import parse_map
-        from swc_local.games.reversixt.rules import State
-
-        try:
-            start = State.initial(parse_map(move_log.map_text.encode()))
-        except MapError as error:
-            raise ValueError(f"{self.source}: {error}") from None
-        steps.append(Step(start, None, "start", None, ""))
+        steps = self._steps
 
         def on_move(referee: Referee, player: int) -> None:
             _, x, y, special = referee.moves[-1]
@@ -67,16 +61,23 @@ class ReversiRecord(GameRecord):
                               None, f"player {player} -> ({x},{y},{special})"))
 
         try:
-            referee = replay_log(move_log, on_move, complete=self._finished and self.source != "live")
+            if self._referee is None:
+                self._referee = new_referee(move_log)
+                steps.append(Step(self._referee.state.copy(), None, "start", None, ""))
+            apply_events(self._referee, move_log.events[self._consumed:], self._consumed + 1, on_move)
+            self._consumed = len(move_log.events)
+            if self._finished and self.source != "live":
+                finish(self._referee)
         except (MoveLogError, MapError, ValueError) as error:
             if self.source != "live":
                 raise ValueError(f"{self.source}: {error}") from None
             self.error = str(error)
             return
-        if referee.state.disqualified != steps[-1].state.disqualified:
-            steps.append(Step(referee.state.copy(), None, "end", None, "disqualified: " + ", ".join(
-                f"player {p}" for p in sorted(referee.state.disqualified))))
-        self._log, self._referee, self._steps = move_log, referee, steps
+        self._log = move_log
+        disqualified = self._referee.state.disqualified
+        if disqualified != steps[-1].state.disqualified:  # a player left without a move of its own
+            steps.append(Step(self._referee.state.copy(), None, "disqualified", None, "disqualified: " + ", ".join(
+                f"player {p}" for p in sorted(disqualified))))
 
     def steps(self) -> list[Step]:
         self._sync()
