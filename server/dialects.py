@@ -71,8 +71,10 @@ def _by_prepared_game(element: Element, known: str | None, hint: str | None, roo
 
 
 def _by_room(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    if known is not None:
+        return known  # the handler looks the room up; no second lookup here
     room = rooms.get(element.get("roomId") or "")
-    return known or (room_dialect(room) if room is not None else hint)
+    return room_dialect(room) if room is not None else hint
 
 
 def _by_connection(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:

@@ -69,7 +69,6 @@ TIE_2025 = "Beide Spieler sind gleichauf"
 class ModernSlot(PlayerSlot):
     """A seat with a team and the fault the 2022+ result reports for it."""
 
-    left_cause: str | None = None  # LOST_CONNECTION, UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED
     process_violation: bool = False  # the violation was a turn-order one (2025 wording)
 
     @property

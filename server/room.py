@@ -103,7 +103,7 @@ class PlayerSlot:
     hard_timeout: bool = False
     violation: str | None = None
     left: bool = False
-    left_cause: str | None = None  # why it left, as the 2022+ results name it (LOST_CONNECTION, ...)
+    left_cause: str | None = None  # why it left, as 2022+ results name it (UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED; None: LOST_CONNECTION)
 
     @property
     def display_name(self) -> str:
