@@ -107,7 +107,7 @@ def render(element: Element, depth: int = 0) -> str:
 def start_tag(tag: str, attrs: dict[str, str], depth: int) -> str:
     """What ``Element(tag, attrs, children).render(depth)`` starts with, when it has children:
     for a renderer that writes the children's text itself (the memento of every move)."""
-    text = "".join(f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"' for name, value in attrs.items())
+    text = "".join([f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"' for name, value in attrs.items()])
     return ("\n" + "  " * depth if depth else "") + "<" + tag + text + ">"
 
 

@@ -296,16 +296,15 @@ class GameRoom:
         the room's envelope, rendered once per room; the bytes are the same as rendering
         ``envelope_memento(state_element())``.
         """
-        game = self.game
-        if getattr(type(game), "state_text", None) is None:  # a wrapper's __getattr__ does not count
-            return self.envelope_memento(game.state_element()).render(1).encode()
-        state_text = game.state_text
         frame = self._memento_frame
         if frame is None:
+            game = self.game
+            if getattr(type(game), "state_text", None) is None:  # a wrapper's __getattr__ does not count
+                return self.envelope_memento(game.state_element()).render(1).encode()
             marker = Element("state")
             head, tail = self.envelope_memento(marker).render(1).split(marker.render(3))
             self._memento_frame = frame = (head, tail)
-        return (frame[0] + state_text(3) + frame[1]).encode()
+        return (frame[0] + self.game.state_text(3) + frame[1]).encode()
 
     def _move_request_bytes(self) -> bytes:
         rendered = self._move_request
