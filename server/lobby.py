@@ -101,10 +101,6 @@ class Lobby:
         self.game_factory = game_factory  # starts every room from a loaded position
         self.modern = ModernLobby(self)
 
-    @staticmethod
-    def new_code() -> str:
-        return new_id()
-
     def receive(self, connection: Connection, element: Element) -> None:
         """One message from ``connection``.
 
@@ -293,9 +289,11 @@ class Lobby:
         descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor],
         paused: bool,
         reserved: tuple[bool, ...] = (True, True),
+        initial_game: object | None = None,
     ) -> tuple[GameRoom, list[str]]:
-        """A prepared room and the reservation codes of its ``reserved`` seats."""
-        room = self.create_room(plugin, descriptors, prepared=True, paused=paused)
+        """A prepared room and the reservation codes of its ``reserved`` seats (the admin's
+        ``prepare`` of both dialects, and the viewer's "play from here" from ``initial_game``)."""
+        room = self.create_room(plugin, descriptors, prepared=True, paused=paused, initial_game=initial_game)
         codes = []
         for slot, wanted in zip(room.slots, reserved):
             if wanted:
