@@ -203,8 +203,7 @@ class ModernRoom(GameRoom):
 
     def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
         """The error to the offender and the observers; the connection stays open."""
-        detail = getattr(error, "error_message", None) or error.detail
-        message = f"Ungueltiger Zug von '{slot.name}'.\n{detail}"
+        message = f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}"
         rendered = wire.error(self.id, message, self.plugin.move_element(move)).render(1).encode()
         slot.send(rendered)
         self.to_observers(rendered)
