@@ -94,7 +94,7 @@ class ModernSlot(PlayerSlot):
         return self.soft_timeout or self.hard_timeout or self.violation is not None or self.left
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # GameRoom's short repr, not a generated one with every field
 class ModernRoom(GameRoom):
     """A 2022+ room: the referee of :class:`GameRoom` with the 2022+ hooks."""
 

@@ -20,6 +20,7 @@ def test_the_2022_room_overrides_only_declared_hooks():
     }
     assert overridden, "ModernRoom should override some hooks"
     assert overridden <= GameRoom.HOOKS, sorted(overridden - GameRoom.HOOKS)
+    assert ModernRoom.__repr__ is GameRoom.__repr__  # no generated repr replacing the room's own
 
 
 def test_every_declared_hook_exists_on_the_2018_room():
