@@ -122,7 +122,7 @@ class Connection:
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
-        self.dialect: str | None = None  # "classic"/"modern" once a message showed it (modern_lobby.route)
+        self.dialect: str | None = None  # "classic"/"modern" once a message showed it (dialects.route)
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
