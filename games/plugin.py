@@ -133,8 +133,8 @@ class Game(Protocol):
 
     # Modern dialect only: ``move_text`` and ``early_outcome``, hooks with defaults in
     # :class:`GameHooks`.  ``apply`` may raise MalformedMove (the official rule code crashed: the
-    # player is dropped, LEFT with ``cause``).  An InvalidMove may carry the error text as
-    # ``detail`` or as an ``error_message`` attribute (both are read).
+    # player is dropped, LEFT with ``cause``).  An InvalidMove carries the error text as
+    # ``detail``.
     #
     # ``set_display_names`` gets "" for players who came in by ``<join/>`` (they have no name).
     # ``outcome().reason`` is the win reason as sent in a 2025 ``<winner reason>`` (names filled

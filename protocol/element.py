@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Element", "escape_attribute", "escape_text", "render"]
+__all__ = ["Element", "end_tag", "escape_attribute", "escape_text", "render", "start_tag"]
 
 _ATTRIBUTE_ESCAPES = str.maketrans(
     {
@@ -102,6 +102,18 @@ class Element:
 
 def render(element: Element, depth: int = 0) -> str:
     return element.render(depth)
+
+
+def start_tag(tag: str, attrs: dict[str, str], depth: int) -> str:
+    """What ``Element(tag, attrs, children).render(depth)`` starts with, when it has children:
+    for a renderer that writes the children's text itself (the memento of every move)."""
+    text = "".join([f' {name}="{value.translate(_ATTRIBUTE_ESCAPES)}"' for name, value in attrs.items()])
+    return ("\n" + "  " * depth if depth else "") + "<" + tag + text + ">"
+
+
+def end_tag(tag: str, depth: int) -> str:
+    """What such an element ends with."""
+    return "\n" + "  " * depth + "</" + tag + ">"
 
 
 def _render_into(element: Element, depth: int, out: list[str]) -> None:

@@ -29,6 +29,8 @@ class StreamWriter:
         """Bytes for one message (``rendered`` is depth-1 text or an Element)."""
         if self.closed:
             return b""
+        if type(rendered) is bytes and self.opened:  # the common case: a message rendered once
+            return rendered
         if isinstance(rendered, Element):
             rendered = rendered.render(1)
         if isinstance(rendered, str):

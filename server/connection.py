@@ -61,7 +61,7 @@ PACE_LIMIT_SECONDS = 1.0
 """A 2022+ client's next message is held at most this long for it to read the one before."""
 PACE_GAP_SECONDS = 0.002
 """Between two messages to a 2022+ client whose receive queue the server cannot see."""
-PACE_QUICK_LOOKS = (0.0003, 0.001)
+PACE_QUICK_LOOKS = (0.0003,)
 """Sleeps before the first looks at a client's receive queue: a client that waited in ``recv``
 has read by then."""
 PACE_STEP_SECONDS = 0.006
@@ -71,7 +71,7 @@ hides a late look of up to one step.  Every timed look costs the server a wake-u
 CPU on a small VM), so the steps are no finer than that."""
 PACE_EXPECTED_SHARE = 0.6
 """A busy client is next looked at after this share of how long it was busy the last time."""
-PACE_STEP_SHARE = 0.2
+PACE_STEP_SHARE = 0.4
 """... and then every this share of it (at least :data:`PACE_STEP_SECONDS`): a client that was
 slow to get to its next read is as slow with the message it reads, which hides a late look."""
 PACE_BUSY_MAX_SECONDS = 0.1
@@ -122,7 +122,7 @@ class Connection:
         self.slots: list[PlayerSlot] = []
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
-        self.dialect: str | None = None  # "classic"/"modern" once a message showed it (modern_lobby.route)
+        self.dialect: str | None = None  # "classic"/"modern" once a message showed it (dialects.route)
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
@@ -213,8 +213,11 @@ class Connection:
         queue = self._queue
         if not queue:
             return
-        if self._fd is None or self._writing or self.closing or self.lost or self.paced:
+        if self._fd is None or self._writing or self.closing or self.lost:
             self._wakeup.set()
+            return
+        if self.paced:
+            self._flush_paced()
             return
         data = b"".join(queue) if len(queue) > 1 else queue[0]
         try:
@@ -232,6 +235,42 @@ class Connection:
             queue[:] = [data[sent:]]
             self._queued = len(data) - sent
             self._wakeup.set()
+
+    def _flush_paced(self) -> None:
+        """A 2022+ client that has read everything gets the first queued message at once; the
+        rest (and a client still reading) is the writer task's, which paces them."""
+        queue = self._queue
+        if self._sent_bytes:
+            peer = self._peer()
+            if peer is None or peer.consumed() not in (self._sent_bytes, None):
+                self._wakeup.set()  # not read yet, or cannot be seen: the writer paces it
+                return
+        data = queue[0]
+        try:
+            sent = os.write(self._fd, data)  # type: ignore[arg-type]
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            self._wakeup.set()
+            return
+        self._sent_bytes += sent
+        self._last_send = trio.current_time()
+        if sent == len(data):
+            queue.pop(0)
+            self._queued -= sent
+        else:
+            queue[0] = data[sent:]
+            self._queued -= sent
+        if queue:
+            self._wakeup.set()
+
+    def _peer(self):
+        """The client's socket as the kernel reports it (None: cannot be seen, see peer_reads)."""
+        peer = self.peer_queue
+        if peer is _UNKNOWN:
+            sock = getattr(self.stream, "socket", None)
+            self.peer_queue = peer = peer_reads.observe(sock) if sock is not None else None
+        return peer
 
     async def receive_some(self, max_bytes: int) -> bytes:
         """The next bytes from the client (b"" at its end): one ``recv`` per wake-up.
@@ -268,9 +307,13 @@ class Connection:
         while True:
             if self._queue and not self.lost:
                 if self.paced and not self.closing:
+                    self._writing = True  # holds a message while it waits: no direct writes meanwhile
                     data = self._queue.pop(0)
                     self._queued -= len(data)
-                    await self._until_read()
+                    try:
+                        await self._until_read()
+                    finally:
+                        self._writing = False
                 else:
                     data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
                     self._queue.clear()
@@ -318,10 +361,7 @@ class Connection:
         """
         if self._last_send == -math.inf:
             return  # nothing sent yet
-        peer = self.peer_queue
-        if peer is _UNKNOWN:
-            sock = getattr(self.stream, "socket", None)
-            self.peer_queue = peer = peer_reads.observe(sock) if sock is not None else None
+        peer = self._peer()
         if peer is None:
             gap = self._last_send + PACE_GAP_SECONDS - trio.current_time()
             if gap > 0:

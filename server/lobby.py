@@ -38,13 +38,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from swc_local.games import registry
-from swc_local.games.plugin import MODERN, GamePlugin, ScoreFragment
+from swc_local.games.plugin import CLASSIC, MODERN, GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
 from swc_local.server.connection import Connection
+from swc_local.server.dialects import ROOM_CLASSES, route
 from swc_local.server.limits import TokenBucket
-from swc_local.server.room import GameRoom, Status
+from swc_local.server.modern_lobby import ModernLobby
+from swc_local.server.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.lobby")
 
@@ -68,7 +70,10 @@ class TestScores:
 
 
 class Lobby:
-    """All rooms and reservations of one server."""
+    """All rooms, reservations and admins of one server; what both dialects share (the
+    passphrase gate, the join path, preparing, seating, the admin requests about a room); and
+    the answers of the 2018/2019 requests.  :class:`ModernLobby` answers the 2022+ requests with
+    the same operations; :mod:`~swc_local.server.dialects` decides which of the two answers."""
 
     def __init__(
         self,
@@ -94,28 +99,25 @@ class Lobby:
         self.open_rooms: dict[str, dict[GameRoom, None]] = {}
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
-        from swc_local.server.modern_lobby import ModernLobby  # the 2022+ dialect's handlers
-
         self.modern = ModernLobby(self)
 
-    @staticmethod
-    def new_code() -> str:
-        return new_id()
-
     def receive(self, connection: Connection, element: Element) -> None:
-        """One message from ``connection``: answered by the classic or the modern handlers."""
-        if element.tag == "room" and connection.dialect is not None:
-            # The move of a classic player in its own room, the one message of every move:
-            # what route + decode_request + _on_RoomPacket would do, without the detours.
+        """One message from ``connection``.
+
+        A ``<room>`` from a player of that room, the one message of every move, goes straight
+        to the room (looked up once, no routing, no request model); anything else is answered
+        by the dialect :func:`~swc_local.server.dialects.route` chooses.
+        """
+        if element.tag == "room":
             room = self.rooms.get(element.attrs.get("roomId") or "")
-            if room is not None and type(room) is GameRoom:
+            if room is not None:
                 slots = [slot for slot in connection.slots if slot.room is room]
                 if slots:
+                    if connection.dialect is None:
+                        connection.dialect = room.dialect
                     seat = room.game.current_seat
-                    room.on_data(next((s for s in slots if s.seat == seat), slots[0]), element.find("data"))
+                    room.on_message(next((s for s in slots if s.seat == seat), slots[0]), element)
                     return
-        from swc_local.server.modern_lobby import route
-
         if route(self, connection, element) == MODERN:
             self.modern.handle(connection, element)
         else:
@@ -135,12 +137,7 @@ class Lobby:
         initial = initial_game  # a position chosen in the web viewer ("play from here")
         if initial is None and self.game_factory:
             initial = self.game_factory(plugin, random.Random(seed))
-        room_class = GameRoom
-        if plugin.dialect == MODERN:
-            from swc_local.server.modern_room import ModernRoom
-
-            room_class = ModernRoom
-        room = room_class(
+        room = ROOM_CLASSES[plugin.dialect](
             id=new_id(),
             plugin=plugin,
             rng_seed=seed,
@@ -170,26 +167,28 @@ class Lobby:
         if not room.abandoned:
             self.rooms_finished += 1
         result = room.last_result
-        if self.test_mode and result is not None:
+        if self.test_mode and result is not None and room.counts_test_scores:
             for slot, score in zip(room.slots, result.scores):
                 entry = self.test_scores.setdefault(slot.display_name, TestScores(room.plugin.score_fragments))
                 entry.games += 1
                 values = [float(part) for part in score.parts]
                 entry.sums = [a + b for a, b in zip(entry.sums, values)] if entry.sums else values
 
-    # -- requests -----------------------------------------------------------------------------
+    # -- what both dialects share -------------------------------------------------------------
 
-    def handle(self, connection: Connection, request: msg.Request) -> None:
-        """Process one request from ``connection``; never raises for anything a client sends."""
-        if isinstance(request, msg.ADMIN_REQUESTS) and not connection.is_admin:
-            connection.ignored_admin_requests += 1
-            level = logging.INFO if connection.ignored_admin_requests == 1 else logging.DEBUG
-            log.log(level, "%r: %s without authentication, ignored", connection, type(request).__name__)
-            return
-        handler = getattr(self, "_on_" + type(request).__name__)
-        handler(connection, request)
+    def admit_admin(self, connection: Connection, what: str) -> bool:
+        """True for an admin; else ``what`` is refused (logged once per connection at INFO, the
+        rest at DEBUG: a flood of them cannot flood the log) and the dialect answers."""
+        if connection.is_admin:
+            return True
+        connection.ignored_admin_requests += 1
+        level = logging.INFO if connection.ignored_admin_requests == 1 else logging.DEBUG
+        log.log(level, "%r: %s without authentication, ignored", connection, what)
+        return False
 
-    def _on_Authenticate(self, connection: Connection, request: msg.Authenticate) -> None:
+    def check_passphrase(self, connection: Connection, given: str | None) -> bool | None:
+        """The server's one passphrase gate: True (``connection`` is an admin now), False
+        (wrong), or None (not checked: more than ``passphraseChecksPerSecond``)."""
         if not self.passphrase_gate.allow():
             self.passphrases_unchecked += 1  # the first of a run is a warning, the rest debug
             level = logging.WARNING if self.passphrases_unchecked == 1 else logging.DEBUG
@@ -199,34 +198,144 @@ class Lobby:
                 connection,
                 self.settings.passphrase_checks_per_second,
             )
-            connection.close_politely("authentication failed (not checked: passphrase rate limit)", level)
-            return
+            return None
         self.passphrase_checks += 1
         if self.passphrases_unchecked:
             log.warning("%d admin passphrases were not checked (passphraseChecksPerSecond)", self.passphrases_unchecked)
             self.passphrases_unchecked = 0
         password = self.settings.password
-        passphrase = request.passphrase
-        if password is not None and passphrase is not None and secrets.compare_digest(passphrase.encode(), password.encode()):
-            if connection.is_admin:
-                log.warning("%r authenticated twice", connection)
-            else:
-                log.info("%r authenticated as admin", connection)
+        if password is not None and given is not None and secrets.compare_digest(given.encode(), password.encode()):
+            log.info("%r authenticated as admin%s", connection, " again" if connection.is_admin else "")
             connection.is_admin = connection.engaged = True
             if connection not in self.admins:
                 self.admins.append(connection)
-            return
+            return True
         connection.failed_logins += 1
         log.warning("%r: wrong admin passphrase", connection)
-        connection.close_politely("authentication failed")
+        return False
 
-    def _seat_limit_reached(self, connection: Connection) -> bool:
+    def seat_limit_reached(self, connection: Connection) -> bool:
         """Drop ``connection`` (logged) when it already holds ``maxSeatsPerConnection`` seats."""
         limit = self.settings.max_seats_per_connection
         if limit > 0 and len(connection.slots) >= limit:
             connection.drop(f"join beyond {limit} seats held at once (maxSeatsPerConnection)")
             return True
         return False
+
+    def join(self, connection: Connection, plugin: GamePlugin, descriptor: msg.SlotDescriptor) -> None:
+        """The ``join`` of both dialects: a free join seat of ``plugin``'s game in the room that
+        got one first (the index of open rooms), else a new room whose seats ``descriptor``
+        describes."""
+        open_rooms = self.open_rooms.get(plugin.game_type)
+        while open_rooms:
+            room = next(iter(open_rooms))
+            free = [slot for slot in room.slots if slot.is_open] if room.takes_joiners and room.status is Status.CREATED else []
+            if len(free) <= 1:  # this join takes the last free seat, or there is none
+                del open_rooms[room]
+            if free:
+                self.seat(connection, room, free[0], existing=True)
+                return
+        room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+        self.mark_open(room)
+        self.seat(connection, room, room.slots[0], existing=False)
+
+    def mark_open(self, room: GameRoom) -> None:
+        """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""
+        self.open_rooms.setdefault(room.plugin.game_type, {})[room] = None
+
+    def join_prepared(self, connection: Connection, code: str, dialect: str) -> str | None:
+        """Seat ``connection`` on a reservation of a ``dialect`` room; the reason it cannot be
+        (the dialect answers it), or None (seated, or dropped at its seat limit: the code
+        stays usable)."""
+        entry = self.reservations.get(code)
+        if entry is None or entry[0].dialect != dialect:
+            return "unknown reservation code"
+        room, seat = entry
+        if room.slots[seat].occupied:  # a forced step gave the seat to a dummy meanwhile
+            return "the reserved seat is already taken"
+        if self.seat_limit_reached(connection):
+            return None
+        del self.reservations[code]
+        self.seat(connection, room, room.slots[seat])
+        return None
+
+    def seat(self, connection: Connection, room: GameRoom, slot: PlayerSlot, existing: bool | None = None) -> None:
+        """Give ``slot`` to ``connection``; the game starts when the room is full.
+
+        ``existing`` is set for a ``join``: the admins hear of it (before the game-start
+        messages or after them, as the room's dialect did) and whether the room existed."""
+        log.info("%r joined room %s as %s", connection, room.id, slot.label)
+        room.occupy(slot, connection)
+        if room.envelope is not None:
+            connection.envelope = room.envelope
+        if existing is not None or room.joined_on_reservation:
+            connection.send(msg.joined(room.id))
+        notice = room.join_notice(existing) if existing is not None else None
+        if notice is not None and room.admins_see_join_before_start:
+            self._tell_admins(notice)
+        if room.full and room.status is Status.CREATED:
+            room.start()
+        if notice is not None and not room.admins_see_join_before_start:
+            self._tell_admins(notice)
+
+    def _tell_admins(self, notice: Element) -> None:
+        rendered = notice.render(1).encode()
+        for admin in self.admins:
+            admin.send(rendered)
+
+    def prepare(
+        self,
+        plugin: GamePlugin,
+        descriptors: tuple[msg.SlotDescriptor, msg.SlotDescriptor],
+        paused: bool,
+        reserved: tuple[bool, ...] = (True, True),
+        initial_game: object | None = None,
+    ) -> tuple[GameRoom, list[str]]:
+        """A prepared room and the reservation codes of its ``reserved`` seats (the admin's
+        ``prepare`` of both dialects, and the viewer's "play from here" from ``initial_game``)."""
+        room = self.create_room(plugin, descriptors, prepared=True, paused=paused, initial_game=initial_game)
+        codes = []
+        for slot, wanted in zip(room.slots, reserved):
+            if wanted:
+                slot.reservation = new_id()
+                self.reservations[slot.reservation] = (room, slot.seat)
+                codes.append(slot.reservation)
+        return room, codes
+
+    def room_request(
+        self, connection: Connection, tag: str, room_id: str | None, flag: bool, missing: Callable[[], None]
+    ) -> None:
+        """``observe``/``pause``/``step``/``cancel`` of either dialect (``flag``: ``pause`` or
+        ``forced``); ``missing`` answers when there is no such room."""
+        room = self.rooms.get(room_id or "")
+        if room is None:
+            missing()
+        elif tag == "observe":
+            room.add_observer(connection)
+            connection.send(msg.observed(room.id))
+        elif tag == "pause":
+            room.set_paused(flag)
+        elif tag == "step":
+            room.step(flag)
+        else:
+            room.cancel()
+
+    # -- the 2018/2019 requests ---------------------------------------------------------------
+
+    def handle(self, connection: Connection, request: msg.Request) -> None:
+        """Process one 2018/2019 request from ``connection``; never raises for anything a
+        client sends.  Admin requests of a client that is not an admin are ignored."""
+        if isinstance(request, msg.ADMIN_REQUESTS) and not self.admit_admin(connection, type(request).__name__):
+            return
+        handler = getattr(self, "_on_" + type(request).__name__)
+        handler(connection, request)
+
+    def _on_Authenticate(self, connection: Connection, request: msg.Authenticate) -> None:
+        verdict = self.check_passphrase(connection, request.passphrase)
+        if verdict is None:
+            connection.close_politely("authentication failed (not checked: passphrase rate limit)", logging.DEBUG)
+        elif not verdict:
+            connection.close_politely("authentication failed")
 
     def _on_Prepare(self, connection: Connection, request: msg.Prepare) -> None:
         plugin = registry.get(request.game_type or "")
@@ -244,95 +353,43 @@ class Lobby:
         descriptors = [s if s.display_name is not None else s.model_copy(update={"display_name": "Unknown"}) for s in listed]
         while len(descriptors) < 2:
             descriptors.append(msg.DEFAULT_SLOT)
-        room = self.create_room(plugin, (descriptors[0], descriptors[1]), prepared=True, paused=paused)
-        codes = []
-        for slot in room.slots:
-            slot.reservation = new_id()
-            self.reservations[slot.reservation] = (room, slot.seat)
-            codes.append(slot.reservation)
+        room, codes = self.prepare(plugin, (descriptors[0], descriptors[1]), paused)
         connection.send(msg.prepared(room.id, codes))
 
     def _on_JoinPrepared(self, connection: Connection, request: msg.JoinPrepared) -> None:
-        entry = self.reservations.pop(request.reservation_code or "", None)
-        if entry is None:
-            connection.close_politely("joinPrepared: unknown reservation code")
-            return
-        room, seat = entry
-        if room.slots[seat].occupied:  # a forced step gave the seat to a dummy meanwhile
-            connection.close_politely("joinPrepared: the reserved seat is already taken")
-            return
-        if self._seat_limit_reached(connection):
-            self.reservations[request.reservation_code or ""] = entry  # the code stays usable
-            return
-        log.info("%r joined room %s as %s", connection, room.id, room.slots[seat].color)
-        room.occupy(room.slots[seat], connection)
-        if room.full and room.status is Status.CREATED:
-            room.start()
+        refused = self.join_prepared(connection, request.reservation_code or "", CLASSIC)
+        if refused is not None:
+            connection.close_politely(f"joinPrepared: {refused}")
 
     def _on_Join(self, connection: Connection, request: msg.Join) -> None:
-        game_type = request.game_type or ""
-        if self._seat_limit_reached(connection):
+        if self.seat_limit_reached(connection):
             return
-        open_rooms = self.open_rooms.get(game_type)
-        while open_rooms:
-            room = next(iter(open_rooms))
-            open_slots = [slot for slot in room.slots if slot.is_open] if room.status is Status.CREATED else []
-            if len(open_slots) <= 1:  # this join takes the last free seat, or there is none
-                del open_rooms[room]
-            if open_slots:
-                self._seat(connection, room, open_slots[0], existing=True)
-                return
-        plugin = registry.get(game_type)
+        plugin = registry.get(request.game_type or "")
         if plugin is None:
-            connection.close_politely(f"join: unknown game type {game_type!r}")
+            connection.close_politely(f"join: unknown game type {request.game_type or ''!r}")
             return
-        descriptor = msg.SlotDescriptor(display_name="Unknown", can_timeout=True)
-        room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
-        self._mark_open(room)
-        self._seat(connection, room, room.slots[0], existing=False)
+        self.join(connection, plugin, msg.SlotDescriptor(display_name="Unknown", can_timeout=True))
 
-    def _mark_open(self, room: GameRoom) -> None:
-        """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""
-        self.open_rooms.setdefault(room.plugin.game_type, {})[room] = None
-
-    def _seat(self, connection: Connection, room: GameRoom, slot, existing: bool) -> None:
-        log.info("%r joined room %s as %s", connection, room.id, slot.color)
-        room.occupy(slot, connection)
-        connection.send(msg.joined(room.id))
-        notice = msg.joined_game_room(room.id, existing)
-        for admin in self.admins:
-            admin.send(notice)
-        if room.full:
-            room.start()
-
-    def _room_or_close(self, connection: Connection, room_id: str | None, what: str) -> GameRoom | None:
-        room = self.rooms.get(room_id or "")
-        if room is None:
-            connection.close_politely(f"{what}: unknown room {room_id!r}")
-        return room
+    def _close_on_unknown_room(self, connection: Connection, what: str, room_id: str | None) -> Callable[[], None]:
+        return lambda: connection.close_politely(f"{what}: unknown room {room_id!r}")
 
     def _on_Observe(self, connection: Connection, request: msg.Observe) -> None:
-        room = self._room_or_close(connection, request.room_id, "observe")
-        if room is not None:
-            room.add_observer(connection)
-            connection.send(msg.observed(room.id))
+        missing = self._close_on_unknown_room(connection, "observe", request.room_id)
+        self.room_request(connection, "observe", request.room_id, False, missing)
 
     def _on_Pause(self, connection: Connection, request: msg.Pause) -> None:
-        room = self.rooms.get(request.room_id or "")
-        if room is None:
+        def missing() -> None:
             log.info("%r: pause of unknown room %r ignored", connection, request.room_id)
-            return
-        room.set_paused(request.pause)
+
+        self.room_request(connection, "pause", request.room_id, request.pause, missing)
 
     def _on_Step(self, connection: Connection, request: msg.Step) -> None:
-        room = self._room_or_close(connection, request.room_id, "step")
-        if room is not None:
-            room.step(request.forced)
+        missing = self._close_on_unknown_room(connection, "step", request.room_id)
+        self.room_request(connection, "step", request.room_id, request.forced, missing)
 
     def _on_Cancel(self, connection: Connection, request: msg.Cancel) -> None:
-        room = self._room_or_close(connection, request.room_id, "cancel")
-        if room is not None:
-            room.cancel()
+        missing = self._close_on_unknown_room(connection, "cancel", request.room_id)
+        self.room_request(connection, "cancel", request.room_id, False, missing)
 
     def _on_FreeReservation(self, connection: Connection, request: msg.FreeReservation) -> None:
         entry = self.reservations.pop(request.reservation or "", None)
@@ -341,13 +398,15 @@ class Lobby:
             return
         room, seat = entry
         room.slots[seat].reservation = None
-        log.info("room %s: reservation of %s freed", room.id, room.slots[seat].color)
+        log.info("room %s: reservation of %s freed", room.id, room.slots[seat].label)
         if room.status is Status.CREATED and room.slots[seat].is_open:
-            self._mark_open(room)
+            self.mark_open(room)
 
     def _on_Timeout(self, connection: Connection, request: msg.Timeout) -> None:
-        room = self._room_or_close(connection, request.room_id, "timeout")
-        if room is not None and request.slot in (0, 1):
+        room = self.rooms.get(request.room_id or "")
+        if room is None:
+            connection.close_politely(f"timeout: unknown room {request.room_id!r}")
+        elif request.slot in (0, 1):
             room.slots[request.slot].can_timeout = request.activate
 
     def _on_TestMode(self, connection: Connection, request: msg.TestMode) -> None:
@@ -377,13 +436,8 @@ class Lobby:
         connection.drop("the client closed the connection")
 
     def _on_RoomPacket(self, connection: Connection, request: msg.RoomPacket) -> None:
-        room = self.rooms.get(request.room_id or "")
-        slots = [slot for slot in connection.slots if room is not None and slot.room is room]
-        if room is None or not slots:
-            connection.close_politely(f"data for room {request.room_id!r}, which is not the client's")
-            return
-        slot = next((s for s in slots if s.seat == room.game.current_seat), slots[0])
-        room.on_data(slot, request.data)
+        # a player's own room data went to its room in receive(): this is someone else's room
+        connection.close_politely(f"data for room {request.room_id!r}, which is not the client's")
 
     def _on_UnknownMessage(self, connection: Connection, request: msg.UnknownMessage) -> None:
         connection.drop(f"unknown element <{request.tag}>")

@@ -1,9 +1,10 @@
 """A game room that speaks the modern (2022+) dialect: teams ONE/TWO, ``moveRequest``, the
 2022 or 2025 result envelope, and the pause/step semantics of the 22.x+ servers.
 
-It reuses :class:`~swc_local.server.room.GameRoom` for seats, observers, the hard-timeout
-watcher, recording and closing, and replaces the referee: message order, faults and scores
-differ from 2018/2019 in almost every detail.  Which envelope a room uses comes from its plugin
+It is :class:`~swc_local.server.room.GameRoom`'s referee (seats, observers, the order of a
+move's checks, the hard-timeout watcher, pause and step, recording and closing) with the 2022+
+hooks: the welcome and the envelopes, what a paused room shows, the turn and rule faults, a
+player leaving before the start, cancel, and the 2022/2025 results.  Which envelope a room uses comes from its plugin
 (``plugin.envelope``, :data:`~swc_local.games.plugin.ENVELOPE_2022` by default).
 
 Spec-conformance notes (ostseeschach_2022.md A.3-A.5, modern_dialect_2023plus.md §1-§4):
@@ -43,15 +44,13 @@ Deliberate differences (README, "Differences from the official server"):
 from __future__ import annotations
 
 import logging
-import math
 from dataclasses import dataclass
+from typing import ClassVar
 
-import trio
-
-from swc_local.games.plugin import ENVELOPE_2025, InvalidMove, MalformedMove, Outcome, ScoreFragment
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.room import GameRoom, PendingRequest, PlayerSlot, Status, guarded
+from swc_local.server.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.room")
 
@@ -66,25 +65,19 @@ PROCESS_2025 = "Missachtung des Spielablaufs von {name}: {reason}"
 TIE_2025 = "Beide Spieler sind gleichauf"
 
 
-def move_text(game, move: object) -> str:
-    """The move's Kotlin toString (the game's ``move_text`` hook, ``str(move)`` by default)."""
-    return game.move_text(move)
-
-
-def envelope_of(plugin) -> str:
-    return plugin.envelope
-
-
 @dataclass(eq=False)
 class ModernSlot(PlayerSlot):
     """A seat with a team and the fault the 2022+ result reports for it."""
 
-    left_cause: str | None = None  # LOST_CONNECTION, UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED
     process_violation: bool = False  # the violation was a turn-order one (2025 wording)
 
     @property
     def team(self) -> str:
         return TEAMS[self.seat]
+
+    @property
+    def label(self) -> str:
+        return self.team
 
     @property
     def name(self) -> str:
@@ -101,50 +94,33 @@ class ModernSlot(PlayerSlot):
         return self.soft_timeout or self.hard_timeout or self.violation is not None or self.left
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)  # GameRoom's short repr, not a generated one with every field
 class ModernRoom(GameRoom):
-    """A 2022+ room; ``join_room`` marks a room created by ``<join/>`` (closed when emptied)."""
+    """A 2022+ room: the referee of :class:`GameRoom` with the 2022+ hooks."""
 
-    join_room: bool = False
-    last_modern_result: wire.Result | None = None
+    dialect: ClassVar[str] = MODERN
+    slot_class: ClassVar[type[PlayerSlot]] = ModernSlot
+    admins_see_join_before_start: ClassVar[bool] = False
+    joined_on_reservation: ClassVar[bool] = True
+    counts_test_scores: ClassVar[bool] = False
     cancelled: bool = False
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.slots = [
-            ModernSlot(self, seat, d, can_timeout=d.can_timeout) for seat, d in enumerate(self.descriptors)
-        ]
+    @property
+    def envelope(self) -> str:  # type: ignore[override]
+        return self.plugin.envelope
 
     @property
-    def envelope(self) -> str:
-        return envelope_of(self.plugin)
+    def takes_joiners(self) -> bool:
+        return not self.prepared  # a freed reservation of a prepared room is no join seat
 
-    @property
-    def player_count(self) -> int:
-        return sum(1 for slot in self.slots if slot.occupied)
+    def join_notice(self, existing: bool) -> Element:
+        return wire.joined_game_room(self.id, self.player_count)
 
     # -- start and sending ----------------------------------------------------------------------
 
-    @guarded
-    def start(self) -> None:
-        self.status = Status.RUNNING
-        self.game.set_display_names(tuple(slot.name for slot in self.slots))
-        log.info(
-            "room %s started: %s, %r vs %r, seed %s%s",
-            self.id,
-            self.plugin.game_type,
-            self.slots[0].name,
-            self.slots[1].name,
-            self.rng_seed,
-            ", paused" if self.paused else "",
-        )
+    def greet(self) -> None:
         for slot in self.slots:
             slot.send(wire.welcome(self.id, slot.team))
-        if self.paused:
-            self.to_observers(self._memento())
-            return
-        self.broadcast_state()
-        self.request_move()
 
     def envelope_memento(self, state: Element) -> Element:
         return wire.memento(self.id, state)
@@ -152,60 +128,26 @@ class ModernRoom(GameRoom):
     def envelope_move_request(self) -> Element:
         return wire.move_request(self.id)
 
-    def broadcast_state(self) -> None:
-        rendered = self._memento()
-        self.to_observers(rendered)
-        for slot in self.slots:
-            slot.send(rendered)
-
-    def _to_all(self, rendered: bytes) -> None:
-        """Players ONE, TWO, then observers (results and ``left``)."""
-        for slot in self.slots:
-            slot.send(rendered)
-        self.to_observers(rendered)
-
-    def request_move(self) -> None:
-        slot = self.slots[self.game.current_seat]
-        now = trio.current_time()
-        self.pending = PendingRequest(slot, now)
-        self.requested_once = True
-        self._set_deadline(now + self.hard_timeout_ms / 1000 if slot.can_timeout else math.inf)
-        slot.send(self._move_request_bytes())
+    def show_paused_state(self) -> None:
+        self.to_observers(self._memento())
 
     # -- admin controls -----------------------------------------------------------------------
 
-    @guarded
-    def set_paused(self, pause: bool) -> None:
-        if pause == self.paused:
-            log.info("room %s: pause=%s is already the case, ignored", self.id, pause)
-            return
-        self.paused = pause
+    def pause_notice(self, pause: bool) -> None:
         self.to_observers(wire.paused(self.id, pause).render(1).encode())
-        if not pause and self.status is Status.RUNNING and self.pending is None:
-            self.broadcast_state()
-            self.request_move()
 
-    @guarded
-    def step(self, forced: bool) -> None:
-        if self.status is Status.CREATED:
-            if not forced:
-                log.info("room %s: step on a room that has not started, ignored", self.id)
-            elif self.envelope == ENVELOPE_2025:
-                log.info("room %s: forced step with %d players cancels it", self.id, self.player_count)
-                self.cancel()
-            else:
-                log.info("room %s: forced step with %d players ignored", self.id, self.player_count)
-            return
-        if self.status is not Status.RUNNING or not self.paused or self.pending is not None:
-            log.info("room %s: step on a room that is not paused or waits for a move, ignored", self.id)
-            return
-        self.broadcast_state()
-        self.request_move()
+    def request_pending(self) -> bool:
+        return self.pending is not None
 
-    @guarded
-    def cancel(self) -> None:
-        """Stop the game: result (nobody at fault; empty seats LEFT NOT_CONNECTED) and ``left``."""
-        log.info("room %s cancelled", self.id)
+    def forced_start(self) -> None:
+        if self.envelope == ENVELOPE_2025:
+            log.info("room %s: forced step with %d players cancels it", self.id, self.player_count)
+            self.cancel()
+        else:
+            log.info("room %s: forced step with %d players ignored", self.id, self.player_count)
+
+    def end_cancelled(self) -> None:
+        """A result (nobody at fault; empty seats LEFT NOT_CONNECTED) and ``left``."""
         for slot in self.slots:
             if not slot.occupied:
                 slot.left, slot.left_cause = True, "NOT_CONNECTED"
@@ -222,127 +164,78 @@ class ModernRoom(GameRoom):
         if slot.connection is not None:
             slot.connection.send(wire.errorpacket(message, request))
 
-    @guarded
-    def on_data(self, slot: ModernSlot, data: Element | None) -> None:
-        connection = slot.connection
-        assert connection is not None
+    def on_message(self, slot: PlayerSlot, message: Element) -> None:
+        data = message.find("data")
+        data_class = data.get("class") if data is not None else None
+        if data_class in wire.ROOM_DATA_CLASSES and data_class not in self.plugin.move_classes:
+            self.not_a_move(slot, message)
+        else:
+            self.on_data(slot, data)
+
+    def accepts(self, slot: PlayerSlot, data: Element | None) -> bool:
         data_class = data.get("class") if data is not None else None
         if data is None or data_class not in self.plugin.move_classes:
             cause = "PROTOCOL_ERROR" if self.envelope == ENVELOPE_2025 else "UNKNOWN"
-            return self._player_left(slot, f"unknown room data {data_class!r}", cause)
+            self._player_left(slot, f"unknown room data {data_class!r}", cause)
+            return False
         if self.status is not Status.RUNNING:
-            log.info("room %s: %s moved before the game started, ignored", self.id, slot.team)
-            return
-        try:
-            move = self.game.decode_move(data)
-        except MalformedMove as error:
-            return self._player_left(slot, f"undecodable move: {error}", error.cause)
-        current = self.slots[self.game.current_seat]
+            log.info("room %s: %s moved before the game started, ignored", self.id, slot.label)
+            return False
+        return True
+
+    def requested(self, slot: PlayerSlot) -> bool:
+        pending = self.pending
+        return pending is not None and pending.slot is slot
+
+    def turn_fault(self, slot: ModernSlot, current: ModernSlot, move: object | None, data: Element) -> None:
         if slot is not current:
             text = (
                 f"It's not your turn yet; expected: {current.team}({current.name}), got {slot.team}({slot.name}) "
-                f"(msg was {move_text(self.game, move)})."
+                f"(msg was {self.game.move_text(move)})."
             )
-            return self._turn_violation(slot, text, self.plugin.move_element(move))
-        pending = self.pending
-        if pending is None or pending.slot is not slot:
+        else:
             text = f"Move from {slot.team}({slot.name}) has not been requested."
-            return self._turn_violation(slot, text, self.plugin.move_element(move))
-        # the hard-timeout deadline is moved once below (next request, or none while paused);
-        # every path that ends the game in between closes the watcher
-        elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
-        if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
-            log.info("room %s: %s moved after %.0f ms", self.id, slot.team, elapsed_ms)
-            slot.soft_timeout = True
-            return self.finish()
-        self.pending = None
-        try:
-            self.game.apply(slot.seat, move)
-        except MalformedMove as error:  # the official rule code crashed on it: dropped, LEFT
-            return self._player_left(slot, f"move the rules cannot handle: {error}", error.cause)
-        except InvalidMove as error:
-            log.info("room %s: %s broke a rule: %s", self.id, slot.team, error.reason)
-            detail = getattr(error, "error_message", None) or error.detail
-            message = f"Ungueltiger Zug von '{slot.name}'.\n{detail}"
-            rendered = wire.error(self.id, message, self.plugin.move_element(move)).render(1).encode()
-            slot.send(rendered)
-            self.to_observers(rendered)
-            slot.violation = error.reason
-            return self.finish()
-        if self.paused:
-            self.to_observers(self._memento())
-        else:
-            self.broadcast_state()
-        if self.game.outcome() is not None:
-            return self.finish()
-        if not self.paused:
-            self.request_move()
-        else:
-            self._set_deadline(math.inf)
-
-    def _turn_violation(self, slot: ModernSlot, text: str, original: Element) -> None:
         log.info("room %s: %s: %s", self.id, slot.team, text)
-        slot.send(wire.error(self.id, text, original))
+        slot.send(wire.error(self.id, text, self.plugin.move_element(move)))
         slot.violation = text
         slot.process_violation = True
         self.finish()
 
-    def _player_left(self, slot: ModernSlot, why: str, cause: str = "UNKNOWN") -> None:
-        slot.left_cause = cause
-        if slot.connection is not None:
-            slot.connection.drop(f"room {self.id}: {why}")
-        self.on_disconnect(slot)
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+        """The error to the offender and the observers; the connection stays open."""
+        message = f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}"
+        rendered = wire.error(self.id, message, self.plugin.move_element(move)).render(1).encode()
+        slot.send(rendered)
+        self.to_observers(rendered)
+        slot.violation = error.reason
+        self.finish()
 
-    @guarded
-    def on_disconnect(self, slot: ModernSlot) -> None:
+    def note_connection_lost(self, slot: PlayerSlot) -> None:
         connection = slot.connection
         if connection is not None and connection.protocol_error and self.envelope == ENVELOPE_2025:
             slot.left_cause = slot.left_cause or "PROTOCOL_ERROR"  # unparseable input (25.x)
-        self._detach(slot)
-        if self.status is Status.RUNNING:
+
+    def left_before_start(self, slot: PlayerSlot) -> None:
+        if not self.prepared:
+            # a <join/> room left before it started: free the seat (22.final kept a dead room)
+            slot.occupied = False
+            slot.disconnected = False
+            if self.player_count == 0:
+                self._abandon()
+        else:
             slot.left = True
-            slot.left_cause = slot.left_cause or "LOST_CONNECTION"
-            self.finish()
-        elif self.status is Status.CREATED:
-            if self.join_room:
-                # a <join/> room left before it started: free the seat (22.final kept a dead room)
-                slot.occupied = False
-                slot.disconnected = False
-                if self.player_count == 0:
-                    log.info("room %s: its only player left before the start; closed", self.id)
-                    self.abandoned = True
-                    self._close_room()
-            else:
-                slot.left, slot.left_cause = True, slot.left_cause or "LOST_CONNECTION"
-                log.info("room %s: %s left before the start; the room ends", self.id, slot.team)
-                self.cancel()
+            log.info("room %s: %s left before the start; the room ends", self.id, slot.team)
+            self.cancel()
 
     # -- the end ------------------------------------------------------------------------------
 
-    def abort(self, blame: PlayerSlot | None = None) -> None:
-        if blame is not None and isinstance(blame, ModernSlot):
-            blame.left_cause = "UNKNOWN"
-        super().abort(blame)
-
-    def finish(self) -> None:
-        if self.status is Status.OVER:
-            return
+    def final_result(self) -> wire.Result:
         outcome = self.game.outcome()
         if self.envelope == ENVELOPE_2025:
             if outcome is None and not any(slot.at_fault for slot in self.slots):
                 outcome = self._current_winner()  # stopped early (cancel): as 25.x currentWinner()
-            result = self.result_2025(outcome)
-        else:
-            result = self.result_2022(None if self.cancelled else outcome)
-        log.info(
-            "room %s ended: %s",
-            self.id,
-            ", ".join(f"{s.team} {s.cause or ''} {s.parts[0]}".replace("  ", " ") for s in result.scores),
-        )
-        self._to_all(wire.room(self.id, result.to_element()).render(1).encode())
-        self._to_all(wire.left(self.id).render(1).encode())
-        self.last_modern_result = result
-        self._close_room()
+            return self.result_2025(outcome)
+        return self.result_2022(None if self.cancelled else outcome)
 
     def _current_winner(self) -> Outcome:
         """The 25.x ``currentWinner()`` of a game stopped before its end: the game's own

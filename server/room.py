@@ -35,11 +35,11 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import trio
 
-from swc_local.games.plugin import GamePlugin, InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import CLASSIC, GamePlugin, InvalidMove, MalformedMove, Outcome
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 
@@ -103,14 +103,25 @@ class PlayerSlot:
     hard_timeout: bool = False
     violation: str | None = None
     left: bool = False
+    left_cause: str | None = None  # why it left, as 2022+ results name it (UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED; None: LOST_CONNECTION)
 
     @property
     def display_name(self) -> str:
         return self.descriptor.display_name or "Unknown"
 
     @property
+    def name(self) -> str:
+        """The name the game and the texts use (the 2022+ seat leaves a missing one empty)."""
+        return self.display_name
+
+    @property
     def color(self) -> str:
         return COLORS[self.seat]
+
+    @property
+    def label(self) -> str:
+        """The seat as the dialect names it (RED/BLUE; ONE/TWO in 2022+ rooms)."""
+        return self.color
 
     @property
     def is_open(self) -> bool:
@@ -128,9 +139,44 @@ class PendingRequest:
     sent_at: float
 
 
+def original_request(plugin: GamePlugin, move: object | None, data: Element) -> Element:
+    """The classic ``<originalRequest>`` echo of the offending data (the move as re-encoded)."""
+    if move is not None:
+        element = plugin.move_element(move)
+        return Element("originalRequest", element.attrs, element.children)
+    return Element("originalRequest", data.attrs, data.children, data.text)
+
+
 @dataclass(eq=False)
 class GameRoom:
-    """One game between two slots, watched by any number of observers."""
+    """One game between two slots, watched by any number of observers.
+
+    The referee's flow (joining, sending, the move's checks in their order, the clock, pause
+    and step, the end) is written once here; what differs between the wire dialects is a hook
+    whose default is the 2018/2019 behaviour and which
+    :class:`~swc_local.server.modern_room.ModernRoom` overrides (:attr:`HOOKS`).
+    """
+
+    HOOKS: ClassVar[frozenset[str]] = frozenset({
+        "dialect", "envelope", "slot_class", "admins_see_join_before_start", "joined_on_reservation",
+        "counts_test_scores", "takes_joiners", "join_notice", "greet", "envelope_memento",
+        "envelope_move_request", "show_paused_state", "pause_notice", "request_pending", "forced_start",
+        "end_cancelled", "on_message", "accepts", "requested", "turn_fault", "rule_fault",
+        "note_connection_lost", "left_before_start", "final_result",
+    })
+    """What a dialect's room may override (tests/test_xml_dialects.py keeps it so)."""
+
+    dialect: ClassVar[str] = CLASSIC
+    envelope: ClassVar[str | None] = None
+    """The 2022+ result envelope (``plugin.envelope``); None: the 2018/2019 result."""
+    slot_class: ClassVar[type[PlayerSlot]] = PlayerSlot
+    admins_see_join_before_start: ClassVar[bool] = True
+    """``joinedGameRoom`` goes to the admins before the game-start messages (2022+: after)."""
+    joined_on_reservation: ClassVar[bool] = False
+    """A reserved seat taken is answered with ``joined`` at once (2018/2019: when the game
+    starts; a ``join`` always hears it at once)."""
+    counts_test_scores: ClassVar[bool] = True
+    """Its results count for ``testMode``/``scoreForPlayer`` (a 2018/2019 admin request)."""
 
     id: str
     plugin: GamePlugin
@@ -152,7 +198,7 @@ class GameRoom:
     _deadline: float = math.inf  # the pending request's hard-timeout deadline (_set_deadline)
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
-    last_result: msg.GameResult | None = None  # set when the room ends with a result
+    last_result: object | None = None  # the result the room ended with (the dialect's type)
     abandoned: bool = False  # a join room whose only player left before the game began
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
     _memento_frame: tuple[str, str] | None = None  # the memento's text around its <state>
@@ -160,7 +206,7 @@ class GameRoom:
 
     def __post_init__(self) -> None:
         self.game = self.initial_game or self.plugin.new_game(random.Random(self.rng_seed))
-        self.slots = [PlayerSlot(self, seat, d, can_timeout=d.can_timeout) for seat, d in enumerate(self.descriptors)]
+        self.slots = [self.slot_class(self, seat, d, can_timeout=d.can_timeout) for seat, d in enumerate(self.descriptors)]
 
     def __repr__(self) -> str:
         return f"<room {self.id} {self.plugin.game_type} {self.status.value}>"
@@ -170,6 +216,19 @@ class GameRoom:
     @property
     def full(self) -> bool:
         return all(slot.occupied for slot in self.slots)
+
+    @property
+    def player_count(self) -> int:
+        return sum(1 for slot in self.slots if slot.occupied)
+
+    @property
+    def takes_joiners(self) -> bool:
+        """A ``join`` may take a free seat (2022+: only in rooms that ``join`` created)."""
+        return True
+
+    def join_notice(self, existing: bool) -> Element:
+        """What the admins hear when a ``join`` took a seat here."""
+        return msg.joined_game_room(self.id, existing)
 
     def occupy(self, slot: PlayerSlot, connection: Connection | None) -> None:
         slot.occupied = True
@@ -183,24 +242,30 @@ class GameRoom:
     def start(self) -> None:
         """Both seats are taken (or a forced step filled them): the game begins (spec §4)."""
         self.status = Status.RUNNING
-        self.game.set_display_names(tuple(slot.display_name for slot in self.slots))
+        self.game.set_display_names(tuple(slot.name for slot in self.slots))
         log.info(
-            "room %s started: %s, %s vs %s, seed %s%s",
+            "room %s started: %s, %r vs %r, seed %s%s",
             self.id,
             self.plugin.game_type,
-            self.slots[0].display_name,
-            self.slots[1].display_name,
+            self.slots[0].name,
+            self.slots[1].name,
             self.rng_seed,
             ", paused" if self.paused else "",
         )
+        self.greet()
+        if self.paused:
+            self.show_paused_state()
+            return
+        self.broadcast_state()
+        self.request_move()
+
+    def greet(self) -> None:
+        """Hook: the first messages of a game (``joined`` again for prepared seats, welcome)."""
         if self.prepared:
             for slot in self.slots:
                 slot.send(msg.joined(self.id))
         for slot in self.slots:
             slot.send(msg.welcome(self.id, slot.color.lower()))
-        if not self.paused:
-            self.broadcast_state()
-            self.request_move()
 
     # -- sending ------------------------------------------------------------------------------
 
@@ -210,11 +275,18 @@ class GameRoom:
         if self.recording:
             self.history.append(rendered)
 
+    def _to_all(self, rendered: bytes) -> None:
+        """Players, then observers (results and ``left``)."""
+        for slot in self.slots:
+            slot.send(rendered)
+        self.to_observers(rendered)
+
     def envelope_memento(self, state: Element) -> Element:
-        """``<room><data class="memento">`` around ``state`` (the 2022+ room has its own)."""
+        """Hook: ``<room><data class="memento">`` around ``state``."""
         return msg.memento(self.id, state)
 
     def envelope_move_request(self) -> Element:
+        """Hook: the move request of this dialect."""
         return msg.move_request(self.id)
 
     def _memento(self) -> bytes:
@@ -224,16 +296,15 @@ class GameRoom:
         the room's envelope, rendered once per room; the bytes are the same as rendering
         ``envelope_memento(state_element())``.
         """
-        game = self.game
-        if getattr(type(game), "state_text", None) is None:  # a wrapper's __getattr__ does not count
-            return self.envelope_memento(game.state_element()).render(1).encode()
-        state_text = game.state_text
         frame = self._memento_frame
         if frame is None:
+            game = self.game
+            if getattr(type(game), "state_text", None) is None:  # a wrapper's __getattr__ does not count
+                return self.envelope_memento(game.state_element()).render(1).encode()
             marker = Element("state")
             head, tail = self.envelope_memento(marker).render(1).split(marker.render(3))
             self._memento_frame = frame = (head, tail)
-        return (frame[0] + state_text(3) + frame[1]).encode()
+        return (frame[0] + self.game.state_text(3) + frame[1]).encode()
 
     def _move_request_bytes(self) -> bytes:
         rendered = self._move_request
@@ -246,6 +317,9 @@ class GameRoom:
         self.to_observers(rendered)
         for slot in self.slots:
             slot.send(rendered)
+
+    def show_paused_state(self) -> None:
+        """Hook: the state of a paused room after a move (2018/2019: nobody sees it)."""
 
     def request_move(self) -> None:
         slot = self.slots[self.game.current_seat]
@@ -284,7 +358,7 @@ class GameRoom:
             if self.status is not Status.RUNNING:
                 return
             if request is not None and trio.current_time() >= self._deadline:
-                log.info("room %s: %s did not move within %d ms", self.id, request.slot.color, self.hard_timeout_ms)
+                log.info("room %s: %s did not move within %d ms", self.id, request.slot.label, self.hard_timeout_ms)
                 request.slot.hard_timeout = True
                 self.hard_timeout_reached()
                 return
@@ -302,40 +376,59 @@ class GameRoom:
             log.info("room %s: pause=%s is already the case, ignored", self.id, pause)
             return
         self.paused = pause
-        if not pause and self.status is Status.RUNNING:
+        self.pause_notice(pause)
+        if not pause and self.status is Status.RUNNING and not self.request_pending():
             self.broadcast_state()
             self.request_move()
+
+    def pause_notice(self, pause: bool) -> None:
+        """Hook: tell the observers that the room was (un)paused (2018/2019: nothing)."""
+
+    def request_pending(self) -> bool:
+        """Hook: a move request is still open, so a step or an unpause sends no new one.
+
+        2018/2019: never -- they send it again and its timer restarts (a difference: the
+        official server left the old timer running)."""
+        return False
 
     @guarded
     def step(self, forced: bool) -> None:
         if self.status is Status.CREATED:
-            if not forced:
+            if forced:
+                self.forced_start()
+            else:
                 log.info("room %s: step on a room that has not started, ignored", self.id)
-                return
-            for slot in self.slots:
-                if not slot.occupied:
-                    self.occupy(slot, None)  # a dummy that swallows everything
-            self.start()
             return
-        if not self.paused:
-            log.info("room %s: step on a room that is not paused, ignored", self.id)
+        if self.status is not Status.RUNNING or not self.paused or self.request_pending():
+            log.info("room %s: step on a room that is not paused or waits for a move, ignored", self.id)
             return
         self.broadcast_state()
         self.request_move()
 
+    def forced_start(self) -> None:
+        """Hook: a forced step before both players came; empty seats get dummies that swallow
+        everything and the game starts."""
+        for slot in self.slots:
+            if not slot.occupied:
+                self.occupy(slot, None)
+        self.start()
+
     @guarded
     def cancel(self) -> None:
-        """Destroy the game: ``left`` to everyone, no result."""
         log.info("room %s cancelled", self.id)
-        rendered = msg.left(self.id).render(1).encode()
-        for slot in self.slots:
-            slot.send(rendered)
-        self.to_observers(rendered)
+        self.end_cancelled()
+
+    def end_cancelled(self) -> None:
+        """Hook: how a cancelled game ends (2018/2019: ``left`` to everyone, no result)."""
+        self._end_without_result()
+
+    def _end_without_result(self) -> None:
+        self._to_all(msg.left(self.id).render(1).encode())
         self._close_room()
 
     def stop(self, why: str) -> None:
-        """The server is stopping: a running game ends as ``cancel`` ends it (``left``, no
-        result, its replay marked unfinished); a room still waiting is removed without a word."""
+        """The server is stopping: a running game ends as ``cancel`` ends it (its replay marked
+        unfinished); a room still waiting is removed without a word."""
         if self.status is Status.RUNNING:
             self.unfinished = why
             self.cancel()
@@ -345,48 +438,47 @@ class GameRoom:
 
     # -- player input -------------------------------------------------------------------------
 
+    def on_message(self, slot: PlayerSlot, message: Element) -> None:
+        """Hook: a ``<room>`` message of ``slot``'s player (2018/2019: all of it is data)."""
+        self.on_data(slot, message.find("data"))
+
     @guarded
     def on_data(self, slot: PlayerSlot, data: Element | None) -> None:
-        """A ``<room><data>`` from ``slot``'s connection."""
-        connection = slot.connection
-        assert connection is not None
-        if self.status is not Status.RUNNING:
-            connection.drop(f"room {self.id}: data before the game started")
+        """A ``<room><data>`` from ``slot``'s connection: the checks in the referee's order."""
+        if not self.accepts(slot, data):
             return
-        data_class = data.get("class") if data is not None else None
+        assert data is not None
         move: object | None = None
-        if data is None or data_class is None:
-            return self._player_left(slot, "a <room> without a <data class=...>")
-        if data_class in self.plugin.move_classes:
+        if data.get("class") in self.plugin.move_classes:
             try:
                 move = self.game.decode_move(data)
             except MalformedMove as error:
-                return self._player_left(slot, f"undecodable move: {error}")
-        elif data_class not in msg.PROTOCOL_DATA_CLASSES and data_class not in self.plugin.data_classes:
-            return self._player_left(slot, f"unknown data class {data_class!r}")
-
-        if slot.seat != self.game.current_seat:
-            return self._refuse(slot, NOT_YOUR_TURN, self._original_request(move, data))
-        if not self.requested_once:
-            return self._refuse(slot, NOT_REQUESTED, self._original_request(move, data))
+                return self._player_left(slot, f"undecodable move: {error}", error.cause)
+        current = self.slots[self.game.current_seat]
+        if slot is not current or not self.requested(slot):
+            return self.turn_fault(slot, current, move, data)
         pending = self.pending
         if pending is not None and pending.slot is slot:
             # the hard-timeout deadline is moved once below (next request, or none while paused);
             # every path that ends the game in between closes the watcher
             elapsed_ms = (trio.current_time() - pending.sent_at) * 1000
             if slot.can_timeout and elapsed_ms > self.soft_timeout_ms:
-                log.info("room %s: %s moved after %.0f ms", self.id, slot.color, elapsed_ms)
+                log.info("room %s: %s moved after %.0f ms", self.id, slot.label, elapsed_ms)
                 slot.soft_timeout = True
                 return self.finish()
         self.pending = None
-        if move is None:
-            reason = f"{slot.display_name} hat kein Zug-Objekt gesendet."
-            return self._violation(slot, reason, self._original_request(move, data))
         try:
+            if move is None:  # a known payload that is not a move (2018/2019 only get here)
+                raise InvalidMove(f"{slot.display_name} hat kein Zug-Objekt gesendet.")
             self.game.apply(slot.seat, move)
+        except MalformedMove as error:  # the official rule code crashed on it: dropped, LEFT
+            return self._player_left(slot, f"move the rules cannot handle: {error}", error.cause)
         except InvalidMove as error:
-            return self._violation(slot, error.reason, self._original_request(move, data))
-        if not self.paused:
+            log.info("room %s: %s broke a rule: %s", self.id, slot.label, error.reason)
+            return self.rule_fault(slot, error, move, data)
+        if self.paused:
+            self.show_paused_state()
+        else:
             self.broadcast_state()
         if self.game.outcome() is not None:
             return self.finish()
@@ -395,30 +487,54 @@ class GameRoom:
         else:
             self._set_deadline(math.inf)
 
-    def _original_request(self, move: object | None, data: Element) -> Element:
-        if move is not None:
-            element = self.plugin.move_element(move)
-            return Element("originalRequest", element.attrs, element.children)
-        return Element("originalRequest", data.attrs, data.children, data.text)
+    def accepts(self, slot: PlayerSlot, data: Element | None) -> bool:
+        """Hook: False when ``data`` ends here, before the turn checks (already answered).
 
-    def _refuse(self, slot: PlayerSlot, message: str, original: Element) -> None:
-        """A turn error: the message with the request, a polite close, and LEFT."""
-        slot.send(msg.error(self.id, message, original))
+        2018/2019: data before the start drops the connection; a ``<data>`` without a class,
+        or of a class neither the protocol nor the game knows, is LEFT."""
+        if self.status is not Status.RUNNING:
+            assert slot.connection is not None
+            slot.connection.drop(f"room {self.id}: data before the game started")
+            return False
+        data_class = data.get("class") if data is not None else None
+        if data is None or data_class is None:
+            self._player_left(slot, "a <room> without a <data class=...>")
+            return False
+        plugin = self.plugin
+        if (
+            data_class not in plugin.move_classes
+            and data_class not in msg.PROTOCOL_DATA_CLASSES
+            and data_class not in plugin.data_classes
+        ):
+            self._player_left(slot, f"unknown data class {data_class!r}")
+            return False
+        return True
+
+    def requested(self, slot: PlayerSlot) -> bool:
+        """Hook: ``slot`` may move now (2018/2019: once any move was requested, see above)."""
+        return self.requested_once
+
+    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element) -> None:
+        """Hook: data out of turn or unrequested; 2018/2019: the error with the request, a
+        polite close, and LEFT."""
+        message = NOT_YOUR_TURN if slot is not current else NOT_REQUESTED
+        slot.send(msg.error(self.id, message, original_request(self.plugin, move, data)))
         self._player_left(slot, message, polite=True)
 
-    def _violation(self, slot: PlayerSlot, reason: str, original: Element) -> None:
-        log.info("room %s: %s broke a rule: %s", self.id, slot.color, reason)
-        echo = original if self.plugin.error_echoes_move else None
-        message = f"Ungueltiger Zug von '{slot.display_name}'.\n{reason}"
-        slot.send(msg.error(self.id, message, echo))
-        self.to_observers(msg.error(self.id, reason, echo).render(1).encode())
-        slot.violation = reason
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+        """Hook: a move the rules refuse; 2018/2019: the error to the player (with the move
+        when the game echoes it), the bare reason to the observers, a polite close."""
+        echo = original_request(self.plugin, move, data) if self.plugin.error_echoes_move else None
+        slot.send(msg.error(self.id, f"Ungueltiger Zug von '{slot.display_name}'.\n{error.reason}", echo))
+        self.to_observers(msg.error(self.id, error.reason, echo).render(1).encode())
+        slot.violation = error.reason
         if slot.connection is not None:
             slot.connection.close_politely(f"room {self.id}: rule violation")
         self._detach(slot)
         self.finish()
 
-    def _player_left(self, slot: PlayerSlot, why: str, polite: bool = False) -> None:
+    def _player_left(self, slot: PlayerSlot, why: str, cause: str = "UNKNOWN", polite: bool = False) -> None:
+        slot.left_cause = cause
         connection = slot.connection
         if connection is not None:
             if polite:
@@ -430,18 +546,31 @@ class GameRoom:
     @guarded
     def on_disconnect(self, slot: PlayerSlot) -> None:
         """The slot's connection is gone (or is being closed for a fault)."""
+        self.note_connection_lost(slot)
         self._detach(slot)
         if self.status is Status.RUNNING:
             slot.left = True
             self.finish()
         elif self.status is Status.CREATED:
-            slot.disconnected = True  # keeps its seat (spec §6, last row)
-            if not self.prepared and not any(s.occupied and not s.disconnected for s in self.slots):
-                # A deliberate difference: the next joiner would be paired with the dead player
-                # and lose its game at once; prepared rooms keep the official behaviour.
-                log.info("room %s removed: its only player left before an opponent joined", self.id)
-                self.abandoned = True
-                self._close_room()
+            self.left_before_start(slot)
+
+    def note_connection_lost(self, slot: PlayerSlot) -> None:
+        """Hook: what the lost connection tells about the cause (before it is detached)."""
+
+    def left_before_start(self, slot: PlayerSlot) -> None:
+        """Hook: a player left a room that has not started.
+
+        2018/2019: it keeps its seat (spec §6, last row); a ``join`` room left by its only
+        player is removed (a deliberate difference: the next joiner would be paired with the
+        dead player and lose at once)."""
+        slot.disconnected = True
+        if not self.prepared and not any(s.occupied and not s.disconnected for s in self.slots):
+            self._abandon()
+
+    def _abandon(self) -> None:
+        log.info("room %s removed: its only player left before an opponent joined", self.id)
+        self.abandoned = True
+        self._close_room()
 
     def _detach(self, slot: PlayerSlot) -> None:
         if slot.connection is not None:
@@ -468,68 +597,32 @@ class GameRoom:
             if blame.connection is not None:
                 blame.connection.drop(f"room {self.id}: internal error")
             self._detach(blame)
-            blame.left = True
+            blame.left, blame.left_cause = True, "UNKNOWN"
         try:
             self.finish()
         except Exception:
             log.exception("room %s: no result could be computed; sending left only", self.id)
-            rendered = msg.left(self.id).render(1).encode()
-            for slot in self.slots:
-                slot.send(rendered)
-            self.to_observers(rendered)
-            self._close_room()
+            self._end_without_result()
 
     def finish(self) -> None:
         """Send the result and ``left`` (spec §4, §8) and close the room."""
         if self.status is Status.OVER:
             return
-        outcome = self.game.outcome()
-        result = self.result(outcome)
+        result = self.final_result()
         log.info(
             "room %s ended: %s",
             self.id,
-            ", ".join(f"{s.color} {score.cause} {score.parts[0]}" for s, score in zip(self.slots, result.scores)),
+            ", ".join(f"{s.label} {score.cause or ''} {score.parts[0]}".replace("  ", " ") for s, score in zip(self.slots, result.scores)),
         )
         rendered_result = msg.room(self.id, result.to_element()).render(1).encode()
-        rendered_left = msg.left(self.id).render(1).encode()
-        for rendered in (rendered_result, rendered_left):
-            for slot in self.slots:
-                slot.send(rendered)
-            self.to_observers(rendered)
+        self._to_all(rendered_result)
+        self._to_all(msg.left(self.id).render(1).encode())
         self.last_result = result
         self._close_room()
 
-    def result(self, outcome: Outcome | None) -> msg.GameResult:
-        scores = [self._score(slot, outcome) for slot in self.slots]
-        if outcome is not None:
-            winners = [] if outcome.winner is None else [outcome.winner]
-        else:
-            winners = [slot.seat for slot, score in zip(self.slots, scores) if score.parts[0] == "2"][:1]
-        return msg.GameResult(
-            definition=tuple(self.plugin.score_fragments),
-            scores=tuple(scores),
-            winners=tuple(self.game.winner_element(seat) for seat in winners),
-        )
-
-    def _score(self, slot: PlayerSlot, outcome: Outcome | None) -> msg.PlayerScore:
-        opponent = self.slots[1 - slot.seat]
-        points, reason, cause = 1, None, "REGULAR"
-        if outcome is not None:
-            points = 1 if outcome.winner is None else (2 if outcome.winner == slot.seat else 0)
-            reason = outcome.reason
-        if opponent.soft_timeout or opponent.hard_timeout or opponent.violation is not None:
-            points = 2
-        elif opponent.left and not slot.left:
-            points = 2
-        if slot.soft_timeout:
-            cause, points, reason = "SOFT_TIMEOUT", 0, timeout_reason(self.soft_timeout_ms)
-        elif slot.hard_timeout:
-            cause, points, reason = "HARD_TIMEOUT", 0, timeout_reason(self.hard_timeout_ms)
-        elif slot.violation is not None:
-            cause, points, reason = "RULE_VIOLATION", 0, slot.violation
-        elif slot.left:
-            cause, points, reason = "LEFT", 0, LEFT_REASON
-        return msg.PlayerScore(cause=cause, reason=reason, parts=(str(points), *self.game.score_parts(slot.seat)))
+    def final_result(self) -> msg.GameResult:
+        """Hook: the result the game ends with (2018/2019: spec §8)."""
+        return classic_result(self, self.game.outcome())
 
     def _close_room(self) -> None:
         self.status = Status.OVER
@@ -540,3 +633,38 @@ class GameRoom:
             if slot.connection is not None and slot in slot.connection.slots:
                 slot.connection.slots.remove(slot)
         self.on_over(self)
+
+
+def classic_result(room: GameRoom, outcome: Outcome | None) -> msg.GameResult:
+    """The 2018/2019 result (spec §8)."""
+    scores = [_classic_score(room, slot, outcome) for slot in room.slots]
+    if outcome is not None:
+        winners = [] if outcome.winner is None else [outcome.winner]
+    else:
+        winners = [slot.seat for slot, score in zip(room.slots, scores) if score.parts[0] == "2"][:1]
+    return msg.GameResult(
+        definition=tuple(room.plugin.score_fragments),
+        scores=tuple(scores),
+        winners=tuple(room.game.winner_element(seat) for seat in winners),
+    )
+
+
+def _classic_score(room: GameRoom, slot: PlayerSlot, outcome: Outcome | None) -> msg.PlayerScore:
+    opponent = room.slots[1 - slot.seat]
+    points, reason, cause = 1, None, "REGULAR"
+    if outcome is not None:
+        points = 1 if outcome.winner is None else (2 if outcome.winner == slot.seat else 0)
+        reason = outcome.reason
+    if opponent.soft_timeout or opponent.hard_timeout or opponent.violation is not None:
+        points = 2
+    elif opponent.left and not slot.left:
+        points = 2
+    if slot.soft_timeout:
+        cause, points, reason = "SOFT_TIMEOUT", 0, timeout_reason(room.soft_timeout_ms)
+    elif slot.hard_timeout:
+        cause, points, reason = "HARD_TIMEOUT", 0, timeout_reason(room.hard_timeout_ms)
+    elif slot.violation is not None:
+        cause, points, reason = "RULE_VIOLATION", 0, slot.violation
+    elif slot.left:
+        cause, points, reason = "LEFT", 0, LEFT_REASON
+    return msg.PlayerScore(cause=cause, reason=reason, parts=(str(points), *room.game.score_parts(slot.seat)))

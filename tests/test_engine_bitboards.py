@@ -8,12 +8,11 @@ random boards (any mix of fish, squids and empty fields, including teams without
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.piranhas_2026.rules import NEIGHBOURS, ONE, TEAM_OF, TWO, WEIGHT, GameState
+from tests.random_plies import random_plies
 
 
 def swarms_by_search(state: GameState, team: int) -> list[int]:
@@ -48,14 +47,8 @@ def check(state: GameState) -> None:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_every_ply_of_a_random_game(seed):
-    rng = random.Random(seed)
-    state = GameState.start(rng)
-    while True:
-        check(state)
-        moves = state.legal_moves()
-        if state.verdict() is not None or not moves:
-            break
-        state.perform(rng.choice(moves))
+    for game in random_plies("swc_2026_piranhas", seed):
+        check(game.state)
 
 
 @settings(max_examples=200, deadline=None)

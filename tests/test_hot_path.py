@@ -19,6 +19,7 @@ from swc_local.games import registry
 from swc_local.games.piranhas.rules import Move
 from swc_local.protocol import messages as msg
 from swc_local.server.connection import Connection, begin_batch, end_batch
+from tests.random_plies import random_plies
 from tests.wire import Raw
 
 PIRANHAS = registry.get("swc_2019_piranhas")
@@ -115,18 +116,9 @@ def test_blokus_state_text_is_the_rendered_state_element(seed, skips):
     assert game.state_text(1) == game.state_element().render(1)
 
 
-PIRANHAS_2026 = registry.get("swc_2026_piranhas")
-
-
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_piranhas_2026_state_text_is_the_rendered_state_element(seed):
-    rng = random.Random(seed)
-    game = PIRANHAS_2026.new_game(rng)
-    while True:
+    for game in random_plies("swc_2026_piranhas", seed):
         for depth in (0, 3):
             assert game.state_text(depth) == game.state_element().render(depth)
-        move = PIRANHAS_2026.random_move(game, rng)
-        if move is None or game.outcome() is not None:
-            break
-        game.apply(game.current_seat, move)

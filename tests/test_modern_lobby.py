@@ -448,7 +448,7 @@ def test_routing_of_a_connections_first_message(first, dialect):
     from swc_local.server.config import Settings
     from swc_local.server.connection import Connection
     from swc_local.server.lobby import Lobby
-    from swc_local.server.modern_lobby import route
+    from swc_local.server.dialects import route
 
     for fallback in ("classic", "modern"):
         lobby = Lobby(Settings(lobby_dialect=fallback), spawn=lambda *args: None)

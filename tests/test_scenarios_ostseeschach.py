@@ -112,7 +112,10 @@ async def test_nolight_sends_a_result(start_server):
     """Difference: a team without light pieces gets 0 as its distance part and a result is sent
     (22.final failed while scoring: TWO was dropped and ONE heard nothing more)."""
     actions, clients = load(FOLDER, "nolight")
-    actions = [a for a in actions if a.kind not in ("expect_closed", "expect_open")]
+    # the clients stay to read the result (the capture's clients closed once nothing more came;
+    # a 2022+ client gets one message per read, so a close right after the last captured
+    # memento could come before the result is sent)
+    actions = [a for a in actions if a.kind not in ("expect_closed", "expect_open", "close")]
     result = await run_capture(start_server, actions, clients, until=b"<left", **MODERN)
     for name in ("C1", "C2"):
         received = result.normalised(clients[name])

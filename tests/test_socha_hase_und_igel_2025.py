@@ -8,9 +8,8 @@ both players' scores, and every client process must exit 0. The bots
 move the client's rules offer is also accepted by ours.
 
 Timeouts are off here (``timeout = false`` for the ``<join/>`` games, ``canTimeout="false"``
-slots for the prepared ones): socha 3.7.2 reads at most one message per 0.1 s socket poll when
-several are queued, so a game takes about 10 s of wall time and a busy CI machine running ten
-clients at once could push one over the 2 s soft limit; the timeouts themselves are tested in
+slots for the prepared ones): a busy CI machine running ten clients at once could push one over
+the 2 s soft limit; the timeouts themselves are tested in
 ``test_modern_lobby.py``. What is proven here is that the real client understands every message
 and that our referee accepts every move its rules offer.
 

@@ -3,9 +3,9 @@
 Nobody here wrote that client: its xsdata parser, its stream splitting and its Rust move
 generator (which matches the official rules, spec §7) judge our bytes.  Two random bots per game
 (``tests/foreign_clients/socha_piranhas_2026.py``), 15 games through ``<join/>`` and 5 through
-``joinPrepared`` (an admin prepares named slots over a raw socket), five games at a time: a socha
-client waits 0.1 s on its socket for every second message of a read, so a game takes about 10 s
-of mostly idle time.  The timeouts stay on, as for any ``<join/>`` player, but at 20 s/30 s
+``joinPrepared`` (an admin prepares named slots over a raw socket), five games at a time (a
+game takes a few seconds: the server hands a socha client one message per read, so its 0.1 s
+socket poll never waits on a message already received, ``tests/test_socha_reads.py``).  The timeouts stay on, as for any ``<join/>`` player, but at 20 s/30 s
 instead of 2 s/10 s: ten Python processes starting at once on a small CI machine can keep a
 client off the CPU for more than 2 s, and this test is about the protocol, not the machine (the
 2 s and 10 s limits have their own byte-exact capture tests).  Every game must end with a result

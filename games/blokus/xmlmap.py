@@ -39,7 +39,7 @@ from swc_local.games.blokus.rules import (
 )
 from swc_local.games.piranhas.xmlmap import java_int  # the same XStream int converter
 from swc_local.games.plugin import MalformedMove
-from swc_local.protocol.element import Element
+from swc_local.protocol.element import Element, end_tag, start_tag
 
 SET_MOVE_CLASS = "sc.plugin2027.SetMove"
 SKIP_MOVE_CLASS = "sc.plugin2027.SkipMove"
@@ -230,11 +230,7 @@ class StateTextRenderer:
         if depth != self._depth:
             self._reset(depth)
         indent = "\n" + "  " * depth
-        parts = [
-            indent if depth else "",  # nothing before a root (as Element.render)
-            f'<state class="{STATE_CLASS}" startTeam="ONE" turn="{position.turn}" '
-            f'startPiece="{SHAPE_NAMES[position.start_piece]}" round="{position.round}">',
-        ]
+        parts = [start_tag("state", _state_attrs(position), depth)]
         last = position.last_move
         if isinstance(last, SetMove):  # enum names and numbers: nothing to escape
             inner = indent + "    "
@@ -254,7 +250,7 @@ class StateTextRenderer:
             parts.append(self._cached((tag, shapes), lambda: _shape_list(tag, shapes), depth))
         valid = tuple(position.valid)
         parts.append(self._cached(("valid", valid), lambda: _valid_colors(position), depth))
-        parts.append(indent + "</state>")
+        parts.append(end_tag("state", depth))
         return "".join(parts)
 
 
@@ -283,14 +279,17 @@ def state_element(position: Position) -> Element:
     for color, tag in enumerate(_SHAPE_LISTS):
         children.append(_shape_list(tag, position.undeployed[color]))
     children.append(_valid_colors(position))
-    attrs = {
+    return Element("state", _state_attrs(position), children)
+
+
+def _state_attrs(position: Position) -> dict[str, str]:
+    return {
         "class": STATE_CLASS,
         "startTeam": "ONE",
         "turn": str(position.turn),
         "startPiece": SHAPE_NAMES[position.start_piece],
         "round": str(position.round),
     }
-    return Element("state", attrs, children)
 
 
 def position_from_state(state: Element) -> Position:

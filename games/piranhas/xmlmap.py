@@ -28,7 +28,7 @@ from swc_local.games.plugin import MalformedMove
 from swc_local.games.piranhas.rules import (
     BLUE, COLOR_NAMES, DIRECTIONS, RED, SIZE, STATE_NAMES, Move, Position,
 )
-from swc_local.protocol.element import Element
+from swc_local.protocol.element import Element, end_tag, start_tag
 
 STATE_CLASS = "sc.plugin2019.GameState"
 _DIRECTIONS_BY_NAME = {d.name: d for d in DIRECTIONS}
@@ -157,11 +157,9 @@ class StateRenderer:
             rendered += player_element("blue", names[1], BLUE).render(depth + 1)
             self._players = players = (names, depth, rendered)
         indent = "\n" + "  " * depth
-        parts = [
-            indent if depth else "",  # nothing before a root (as Element.render)
-            f'<state class="{STATE_CLASS}" startPlayerColor="RED" '
-            f'currentPlayerColor="{COLOR_NAMES[position.current]}" turn="{position.turn}">',
-        ]
+        attrs = {"class": STATE_CLASS, "startPlayerColor": "RED",
+                 "currentPlayerColor": COLOR_NAMES[position.current], "turn": str(position.turn)}
+        parts = [start_tag("state", attrs, depth)]
         last = position.last_move
         if last is not None:
             if last.hints:
@@ -189,7 +187,7 @@ class StateRenderer:
                 )
             parts.append(text)
         parts.append(LINE_ELEMENT.render(depth + 2))
-        parts.append(indent + "  </board>" + indent + "</state>")
+        parts.append(indent + "  </board>" + end_tag("state", depth))
         return "".join(parts)
 
     def state(self, position: Position, names: tuple[str, str]) -> Element:

@@ -5,8 +5,10 @@ The board is a flat list of 100 field values indexed ``y * 10 + x``, the order t
 them (row y = 0 first, x = 0..9 within a row), so a board and the golden vectors' 100-character
 strings map one to one.  Teams are ``ONE = 0`` and ``TWO = 1``, the same numbers as seats.
 
-What is shared with the 2019 season (:mod:`swc_local.games.piranhas.rules`): only the
-``Direction`` enum (same eight names, same order, same deltas).  Everything else differs in a
+What is shared with the 2019 season (:mod:`swc_local.games.piranhas.rules`): the
+``Direction`` enum (same eight names, same order, same deltas) and the 8-connected flood fill of
+a 10x10 bitboard (``_flood``: 2019 numbers fields ``x * 10 + y``, 2026 ``y * 10 + x``; the fill
+is symmetric in the two coordinates, so the same masks serve both).  Everything else differs in a
 way that matters (fish sizes, squids instead of kraken, the checks and their texts, the end and
 winner rules), so it lives here and reads on its own.
 
@@ -30,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from swc_local.games.piranhas.rules import DIRECTIONS, Direction
+from swc_local.games.piranhas.rules import _flood  # 8-connected flood of a 10x10 bitboard
 
 __all__ = [
     "DIRECTIONS", "Direction", "EMPTY", "FIELD_CHARS", "FIELD_NAMES", "GameState", "Mistake",
@@ -168,9 +171,6 @@ _DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
 # whether any exists, and the swarms.  The board stays a list (the wire's and the tests' form);
 # the masks are built from it per question with three C-level passes (``bytes.translate`` and
 # ``int(..., 2)``), so a board changed in place is always read right.
-_ALL = (1 << 100) - 1
-_NOT_X0 = sum(1 << c for c in range(100) if c % SIZE != 0)
-_NOT_X9 = sum(1 << c for c in range(100) if c % SIZE != SIZE - 1)
 
 
 def _bits_of(values: set[int]) -> bytes:
@@ -236,17 +236,6 @@ def _generate(own: int, opponent: int, blocked: int, first_only: bool) -> list[M
                 return found
     return found
     return found
-
-
-def _flood(seed: int, own: int) -> int:
-    """The 8-connected group of ``own`` that contains the bit ``seed``."""
-    group = seed
-    while True:
-        wide = group | ((group & _NOT_X9) << 1) | ((group & _NOT_X0) >> 1)
-        grown = (wide | (wide << SIZE) | (wide >> SIZE)) & own
-        if grown == group:
-            return group
-        group = grown
 
 
 def _swarms(own: int) -> list[int]:

@@ -30,7 +30,7 @@ from swc_local.games.piranhas.xmlmap import java_int
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, FIELD_NAMES, SIZE, TEAM_NAMES, GameState, Move,
 )
-from swc_local.protocol.element import Element
+from swc_local.protocol.element import Element, end_tag, start_tag
 
 STATE_CLASS = "state"
 MOVE_CLASS = "move"
@@ -122,8 +122,7 @@ class StateRenderer:
             texts[:] = [None] * SIZE
             self._depth = depth
         indent = "\n" + "  " * depth
-        union = "" if state.first_union is None else f' firstUnion="{TEAM_NAMES[state.first_union]}"'
-        parts = [indent if depth else "", f'<state class="{STATE_CLASS}" startTeam="ONE" turn="{state.turn}"{union}>']
+        parts = [start_tag("state", _state_attrs(state), depth)]
         if state.last_move is not None:
             parts.append(move_element(state.last_move, "lastMove").render(depth + 1))
         parts.append(indent + "  <board>")
@@ -131,7 +130,7 @@ class StateRenderer:
             if text is None:
                 text = texts[y] = self._rows[y].render(depth + 2)  # type: ignore[union-attr]
             parts.append(text)
-        parts.append(indent + "  </board>" + indent + "</state>")
+        parts.append(indent + "  </board>" + end_tag("state", depth))
         return "".join(parts)
 
     def board(self, cells: list[int]) -> Element:
@@ -144,14 +143,19 @@ class StateRenderer:
         return Element("board", children=list(self._rows))  # type: ignore[arg-type]
 
     def state(self, state: GameState) -> Element:
-        attrs = {"class": STATE_CLASS, "startTeam": "ONE", "turn": str(state.turn)}
-        if state.first_union is not None:
-            attrs["firstUnion"] = TEAM_NAMES[state.first_union]
+        attrs = _state_attrs(state)
         children = []
         if state.last_move is not None:
             children.append(move_element(state.last_move, "lastMove"))
         children.append(self.board(state.cells))
         return Element("state", attrs, children)
+
+
+def _state_attrs(state: GameState) -> dict[str, str]:
+    attrs = {"class": STATE_CLASS, "startTeam": "ONE", "turn": str(state.turn)}
+    if state.first_union is not None:
+        attrs["firstUnion"] = TEAM_NAMES[state.first_union]
+    return attrs
 
 
 def state_from_element(state: Element) -> GameState:

@@ -29,10 +29,5 @@ def prepare_from(lobby, record: XmlRecord, index: int) -> dict:
         raise PlayError("the game is already decided in this state; choose an earlier one")
     name = "" if plugin.dialect == MODERN else "Unknown"
     descriptors = (msg.SlotDescriptor(display_name=name, can_timeout=True),) * 2
-    room = lobby.create_room(plugin, descriptors, prepared=True, paused=False, initial_game=game)
-    codes = []
-    for slot in room.slots:
-        slot.reservation = lobby.new_code()
-        lobby.reservations[slot.reservation] = (room, slot.seat)
-        codes.append(slot.reservation)
+    room, codes = lobby.prepare(plugin, descriptors, paused=False, initial_game=game)
     return {"room": room.id, "game": plugin.game_type, "turn": game.turn, "reservations": codes}

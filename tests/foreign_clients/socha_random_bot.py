@@ -27,9 +27,10 @@ def say(*parts: object) -> None:
 
 
 class Logic(IClientHandler):
-    def __init__(self, seed: int, describe: Callable[[object, object], tuple]) -> None:
+    def __init__(self, seed: int, describe: Callable[[object, object], tuple], avoid=None) -> None:
         self.rng = random.Random(seed)
         self.describe = describe
+        self.avoid = avoid
         self.state = None
         self.moves = 0
 
@@ -41,6 +42,8 @@ class Logic(IClientHandler):
 
     def calculate_move(self):
         moves = self.state.possible_moves()
+        if self.avoid is not None:  # a game's known client crash kept out of the random play
+            moves = [m for m in moves if not self.avoid(self.state, m)] or moves
         move = self.rng.choice(moves)
         self.moves += 1
         say("move", self.moves, *self.describe(self.state, move))
@@ -61,9 +64,10 @@ def _no_version_check() -> None:
     logging.info("version check skipped (offline test run)")
 
 
-def main(describe: Callable[[object, object], tuple]) -> None:
+def main(describe: Callable[[object, object], tuple], avoid=None) -> None:
     """Play one game as socha's ``Starter`` does; ``describe(state, move)`` gives the words
-    printed after ``PEER move <n>``."""
+    printed after ``PEER move <n>``; ``avoid(state, move)`` marks moves the bot skips while it
+    has others."""
     Starter.check_socha_version = staticmethod(_no_version_check)
-    Starter(Logic(int(os.environ.get("SOCHA_BOT_SEED", "0")), describe))
+    Starter(Logic(int(os.environ.get("SOCHA_BOT_SEED", "0")), describe, avoid))
     sys.exit(0)

@@ -1,0 +1,113 @@
+"""Which wire dialect answers a message: everything that decides it lives here, as tables.
+
+One XML port serves both dialects (2018/2019 "classic", 2022+ "modern").  A connection's
+dialect is not declared: each message is answered by the dialect it shows, or by the one of the
+room or reservation it names, and the first message that shows one fixes it on the connection
+(``Connection.dialect``).  A room's dialect is its class's (:data:`ROOM_CLASSES`).
+
+Routing (in this order; the first that applies):
+
+* ``authenticate``: the dialect the connection already speaks, else ``password=`` is modern and
+  ``passphrase=`` classic;
+* ``join``: without gameType modern; with one, the dialect of that game (an unknown game: the
+  connection's dialect); ``joinRoom`` and the 2022+ CloseConnection forms: modern;
+* ``joinPrepared``: the dialect of the room the code reserves;
+* ``prepare``: modern for a modern game, else the connection's dialect, else the syntax
+  (``pause=``/``reserved=`` modern, ``shouldBePaused=`` classic);
+* ``<room>``: the dialect of the sender's room (the room answers it, see
+  ``Lobby.receive``); from a client that is not in it, the connection's dialect, else the
+  room's;
+* ``observe``/``pause``/``step``/``cancel``: the connection's dialect, else the room's;
+* anything else: the connection's dialect.
+
+A connection that has shown no dialect yet (its first message is malformed, unknown, or an
+error case above) is answered in the server's ``lobbyDialect`` (default classic, the 2018/2019
+answers): the two servers answered byte-identical junk differently (``<protocol/>`` versus
+nothing), so one of them has to be the default.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from swc_local.games import registry
+from swc_local.games.plugin import CLASSIC, MODERN
+from swc_local.protocol import modern as wire
+from swc_local.protocol.element import Element
+from swc_local.server.modern_room import ModernRoom
+from swc_local.server.room import GameRoom
+
+if TYPE_CHECKING:
+    from swc_local.server.connection import Connection
+
+ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom}
+"""The room that referees a game of each dialect (``plugin.dialect``)."""
+
+ROOM_REQUESTS = frozenset({"observe", "pause", "step", "cancel"})
+"""Admin requests about one room, routed by the room when the connection showed no dialect."""
+
+FIXES_DIALECT = frozenset({"join", "joinPrepared", "room", "authenticate"})
+"""Tags whose routing fixes the connection's dialect even when the element shows none itself."""
+
+
+def room_dialect(room: GameRoom | None) -> str | None:
+    return room.dialect if room is not None else None
+
+
+def _by_game(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    game_type = element.get("gameType")
+    plugin = registry.get(game_type) if game_type is not None else None
+    return MODERN if game_type is None else (plugin.dialect if plugin is not None else known)
+
+
+def _by_reservation(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    entry = reservations.get(element.get("reservationCode") or "")
+    return room_dialect(entry[0]) if entry is not None else known
+
+
+def _by_prepared_game(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    plugin = registry.get(element.get("gameType") or "")
+    return MODERN if plugin is not None and plugin.dialect == MODERN else (known or hint)
+
+
+def _by_room(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    if known is not None:
+        return known  # the handler looks the room up; no second lookup here
+    room = rooms.get(element.get("roomId") or "")
+    return room_dialect(room) if room is not None else hint
+
+
+def _by_connection(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
+    return known or hint
+
+
+RULES = {
+    "join": _by_game,
+    "joinPrepared": _by_reservation,
+    "prepare": _by_prepared_game,
+    "room": _by_room,
+    **{tag: _by_room for tag in ROOM_REQUESTS},
+}
+"""Tag -> how its dialect is chosen when the element does not show one by itself."""
+
+
+def route(lobby, connection: Connection, element: Element) -> str:
+    """Which dialect answers ``element``; remembers it on the connection when it shows one.
+
+    ``lobby`` is read for its ``rooms`` and ``reservations``.  A ``<room>`` from a player of
+    that room never comes here: its room answers it.
+    """
+    tag = element.tag
+    known = connection.dialect
+    hint = wire.dialect_hint(element)
+    if tag == "authenticate":
+        chosen = known or hint
+    elif hint == MODERN and tag not in ("join", "prepare"):
+        chosen = MODERN
+    else:
+        chosen = RULES.get(tag, _by_connection)(element, known, hint, lobby.rooms, lobby.reservations)
+    if chosen is None:
+        chosen = connection.fallback_dialect
+    if connection.dialect is None and (hint is not None or tag in FIXES_DIALECT):
+        connection.dialect = chosen
+    return chosen
