@@ -9,8 +9,7 @@ API (also in the README):
   state (the XML ``<state>`` for XML games), the move that led to it.
 * ``GET /api/games/ID/stream[?step=1]`` and ``GET /api/stream`` -- server-sent events: the game's
   (with ``step=1`` also its newest step, drawn) or the list's newest summary whenever it changed,
-  at most every ``STREAM_INTERVAL`` seconds and within the live CPU budget. A slow reader gets the
-  newest summary, never a backlog.
+  paced and budgeted as :mod:`.live` says. A slow reader gets the newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
 
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from importlib import resources
 from urllib.parse import parse_qs, quote, unquote
 
@@ -36,57 +34,9 @@ from starlette.routing import Route
 from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
+from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
 
 log = logging.getLogger("swc.web")
-
-STREAM_INTERVAL = 0.25
-"""Seconds between two events of one stream: states arriving faster are skipped (newest wins)."""
-LIST_INTERVAL = 0.5
-LIVE_CPU_SHARE = 0.03
-"""CPU the viewer may spend on live events (drawing newest states, listing games), as a share of
-the CPU the rest of the process (the games) uses; beyond it every stream waits and then sends the
-newest state. So watching costs the games at most this much more CPU per move, however many pages
-are open (benchmarks/viewer.py)."""
-IDLE_CPU_SHARE = 0.001
-"""...plus this share of one CPU, so a page on a quiet server still sees every few seconds."""
-EVENT_COST = 0.001
-"""CPU seconds charged for sending one event (hypercorn, starlette, the socket), spent outside the
-code that can time itself (about what one small request costs, measured with benchmarks/viewer.py).
-Requests themselves (pages loaded, steps fetched by hand) are not charged: they are one person's
-action each, and must not hold back the live events."""
-
-
-class RenderBudget:
-    """A token bucket of CPU seconds for live events.
-
-    Refilled by ``share`` times the CPU the process spent on anything else since the last refill
-    (plus ``idle`` times the wall time), spent by what the viewer's events cost (``charge``).
-    """
-
-    def __init__(self, share: float = LIVE_CPU_SHARE, idle: float = IDLE_CPU_SHARE, burst: float = 0.05) -> None:
-        self.share, self.idle, self.burst = share, idle, burst
-        self.tokens = burst
-        self.spent = 0.0
-        self.last_wall, self.last_cpu, self.last_spent = trio.current_time(), time.process_time(), 0.0
-        self._queue = trio.Lock()  # waiters take turns (trio's locks are fair): one polls the bucket at a time
-
-    def _refill(self) -> None:
-        wall, cpu = trio.current_time(), time.process_time()
-        others = max(0.0, (cpu - self.last_cpu) - (self.spent - self.last_spent))
-        self.tokens = min(self.burst, self.tokens + others * self.share + (wall - self.last_wall) * self.idle)
-        self.last_wall, self.last_cpu, self.last_spent = wall, cpu, self.spent
-
-    async def wait(self) -> None:
-        async with self._queue:
-            self._refill()
-            while self.tokens < 0:
-                await trio.sleep(min(1.0, -self.tokens / (self.share + self.idle)))
-                self._refill()
-
-    def charge(self, seconds: float) -> None:
-        self.spent += seconds
-        self.tokens -= seconds
-
 
 ASSETS = {
     "viewer.js": "text/javascript; charset=utf-8",
@@ -125,7 +75,8 @@ class WebContext:
         self.max_depth = max_depth
         self.upload_limit = upload_limit
         self.assets = _load_assets()
-        self._budget: RenderBudget | None = None
+        self.feeds = Feeds()
+        self.steps = StepCache()
         self.open_streams = [0]  # event streams open now (a list: shared with the generators)
         self._reading: trio.Lock | None = None
 
@@ -135,11 +86,10 @@ class WebContext:
             self._reading = trio.Lock()
         return self._reading
 
-    @property
-    def budget(self) -> RenderBudget:
-        if self._budget is None:  # made inside the event loop (it reads trio's clock)
-            self._budget = RenderBudget()
-        return self._budget
+    def step_json(self, record: GameRecord, index: int, count: int) -> dict:
+        """Step ``index`` built once (the cache) for every page and API call that shows it."""
+        stable = record.stable(index, count)
+        return self.steps.get((record.id, index), lambda: step_json(record, index, count, self.renderer), stable)
 
 
 def _json(data, status: int = 200) -> JSONResponse:
@@ -190,37 +140,39 @@ MAX_STREAMS = 500
 """Event streams open at once; more are refused (503), so clients cannot pile up tasks."""
 
 
-def event_stream(source, event, interval: float, budget: RenderBudget, open_streams: list[int]) -> Response:
-    """Server-sent events of ``source`` (a record or the book): ``event()`` whenever its version
-    moved, then a pause. Whatever changed during the pause (or while a slow reader was not
-    reading, or while the live budget was spent) is one event with the newest data, so nothing
-    queues up."""
+def event_stream(feeds: Feeds, key, make, open_streams: list[int]) -> Response:
+    """Server-sent events of the feed ``key`` (made by ``make(budget)`` for its first page): the
+    page sends the feed's newest event whenever it published, so nothing queues up."""
 
     if open_streams[0] >= MAX_STREAMS:
         return _error(f"more than {MAX_STREAMS} event streams are open; try again later", 503)
 
     async def events():
         open_streams[0] += 1
-        version = -1
         try:
-            while True:
-                version, data = await next_event(version)
+            async for data in feeds.subscribe(key, make):
                 yield data
-                await trio.sleep(interval)
         finally:
             open_streams[0] -= 1
 
-    async def next_event(version: int) -> tuple[int, str]:
-        if source.version == version:
-            await source.wait_changed(version)
-        await budget.wait()
-        version = source.version
-        started = time.process_time()
-        data = event()
-        budget.charge(time.process_time() - started + EVENT_COST)
-        return version, data
-
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+def game_event(context: WebContext, record: GameRecord, with_step: bool) -> bytes:
+    """One event of a game's stream: its summary, and with ``with_step`` its newest step drawn."""
+    data = record.summary()
+    data["count"] = count = record.count()
+    if with_step and count:
+        data["step"] = context.step_json(record, count - 1, count)
+    return f"data: {json.dumps(data)}\n\n".encode()
+
+
+def game_feed(context: WebContext, record: GameRecord, with_step: bool):
+    """How the feed of a game's stream is made (for its first page)."""
+    def make(budget) -> Feed:
+        return Feed(record, lambda: game_event(context, record, with_step), budget, FEED_INTERVAL,
+                    final=lambda: record.status() == "finished")
+    return make
 
 
 def build_app(context: WebContext) -> Starlette:
@@ -295,32 +247,27 @@ def build_app(context: WebContext) -> Starlette:
             index += count
         if not 0 <= index < count:
             return _error(f"no step {request.path_params['index']} (0..{count - 1})", 404)
-        return _json(step_json(record, index, count, context.renderer))
-
-    def game_event(record: GameRecord, with_step: bool) -> str:
-        data = record.summary()
-        data["count"] = count = record.count()
-        if with_step and count:
-            cached = getattr(record, "live_step", None)
-            if cached is None or cached[0] != (count, record.version):  # pages watching one game share it
-                cached = record.live_step = ((count, record.version), step_json(record, count - 1, count, context.renderer))
-            data["step"] = cached[1]
-        return f"data: {json.dumps(data)}\n\n"
+        return _json(context.step_json(record, index, count))
 
     async def api_stream(request: Request) -> Response:
         record = record_or_none(request)
         if record is None:
             return _error("no such game", 404)
-
         with_step = request.query_params.get("step") == "1"
-        return event_stream(record, lambda: game_event(record, with_step), STREAM_INTERVAL, context.budget,
+        return event_stream(context.feeds, (record.id, with_step), game_feed(context, record, with_step),
                             context.open_streams)
 
-    async def api_list_stream(request: Request) -> Response:
-        game = request.query_params.get("game")
+    def list_event(game: str | None) -> bytes:
+        return ('data: {"games": [' + ", ".join(
+            r.summary_json() for r in reversed(book.records.values()) if not game or r.game_type == game) + "]}\n\n").encode()
 
-        return event_stream(book, lambda: f"data: {json.dumps({'games': games_list(game)})}\n\n", LIST_INTERVAL,
-                            context.budget, context.open_streams)
+    async def api_list_stream(request: Request) -> Response:
+        game = request.query_params.get("game") or None
+
+        def make(budget) -> Feed:
+            return Feed(book, lambda: list_event(game), budget, LIST_INTERVAL)
+
+        return event_stream(context.feeds, ("list", game), make, context.open_streams)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]

@@ -9,6 +9,7 @@ event per record that exists only while someone waits: the newest state wins, no
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -85,7 +86,8 @@ class GameRecord(Versioned):
         self.source = source  # "live" or the file name
         self.created = time.time()
         self.book: GameBook | None = None
-        self.live_step: tuple | None = None  # the newest step as the live stream sent it (shared by its pages)
+        self._summary: list | None = None  # [stamp, summary, its JSON or None]
+        self.end_listeners: list = []  # called when a live game ended (its live feed, server/web/live.py)
 
     # -- what subclasses provide -----------------------------------------------------------------
 
@@ -98,6 +100,11 @@ class GameRecord(Versioned):
 
     def step(self, index: int) -> Step:
         return self.steps()[index]
+
+    def stable(self, index: int, count: int) -> bool:
+        """Whether step ``index`` (of ``count``) is final, so its drawing may be kept: every step
+        but a running game's newest, unless a family knows better."""
+        return index < count - 1 or self.status() == "finished"
 
     def players(self) -> list[SeatRow]:
         raise NotImplementedError
@@ -126,14 +133,27 @@ class GameRecord(Versioned):
         if self.book is not None:
             self.book.touch()
 
+    def stamp(self) -> tuple:
+        """What the summary depends on beyond the states (cheap): it is rebuilt when this moves."""
+        return (self.version, self.status())
+
+    def _cached_summary(self) -> list:
+        stamp = self.stamp()
+        cached = self._summary
+        if cached is None or cached[0] != stamp:
+            cached = self._summary = [stamp, self._summary_now(), None]
+        return cached
+
     def summary(self) -> dict:
-        """What the start page shows of this game (cached until the game changes)."""
-        if self.status() != "finished":  # a live game's seats and status change without a new state
-            return self._summary_now()
-        cached = getattr(self, "_summary", None)
-        if cached is None or cached[0] != self.version:
-            cached = self._summary = (self.version, self._summary_now())
-        return dict(cached[1])
+        """What the start page shows of this game (built again only when its stamp moved)."""
+        return dict(self._cached_summary()[1])
+
+    def summary_json(self) -> str:
+        """The summary as JSON, encoded once per change (the start page's list joins these)."""
+        cached = self._cached_summary()
+        if cached[2] is None:
+            cached[2] = json.dumps(cached[1])
+        return cached[2]
 
     def _summary_now(self) -> dict:
         result = self.result()
@@ -181,6 +201,8 @@ class GameBook(Versioned):
     def finished(self, record: GameRecord) -> None:
         """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
         record.touch()
+        for listener in list(record.end_listeners):
+            listener()
         self._finished_live.append(record.id)
         while len(self._finished_live) > self.finished_kept:
             self.records.pop(self._finished_live.popleft(), None)

@@ -36,14 +36,16 @@ class WebDoor:
         config.keep_alive_timeout = 30.0
         config.websocket_max_message_size = 1 << 16
         async with trio.open_nursery() as nursery:
-            binds = await nursery.start(self._serve, config)
+            self.context.feeds.nursery = nursery  # the live feeds' tasks (server/web/live.py)
+            binds = await nursery.start(self._serve, config, nursery.cancel_scope)
             self.url = binds[0] if binds else ""
             self.port = int(self.url.rsplit(":", 1)[1]) if self.url else self.port
             log.info("viewer on %s", self.url)
             task_status.started(self)
 
-    async def _serve(self, config: Config, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def _serve(self, config: Config, feeds: trio.CancelScope, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         await serve(build_app(self.context), config, shutdown_trigger=self._stop.wait, task_status=task_status)
+        feeds.cancel()  # the server stopped: no page is left to feed
 
     def stop(self) -> None:
         self._stop.set()

@@ -30,9 +30,11 @@ class ReversiRecord(GameRecord):
 
     family = "reversixt"
 
-    def __init__(self, source: str, text: Callable[[], tuple[int, str]], finished: bool) -> None:
+    def __init__(self, source: str, text: Callable[[], tuple[int, str]], finished: bool,
+                 key: Callable[[], int] | None = None) -> None:
         super().__init__("reversixt", "ReversiXT", source)
         self._text = text  # () -> (a key that changes with the log, the log's text)
+        self._key_now = key  # () -> that key alone, so an unchanged log is not joined again
         self._finished = finished
         self._key: int | None = None
         self._log: MoveLog | None = None
@@ -43,6 +45,8 @@ class ReversiRecord(GameRecord):
 
     def _sync(self) -> None:
         """Read the log again and feed only its new events to the record's own referee."""
+        if self._key_now is not None and self._key_now() == self._key:
+            return
         key, text = self._text()
         if key == self._key:
             return
@@ -86,6 +90,9 @@ class ReversiRecord(GameRecord):
     def text_of(self, step: Step) -> str:
         return board_text(step.state)
 
+    def stable(self, index: int, count: int) -> bool:
+        return True  # steps are only ever appended
+
     def finish(self) -> None:
         self._finished = True
         if self.book is not None:
@@ -124,7 +131,8 @@ def watch_door(door, book) -> None:
     live: dict[str, ReversiRecord] = {}
 
     def started(game_id: str, referee: Referee):
-        record = ReversiRecord("live", lambda: (len(referee.log), "".join(referee.log)), finished=False)
+        record = ReversiRecord("live", lambda: (len(referee.log), "".join(referee.log)), finished=False,
+                               key=lambda: len(referee.log))
         live[game_id] = record
         book.add(record)
         return lambda _referee: record.touch()

@@ -112,6 +112,12 @@ class XmlRecord(GameRecord):
     def steps(self) -> list[Step]:
         return [self.step(index) for index in range(self.count())]
 
+    def stable(self, index: int, count: int) -> bool:
+        return True  # a state received never changes
+
+    def stamp(self) -> tuple:
+        return (self.version, self.status(), self.names())  # players join without a new state
+
     def _step(self, state: Element) -> Step:
         game = self.plugin.game_from_state(state)
         last_move = None
