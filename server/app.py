@@ -16,9 +16,9 @@ import trio
 
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.server.config import Settings
-from swc_local.server.connection import Connection, begin_batch, end_batch
+from swc_local.server.xml.connection import Connection, begin_batch, end_batch
 from swc_local.server.limits import BurstLog, accept_retrying, process_budget, start_process_budget
-from swc_local.server.lobby import Lobby
+from swc_local.server.xml.lobby import Lobby
 
 log = logging.getLogger("swc.server")
 
@@ -41,7 +41,7 @@ class Server:
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
         if game_factory is None and settings.load_game_file:
-            from swc_local.server.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
+            from swc_local.server.xml.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
 
             game_factory = position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
         self.game_factory = game_factory
@@ -53,7 +53,7 @@ class Server:
         self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
-        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt_config.py)
+        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt/config.py)
         self.budget = process_budget()
         self._refused = BurstLog(log)  # refusals and accept failures: a line per burst, not per try
         self.doors: list = [self]  # every door of this server (server/door.py), this one first
@@ -68,7 +68,7 @@ class Server:
             self._nursery = nursery
             self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
             if self.settings.save_replay:
-                from swc_local.server.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
+                from swc_local.server.xml.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
 
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)

@@ -22,9 +22,9 @@ log = logging.getLogger("swc")
 
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
-    from swc_local.server.reversixt_config import serve_overrides as reversixt_overrides
-    from swc_local.server.replay import ReplayError
-    from swc_local.server.roborally_config import serve_default
+    from swc_local.server.reversixt.config import serve_overrides as reversixt_overrides
+    from swc_local.server.xml.replay import ReplayError
+    from swc_local.server.roborally.config import serve_default
 
     settings = None
     try:
@@ -76,7 +76,7 @@ def _fail(message: str) -> int:
 
 def _default_game_problem(settings, flag: str | None) -> str | None:
     """A ``--game``/``defaultGame`` that is no modern game, named by the flag or the file line."""
-    from swc_local.server.modern_lobby import check_default_game
+    from swc_local.server.xml.modern_lobby import check_default_game
 
     problem = check_default_game(settings.default_game)
     if problem is None:
@@ -123,12 +123,12 @@ def add_commands(commands) -> None:
     serve.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
     serve.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
     serve.add_argument("--lobby-dialect", choices=("classic", "modern"), help="answers before a client showed its dialect (lobbyDialect)")
-    from swc_local.server.reversixt_config import add_serve_arguments as add_reversixt_arguments
+    from swc_local.server.reversixt.config import add_serve_arguments as add_reversixt_arguments
 
     add_reversixt_arguments(serve)
     serve.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
     serve.add_argument("--viewer-port", type=port_or_off_argument, help="port of the web viewer (viewerPort, default 13080; -1: off)")
-    from swc_local.server.roborally_config import add_serve_flags
+    from swc_local.server.roborally.config import add_serve_flags
 
     add_serve_flags(serve)
     serve.set_defaults(run=_serve)
@@ -136,13 +136,13 @@ def add_commands(commands) -> None:
     # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (PASSTHROUGH)
     commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
 
-    from swc_local.server.roborally_cli import add_commands as add_roborally_commands
+    from swc_local.server.roborally.cli import add_commands as add_roborally_commands
 
     add_roborally_commands(commands)
 
 
 def _reversixt_dropin(argv: list[str]) -> int:
-    from swc_local.server.reversixt_dropin import main as reversixt_main
+    from swc_local.server.reversixt.dropin import main as reversixt_main
 
     return reversixt_main(argv)
 

@@ -71,8 +71,8 @@ def located(error: ConfigError, sources: dict[str, str]) -> str:
 
 
 def known_keys() -> tuple[str, ...]:
-    from swc_local.server.reversixt_config import PROPERTY_KEYS as reversixt_keys
-    from swc_local.server.roborally_config import PROPERTY_KEYS as roborally_keys
+    from swc_local.server.reversixt.config import PROPERTY_KEYS as reversixt_keys
+    from swc_local.server.roborally.config import PROPERTY_KEYS as roborally_keys
 
     return OFFICIAL_KEYS + OWN_KEYS + reversixt_keys + tuple(f"roborally.{key}" for key in roborally_keys)
 
@@ -115,7 +115,7 @@ class Settings(BaseModel):
     default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
     lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
-    # ReversiXT door (server/reversixt_door.py); keys in server/reversixt_config.py
+    # ReversiXT door (server/reversixt/door.py); keys in server/reversixt/config.py
     reversixt_enabled: bool = True
     reversixt_port: int | None = None  # None: 7777, or a free port when port is 0
     reversixt_map: str | None = None  # None: the bundled classic_2p.map
@@ -127,7 +127,7 @@ class Settings(BaseModel):
     reversixt_max_idle: int = 100  # connections without a GROUP; the oldest makes room (issue 21)
     roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
     viewer_port: int | None = None  # the web viewer (server/web/); swc serve makes None 13080, -1 is off
-    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally_config.py
+    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally/config.py
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
 
 
@@ -269,7 +269,7 @@ def _fields(props: dict[str, str], sources: dict[str, str]) -> dict[str, object]
         fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
     if "passphraseChecksPerSecond" in props:
         fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
-    from swc_local.server.reversixt_config import reversixt_fields
+    from swc_local.server.reversixt.config import reversixt_fields
 
     fields.update(reversixt_fields(props))
     roborally = {key[len("roborally."):]: value.strip() for key, value in props.items() if key.startswith("roborally.")}

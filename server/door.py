@@ -1,8 +1,8 @@
 """The Door contract: what one wire family's listening port is to ``swc serve``.
 
 A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.app.Server`),
-ReversiXT (:class:`~swc_local.server.reversixt_door.ReversiDoor`) and Robo Rally
-(:class:`~swc_local.server.roborally_door.RoboRallyDoor`). ``swc serve`` starts every enabled
+ReversiXT (:class:`~swc_local.server.reversixt.door.ReversiDoor`) and Robo Rally
+(:class:`~swc_local.server.roborally.door.RoboRallyDoor`). ``swc serve`` starts every enabled
 door from one list (:data:`BESIDE_XML`, after the XML door that hosts them), and a shutdown
 (SIGTERM/SIGINT, :mod:`swc_local.server.shutdown`) treats every door alike:
 
@@ -56,7 +56,7 @@ async def start_reversixt(nursery: trio.Nursery, server: Server) -> Door | None:
     """The ReversiXT door (``reversixt=true``, the default); None when off or it cannot listen."""
     if not server.settings.reversixt_enabled:
         return None
-    from swc_local.server.reversixt_config import run_door_for
+    from swc_local.server.reversixt.config import run_door_for
 
     await nursery.start(run_door_for, server.settings, server)
     return server.reversixt_door
@@ -64,7 +64,7 @@ async def start_reversixt(nursery: trio.Nursery, server: Server) -> Door | None:
 
 async def start_roborally(nursery: trio.Nursery, server: Server) -> Door | None:
     """The Robo Rally door (``roborally.port``, default 52020); None when off or it cannot listen."""
-    from swc_local.server.roborally_config import start_beside
+    from swc_local.server.roborally.config import start_beside
 
     server.roborally = await start_beside(nursery, server.settings)
     return server.roborally

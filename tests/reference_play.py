@@ -12,7 +12,7 @@ from pathlib import Path
 import trio
 
 from swc_local.client.bot import play_game
-from swc_local.server.replay import position_factory, read_replay
+from swc_local.server.xml.replay import position_factory, read_replay
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.replay_check import check_replay
 

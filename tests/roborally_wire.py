@@ -7,8 +7,8 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from swc_local.server.roborally_door import RoboRallyDoor
-from swc_local.server.roborally_lobby import RoboRallySettings
+from swc_local.server.roborally.door import RoboRallyDoor
+from swc_local.server.roborally.lobby import RoboRallySettings
 
 FAST = dict(alive_interval=100.0, timer=0.3, play_card_timeout=0.3, pick_damage_timeout=0.5,
             reboot_direction_wait=0.5, close_delay=0.05)

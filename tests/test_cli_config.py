@@ -258,7 +258,7 @@ def test_a_busy_viewer_port_leaves_swc_serve_running(tmp_path):
 
 
 def test_the_reversixt_drop_in_refuses_a_port_out_of_range(capsys):
-    from swc_local.server.reversixt_dropin import main as dropin
+    from swc_local.server.reversixt.dropin import main as dropin
 
     assert dropin(["-m", "any.map", "-p", "99999"]) == 255  # its status for argument errors
     assert one_line(capsys.readouterr().out) == "invalid port 99999 (accepted: 0..65535)"

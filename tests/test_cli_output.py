@@ -53,7 +53,7 @@ def test_swc_admin_output_into_a_closed_pipe_is_quiet_too(swc_server):
 
 def test_text_boards_have_coordinates_and_the_blokus_move_line_its_position(tmp_path, capsys):
     from swc_local.games.blokus.rules import SIZE, SetMove
-    from swc_local.server.replay import read_replay
+    from swc_local.server.xml.replay import read_replay
     from swc_local.tools.replay_check import print_replay
 
     blokus = registry.get("swc_2027_blokus")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import trio
 
 from swc_local.protocol import messages as msg
-from swc_local.server.connection import Connection
+from swc_local.server.xml.connection import Connection
 
 
 class SlowStream(trio.abc.SendStream):
@@ -113,7 +113,7 @@ async def test_a_modern_client_gets_its_next_message_only_after_reading_the_last
 
 
 async def test_a_modern_client_that_does_not_read_gets_its_messages_after_the_pace_limit(nursery, autojump_clock):
-    from swc_local.server.connection import PACE_LIMIT_SECONDS
+    from swc_local.server.xml.connection import PACE_LIMIT_SECONDS
 
     stream = Recording()
     connection = paced_connection(stream)

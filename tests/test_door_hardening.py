@@ -222,7 +222,7 @@ async def test_a_client_that_takes_no_data_is_closed_after_the_write_timeout_whi
 
 
 async def test_finished_rooms_are_not_kept_without_bound():
-    from swc_local.server import roborally_door
+    from swc_local.server.roborally import door as roborally_door
 
     async with swc_serve() as server:
         door = server.roborally
@@ -291,7 +291,7 @@ async def _reversixt_pair(door) -> list:
 
 
 async def test_reversixt_connections_without_a_group_neither_stay_nor_lock_out_players():
-    from swc_local.server.reversixt_game import Timing
+    from swc_local.server.reversixt.game import Timing
 
     async with swc_serve(max_connections=20, reversixt_max_idle=5) as server:
         door = server.reversixt_door
@@ -317,7 +317,7 @@ async def test_reversixt_has_a_join_deadline_by_default():
 
 async def test_one_connection_budget_for_every_door_refusals_logged_once_per_burst(monkeypatch, caplog):
     from swc_local.server import limits
-    from swc_local.server.reversixt_game import Timing
+    from swc_local.server.reversixt.game import Timing
 
     monkeypatch.setattr(limits, "_budget_for", lambda file_limit: 4)
     caplog.set_level(logging.INFO)
@@ -390,7 +390,7 @@ async def test_a_client_that_never_reads_a_large_map_is_disqualified_and_the_gam
     import socket
 
     from swc_local.protocol import reversixt as wire
-    from swc_local.server.reversixt_game import Timing
+    from swc_local.server.reversixt.game import Timing
 
     path = tmp_path / "big_2p.map"
     path.write_text(big_map())

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from swc_local.games import registry
-from swc_local.server.replay import read_replay
+from swc_local.server.xml.replay import read_replay
 from swc_local.client.messages import parse as parse_message
 from swc_local.protocol.element import Element, parse
 from swc_local.tools.replay_check import check_replay, print_replay

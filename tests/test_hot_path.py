@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from swc_local.games import registry
 from swc_local.games.piranhas.rules import Move
 from swc_local.protocol import messages as msg
-from swc_local.server.connection import Connection, begin_batch, end_batch
+from swc_local.server.xml.connection import Connection, begin_batch, end_batch
 from tests.random_plies import random_plies
 from tests.wire import Raw
 

@@ -11,7 +11,7 @@ from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.runner import CommandError
-from swc_local.server.replay import read_replay
+from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 
 PIRANHAS = registry.get("swc_2019_piranhas")

@@ -275,7 +275,7 @@ async def test_join_players_time_out_unless_timeout_is_off(start_server, mock_cl
 def test_settings_keys_and_flags(tmp_path):
     from swc_local.tools.cli import build_parser
     from swc_local.server.config import ConfigError, load_settings
-    from swc_local.server.modern_lobby import check_default_game
+    from swc_local.server.xml.modern_lobby import check_default_game
 
     path = tmp_path / "server.properties"
     path.write_text("defaultGame = test_2022_toy\ntimeout = false\nlobbyDialect = modern\n")
@@ -446,9 +446,9 @@ def test_routing_of_a_connections_first_message(first, dialect):
     """Which dialect answers a fresh connection's first message (None: the lobbyDialect)."""
     from swc_local.protocol.element import parse
     from swc_local.server.config import Settings
-    from swc_local.server.connection import Connection
-    from swc_local.server.lobby import Lobby
-    from swc_local.server.dialects import route
+    from swc_local.server.xml.connection import Connection
+    from swc_local.server.xml.lobby import Lobby
+    from swc_local.server.xml.dialects import route
 
     for fallback in ("classic", "modern"):
         lobby = Lobby(Settings(lobby_dialect=fallback), spawn=lambda *args: None)

@@ -12,7 +12,7 @@ from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.games.ostseeschach.plugin import PLUGIN
 from swc_local.tools.cli import main
-from swc_local.server.replay import read_replay
+from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 from tests.test_reference_bots import play_many
 

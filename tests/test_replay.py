@@ -15,7 +15,7 @@ from swc_local.server.app import Server
 from swc_local.tools.cli import main
 from swc_local.server.config import Settings
 from swc_local.tools.match import MatchConfig, run_match
-from swc_local.server.replay import ReplayError, read_replay
+from swc_local.server.xml.replay import ReplayError, read_replay
 from swc_local.tools.replay_check import check_replay
 
 PIRANHAS = registry.get("swc_2019_piranhas")

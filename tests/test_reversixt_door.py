@@ -12,8 +12,8 @@ from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
-from swc_local.server.reversixt_door import DoorSettings, ReversiDoor
-from swc_local.server.reversixt_game import Timing
+from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
+from swc_local.server.reversixt.game import Timing
 from tests.reversixt_golden import MAPS, normalise_log, scenarios
 from tests.reversixt_harness import plan, replay
 from tests.test_reversixt_dropin import CLOCK_VERDICTS, NEVER_ENDS, _mask_text, check_received, reset_by_reference
@@ -187,7 +187,7 @@ async def test_swc_serve_without_the_door():
 
 def test_properties_keys(tmp_path):
     from swc_local.server.config import ConfigError, load_settings
-    from swc_local.server.reversixt_config import door_port
+    from swc_local.server.reversixt.config import door_port
 
     path = tmp_path / "server.properties"
     path.write_text("reversixtPort = 7788\nreversixtMap = my.map\nreversixtTimeLimit = 0.5\nreversixtDepth = 3\nreversixtZleep = 10\n")

@@ -19,8 +19,8 @@ import trio
 
 from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
-from swc_local.server import reversixt_dropin as dropin
-from swc_local.server.reversixt_game import Timing
+from swc_local.server.reversixt import dropin
+from swc_local.server.reversixt.game import Timing
 from tests.reversixt_golden import GOLDEN, MAPS, normalise_log, scenarios
 from tests.reversixt_harness import plan, replay
 

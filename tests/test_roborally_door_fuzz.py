@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from swc_local.protocol.roborally import Incoming, decode_line
-from swc_local.server.roborally_lobby import CLOSED, Door, Peer, RoboRallySettings
+from swc_local.server.roborally.lobby import CLOSED, Door, Peer, RoboRallySettings
 
 TYPES = ["HelloServer", "Alive", "PlayerValues", "SetStatus", "MapSelected", "SendChat", "SetStartingPoint",
          "SelectedCard", "PlayCard", "SelectedDamage", "RebootDirection", "Welcome", "Bogus"]

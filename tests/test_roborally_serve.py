@@ -7,7 +7,7 @@ from swc_local.client.roborally_bot import RoboRallyBot
 from swc_local.server.app import Server
 from swc_local.tools.cli import build_parser
 from swc_local.server.config import ConfigError, Settings, load_settings
-from swc_local.server.roborally_config import roborally_settings, serve_default
+from swc_local.server.roborally.config import roborally_settings, serve_default
 
 
 async def test_door_runs_beside_the_xml_server_and_keeps_serving():
@@ -66,7 +66,7 @@ def test_properties_keys(tmp_path):
 def test_drop_in_flags():
     args = build_parser().parse_args(["roborally", "--port", "0", "--MinPlayer", "3", "--timer", "0.5", "--seed", "4",
                                       "--map", "Extra Crispy", "--protocol", "Version 1.0", "--protocol", "Version 0.1"])
-    from swc_local.server.roborally_cli import settings_from_args
+    from swc_local.server.roborally.cli import settings_from_args
 
     settings = settings_from_args(args, single_game=True)
     assert (settings.port, settings.min_players, settings.timer, settings.seed, settings.map) == (0, 3, 0.5, 4, "Extra Crispy")

@@ -4,7 +4,7 @@ socha 3.x-5.x return at most one complete message per ``recv`` and then wait in 
 ``recv`` (0.1 s timeout) even when the next message already sits in their buffer; a memento and
 a move request that arrive in one read cost every move 0.1 s
 (``../shared/golden/socha_timing/``).  The server now holds a 2022+ client's next message until
-the client has read the one before (server/connection.py).
+the client has read the one before (server/xml/connection.py).
 
 Here one real prepared game per socha version (3.7.2 Hase und Igel 2025, 4.3.9 Piranhas 2026,
 5.1.0 Blokus 2027) is played by two random bots started through

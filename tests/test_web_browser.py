@@ -20,7 +20,7 @@ from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.client import reversixt_bot as reversixt_bots
 from swc_local.client.roborally_bot import RoboRallyBot
-from swc_local.server.replay import read_replay
+from swc_local.server.xml.replay import read_replay
 
 from .web_helpers import (PASSWORD, REFERENCE_REVERSIXT, ViewProcess, chrome, slow_bots, start_viewer_server,
                           unpacked_roborally_log)

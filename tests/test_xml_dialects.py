@@ -6,10 +6,10 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from swc_local.server.modern_room import ModernRoom
-from swc_local.server.room import GameRoom
+from swc_local.server.xml.modern_room import ModernRoom
+from swc_local.server.xml.room import GameRoom
 
-SERVER = Path(__file__).resolve().parent.parent / "server"
+SERVER = Path(__file__).resolve().parent.parent / "server" / "xml"
 
 
 def test_the_2022_room_overrides_only_declared_hooks():
@@ -38,8 +38,8 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_lobbies_do_not_import_each_other_both_ways():
-    assert "swc_local.server.lobby" not in _imports(SERVER / "modern_lobby.py")
-    assert "swc_local.server.lobby" not in _imports(SERVER / "dialects.py")
+    assert "swc_local.server.xml.lobby" not in _imports(SERVER / "modern_lobby.py")
+    assert "swc_local.server.xml.lobby" not in _imports(SERVER / "dialects.py")
 
 
 def test_no_xml_lobby_or_room_module_calls_a_private_member_of_another():

@@ -35,7 +35,7 @@ from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.rules import State
 from swc_local.games.reversixt.text import board_text
 from swc_local.protocol import reversixt as wire
-from swc_local.server.reversixt_game import GameRunner, Seat, Timing, close_seat
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat
 
 VERSION = "reversi server version SS2009-svn-r"
 USAGE = """usage: swc reversixt -m MAP [options]
@@ -205,7 +205,7 @@ async def _join(listener, players: int) -> tuple[list[Seat], list[int]]:
 
 async def read_group(seat: Seat) -> int:
     """The GROUP a joining client must send first; JoinAbort (with the reason) otherwise."""
-    from swc_local.server.reversixt_game import ReceiveFault, read_frame
+    from swc_local.server.reversixt.game import ReceiveFault, read_frame
 
     try:
         frame = await read_frame(seat)
@@ -316,7 +316,7 @@ async def run(options: Options, game_map: GameMap, *, task_status=trio.TASK_STAT
 
 
 async def _send_start(seat: Seat, game_map: GameMap) -> None:
-    from swc_local.server.reversixt_game import send_frame
+    from swc_local.server.reversixt.game import send_frame
 
     await send_frame(seat, wire.encode_map(game_map.raw))
     await send_frame(seat, wire.encode_player(seat.player))

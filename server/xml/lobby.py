@@ -42,11 +42,11 @@ from swc_local.games.plugin import CLASSIC, MODERN, GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
-from swc_local.server.connection import Connection
-from swc_local.server.dialects import ROOM_CLASSES, route
+from swc_local.server.xml.connection import Connection
+from swc_local.server.xml.dialects import ROOM_CLASSES, route
 from swc_local.server.limits import TokenBucket
-from swc_local.server.modern_lobby import ModernLobby
-from swc_local.server.room import GameRoom, PlayerSlot, Status
+from swc_local.server.xml.modern_lobby import ModernLobby
+from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.lobby")
 
@@ -73,7 +73,7 @@ class Lobby:
     """All rooms, reservations and admins of one server; what both dialects share (the
     passphrase gate, the join path, preparing, seating, the admin requests about a room); and
     the answers of the 2018/2019 requests.  :class:`ModernLobby` answers the 2022+ requests with
-    the same operations; :mod:`~swc_local.server.dialects` decides which of the two answers."""
+    the same operations; :mod:`~swc_local.server.xml.dialects` decides which of the two answers."""
 
     def __init__(
         self,
@@ -106,7 +106,7 @@ class Lobby:
 
         A ``<room>`` from a player of that room, the one message of every move, goes straight
         to the room (looked up once, no routing, no request model); anything else is answered
-        by the dialect :func:`~swc_local.server.dialects.route` chooses.
+        by the dialect :func:`~swc_local.server.xml.dialects.route` chooses.
         """
         if element.tag == "room":
             room = self.rooms.get(element.attrs.get("roomId") or "")

@@ -53,7 +53,7 @@ def add_timing_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_from_args(args: argparse.Namespace, **overrides):
-    from swc_local.server.roborally_lobby import RoboRallySettings
+    from swc_local.server.roborally.lobby import RoboRallySettings
 
     fields = dict(
         min_players=args.min_players, map=args.map, seed=args.seed, alive_interval=args.alive_interval, timer=args.timer,
@@ -72,7 +72,7 @@ def settings_from_args(args: argparse.Namespace, **overrides):
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from swc_local.server.roborally_door import RoboRallyDoor
+    from swc_local.server.roborally.door import RoboRallyDoor
 
     settings = settings_from_args(args, single_game=True)
     try:

@@ -28,7 +28,7 @@ import trio
 
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
 from swc_local.server.limits import BurstLog, serve_within_budget
-from swc_local.server.roborally_lobby import (
+from swc_local.server.roborally.lobby import (
     CLOSED, NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
 )
 

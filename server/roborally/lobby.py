@@ -2,7 +2,7 @@
 
 :class:`Door` is the state machine of spec roborally.md §4 and §7 for every connection of one
 Robo Rally front door; :class:`Room` drives one running game (:class:`~swc_local.games.roborally.game.Game`)
-and delivers its outbox. Both are synchronous: the trio side (:mod:`swc_local.server.roborally_door`)
+and delivers its outbox. Both are synchronous: the trio side (:mod:`swc_local.server.roborally.door`)
 calls :meth:`Door.handle` for each decoded line and :meth:`Door.disconnected` when a connection
 ends, and lets each room's clock run with :meth:`Room.deadline` / :meth:`Room.timeout`.
 

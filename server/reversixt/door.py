@@ -4,7 +4,7 @@ Unlike the reference (one game, then exit) the door keeps serving: connections a
 any time, each sends its GROUP, and whenever the map's number of players have joined a game
 starts with them in join order (player numbers = join order, as on the reference); several games
 run at once. Each game is exactly the reference's: MAP and PLAYER, the 1 s pause, the same
-requests, verdicts and bytes (``server/reversixt_game.py``).
+requests, verdicts and bytes (``server/reversixt/game.py``).
 
 Conformance notes and differences:
 - a bad join (GROUP > 99, wrong type or length, a close) aborts the whole reference server; here
@@ -49,16 +49,16 @@ import trio
 from swc_local.games.reversixt.mapfile import GameMap, load_map
 from swc_local.games.reversixt.referee import Referee
 from swc_local.protocol import reversixt as wire
-from swc_local.server.reversixt_dropin import JoinAbort, read_group
+from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server.limits import BurstLog, serve_within_budget
-from swc_local.server.reversixt_game import GameRunner, Seat, Timing, close_seat, send_frame
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat, send_frame
 
 log = logging.getLogger("swc.reversixt")
 
 DEFAULT_PORT = 7777
 KEEP_FINISHED = 100
 """Finished games a door remembers (swc match and tests read them); older ones are forgotten."""
-DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "games", "reversixt", "maps", "classic_2p.map")
+DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "..", "games", "reversixt", "maps", "classic_2p.map")
 
 
 @dataclass

@@ -44,7 +44,7 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 
 if TYPE_CHECKING:
-    from swc_local.server.connection import Connection
+    from swc_local.server.xml.connection import Connection
 
 log = logging.getLogger("swc.room")
 
@@ -154,7 +154,7 @@ class GameRoom:
     The referee's flow (joining, sending, the move's checks in their order, the clock, pause
     and step, the end) is written once here; what differs between the wire dialects is a hook
     whose default is the 2018/2019 behaviour and which
-    :class:`~swc_local.server.modern_room.ModernRoom` overrides (:attr:`HOOKS`).
+    :class:`~swc_local.server.xml.modern_room.ModernRoom` overrides (:attr:`HOOKS`).
     """
 
     HOOKS: ClassVar[frozenset[str]] = frozenset({

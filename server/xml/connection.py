@@ -14,7 +14,7 @@ How the queue leaves depends on the dialect the client speaks:
   most one message per ``recv`` and then wait in the next ``recv`` (0.1 s socket timeout) even
   when the next message is already in their buffer, so a memento and a move request that arrive
   in one read cost every move 0.1 s (``../shared/golden/socha_timing/``).  On loopback the server
-  sees the client's receive queue (:mod:`~swc_local.server.peer_reads`) and holds the next message
+  sees the client's receive queue (:mod:`~swc_local.server.xml.peer_reads`) and holds the next message
   until it is empty, which typically takes the client's wake-up time (about 0.1 ms); for a peer
   it cannot see, a fixed gap of :data:`PACE_GAP_SECONDS` stands in.  The bytes are the same
   either way; only their split into segments and their timing change.  Conformance note: the
@@ -44,10 +44,10 @@ import trio
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import close_connection
 from swc_local.protocol.writer import StreamWriter
-from swc_local.server import peer_reads
+from swc_local.server.xml import peer_reads
 
 if TYPE_CHECKING:
-    from swc_local.server.room import PlayerSlot
+    from swc_local.server.xml.room import PlayerSlot
 
 log = logging.getLogger("swc.connection")
 

@@ -34,11 +34,11 @@ from swc_local.games import registry
 from swc_local.games.plugin import CLASSIC, MODERN
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.modern_room import ModernRoom
-from swc_local.server.room import GameRoom
+from swc_local.server.xml.modern_room import ModernRoom
+from swc_local.server.xml.room import GameRoom
 
 if TYPE_CHECKING:
-    from swc_local.server.connection import Connection
+    from swc_local.server.xml.connection import Connection
 
 ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom}
 """The room that referees a game of each dialect (``plugin.dialect``)."""

@@ -1,7 +1,7 @@
 """A game room that speaks the modern (2022+) dialect: teams ONE/TWO, ``moveRequest``, the
 2022 or 2025 result envelope, and the pause/step semantics of the 22.x+ servers.
 
-It is :class:`~swc_local.server.room.GameRoom`'s referee (seats, observers, the order of a
+It is :class:`~swc_local.server.xml.room.GameRoom`'s referee (seats, observers, the order of a
 move's checks, the hard-timeout watcher, pause and step, recording and closing) with the 2022+
 hooks: the welcome and the envelopes, what a paused room shows, the turn and rule faults, a
 player leaving before the start, cancel, and the 2022/2025 results.  Which envelope a room uses comes from its plugin
@@ -50,7 +50,7 @@ from typing import ClassVar
 from swc_local.games.plugin import ENVELOPE_2025, MODERN, InvalidMove, Outcome, ScoreFragment
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.room import GameRoom, PlayerSlot, Status
+from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.room")
 

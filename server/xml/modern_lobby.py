@@ -1,8 +1,8 @@
 """The lobby's answers to the 2022+ requests.
 
-:class:`~swc_local.server.lobby.Lobby` keeps the rooms, reservations and admins of both
+:class:`~swc_local.server.xml.lobby.Lobby` keeps the rooms, reservations and admins of both
 dialects and the operations they share (the passphrase gate, the join path, preparing, seating,
-the admin requests about a room); :mod:`~swc_local.server.dialects` decides which dialect
+the admin requests about a room); :mod:`~swc_local.server.xml.dialects` decides which dialect
 answers a message.  This module never imports the lobby: it is handed one.
 
 Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.md §3):
@@ -39,11 +39,11 @@ from swc_local.games.plugin import ENVELOPE_2022, MODERN, GamePlugin
 from swc_local.protocol import messages as msg
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.dialects import ROOM_REQUESTS
-from swc_local.server.room import Status
+from swc_local.server.xml.dialects import ROOM_REQUESTS
+from swc_local.server.xml.room import Status
 
 if TYPE_CHECKING:
-    from swc_local.server.connection import Connection
+    from swc_local.server.xml.connection import Connection
 
 log = logging.getLogger("swc.lobby")
 

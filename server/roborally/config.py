@@ -37,7 +37,7 @@ import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
 from swc_local.server.config import ConfigError, Settings, port_number
-from swc_local.server.roborally_lobby import RoboRallySettings
+from swc_local.server.roborally.lobby import RoboRallySettings
 
 log = logging.getLogger("swc.roborally")
 
@@ -144,7 +144,7 @@ async def start_beside(nursery: trio.Nursery, settings: Settings):
     roborally = roborally_settings(settings)
     if roborally is None:
         return None
-    from swc_local.server.roborally_door import RoboRallyDoor
+    from swc_local.server.roborally.door import RoboRallyDoor
 
     try:
         return await nursery.start(RoboRallyDoor(roborally).run)

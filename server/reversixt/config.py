@@ -60,7 +60,7 @@ async def run_door_for(settings: Settings, server, *, task_status=None) -> None:
     import trio
 
     from swc_local.games.reversixt.mapfile import MapError
-    from swc_local.server.reversixt_door import DoorSettings, ReversiDoor
+    from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
 
     log = logging.getLogger("swc.reversixt")
     task_status = task_status or trio.TASK_STATUS_IGNORED
