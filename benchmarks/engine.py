@@ -143,8 +143,8 @@ def server_game_seconds(game_type: str, games: int, seed: int = 4) -> tuple[floa
 
     from swc_local.protocol.element import Element
     from swc_local.server.config import Settings
-    from swc_local.server import connection as connections
-    from swc_local.server.lobby import Lobby
+    from swc_local.server.xml import connection as connections
+    from swc_local.server.xml.lobby import Lobby
 
     Connection = connections.Connection
     # builds before issue 23 had no batches (benchmarks/ab.py measures them too)

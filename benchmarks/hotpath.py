@@ -24,7 +24,7 @@ from benchmarks.load import run_load, summary
 
 PRELUDE = """
 import atexit, cProfile, time
-from swc_local.server.room import GameRoom as _Room
+from swc_local.server.xml.room import GameRoom as _Room
 _profile = cProfile.Profile(time.process_time)
 _on_data = _Room.on_data
 def _first_move(self, *args):  # profile from the first move on: start-up is not the hot path

@@ -23,8 +23,8 @@ from swc_local.client.reversixt_bot import ClientGame
 from swc_local.games.reversixt.mapfile import load_map, parse_map
 from swc_local.games.reversixt.referee import Referee
 from swc_local.protocol import reversixt as wire
-from swc_local.server.reversixt_door import DoorSettings, ReversiDoor
-from swc_local.server.reversixt_game import Timing
+from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
+from swc_local.server.reversixt.game import Timing
 
 OCTO_MAP = Path(__file__).resolve().parent.parent / "tests" / "data" / "reversixt" / "maps" / "octo_8p.map"
 

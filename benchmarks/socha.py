@@ -47,7 +47,7 @@ GAMES = {
     "4.3.9": ("swc_2026_piranhas", ROOT / "tests" / "foreign_clients" / "socha_piranhas_2026.py"),
     "5.1.0": ("swc_2027_blokus", ROOT / "tests" / "foreign_clients" / "socha_blokus_2027.py"),
 }
-UNPACED = ("import swc_local.server.connection as c; "
+UNPACED = ("import swc_local.server.xml.connection as c; "
            "c.Connection.paced = property(lambda self: False)")  # the write pattern before issue 23
 GAME_TIMEOUT = 300
 

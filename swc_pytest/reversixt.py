@@ -28,8 +28,8 @@ from dataclasses import dataclass
 import pytest
 
 from swc_local.client.blocking import Portal
-from swc_local.server.reversixt_door import DEFAULT_MAP, DoorSettings, ReversiDoor
-from swc_local.server.reversixt_game import Timing
+from swc_local.server.reversixt.door import DEFAULT_MAP, DoorSettings, ReversiDoor
+from swc_local.server.reversixt.game import Timing
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games, require_commands
 

@@ -82,8 +82,8 @@ class RunningRoboRally:
 @contextlib.contextmanager
 def start_roborally(max_rounds: int = 40, **options):
     from swc_local.client.blocking import Portal
-    from swc_local.server.roborally_door import RoboRallyDoor
-    from swc_local.server.roborally_lobby import RoboRallySettings
+    from swc_local.server.roborally.door import RoboRallyDoor
+    from swc_local.server.roborally.lobby import RoboRallySettings
 
     settings = RoboRallySettings(**dict({"port": 0, "single_game": False}, **options))
     with Portal(name="swc-roborally") as portal:

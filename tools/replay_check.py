@@ -23,7 +23,7 @@ from typing import TextIO
 from swc_local.client.messages import parse as parse_message
 from swc_local.games.plugin import MODERN, Game, GamePlugin, InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
-from swc_local.server.replay import Replay
+from swc_local.server.xml.replay import Replay
 
 
 @dataclass
@@ -214,7 +214,7 @@ def main(path, check: bool, out: TextIO) -> int:
     disagreement, 2 when the file cannot be read)."""
     import logging
 
-    from swc_local.server.replay import ReplayError, read_replay
+    from swc_local.server.xml.replay import ReplayError, read_replay
 
     try:
         replay = read_replay(path)

@@ -1,6 +1,6 @@
 """The runner's seat adapter for ReversiXT (2 to 8 players, the reference server's binary protocol).
 
-Each game gets a door of its own (:class:`~swc_local.server.reversixt_door.ReversiDoor`) on a
+Each game gets a door of its own (:class:`~swc_local.server.reversixt.door.ReversiDoor`) on a
 free localhost port, so games running at once never share a queue.  The door numbers players in
 join order, so the seats join one after the other (``ordered``): seat *k*'s command starts once
 seat *k-1* has sent its GROUP.  ``{port}``, ``{host}``, ``{seed}`` and ``{player}`` (the player
@@ -29,8 +29,8 @@ import trio
 
 from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
-from swc_local.server.reversixt_door import DEFAULT_MAP, DoorSettings, FinishedGame, ReversiDoor
-from swc_local.server.reversixt_game import Timing
+from swc_local.server.reversixt.door import DEFAULT_MAP, DoorSettings, FinishedGame, ReversiDoor
+from swc_local.server.reversixt.game import Timing
 from swc_local.tools.runner import Outcome, SeatOutcome
 
 POLL = 0.005

@@ -15,7 +15,7 @@ every seat of a game that had no winner after ``max_rounds`` rounds (a result, n
 ``GameSpec.replays`` keeps the game's JSON-lines log (``swc replay`` reads it).
 
 Options: ``map`` (default Dizzy Highway), ``max_rounds`` (default 40), and any
-:class:`~swc_local.server.roborally_lobby.RoboRallySettings` field (``timer``,
+:class:`~swc_local.server.roborally.lobby.RoboRallySettings` field (``timer``,
 ``play_card_timeout``, ...).
 """
 
@@ -26,8 +26,8 @@ import dataclasses
 
 import trio
 
-from swc_local.server.roborally_door import RoboRallyDoor
-from swc_local.server.roborally_lobby import RoboRallySettings
+from swc_local.server.roborally.door import RoboRallyDoor
+from swc_local.server.roborally.lobby import RoboRallySettings
 from swc_local.tools.results import ranks_from_points
 from swc_local.tools.runner import Outcome, SeatOutcome
 

@@ -50,7 +50,7 @@ def check_options(game: str, options: dict) -> str | None:
     """A one-line problem with the options (a replay that cannot be loaded, or of another
     game), or None."""
     if options.get("load_game"):
-        from swc_local.server.replay import ReplayError
+        from swc_local.server.xml.replay import ReplayError
 
         try:
             _position(game, options)
@@ -63,7 +63,7 @@ def _position(game: str, options: dict):
     """The rooms' start position from ``load_game``/``turn`` (None: the game's own start)."""
     if not options.get("load_game"):
         return None
-    from swc_local.server.replay import position_factory
+    from swc_local.server.xml.replay import position_factory
 
     return position_factory(options["load_game"], options.get("turn") or 0, game)
 

@@ -3,5 +3,5 @@
 ``mapfile`` (maps and their load-time checks), ``rules`` (board, moves, bombs), ``referee`` (turn
 order, time accounts, verdicts, move log and result file), ``text`` (a board for people) and
 ``bots`` (reference clients over the wire). The wire codec is ``swc_local.protocol.reversixt``;
-the server side is ``swc_local.server.reversixt_*``. Contract: ``shared/spec/reversixt.md``.
+the server side is ``swc_local.server.reversixt``. Contract: ``shared/spec/reversixt.md``.
 """

@@ -1,6 +1,6 @@
 """The referee of one ReversiXT game: turn order, phases, time accounts, verdicts, log, results.
 
-Pure and clock-free: the glue (``server/reversixt_game.py``) tells it what arrived and how long
+Pure and clock-free: the glue (``server/reversixt/game.py``) tells it what arrived and how long
 the answer took; it answers with what happened (a :class:`Verdict`: a move to show everyone, or
 a disqualification), which the glue turns into frames, and keeps the move log (``log_game.txt``)
 and the result file's text exactly as the reference server writes them. No wire format here:
