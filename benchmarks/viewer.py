@@ -9,13 +9,24 @@ The figure is the server's CPU time per move in each run and their ratio (issue 
 their HTTP client is h11 (hypercorn's own HTTP/1.1 library) on trio.
 
     python -m benchmarks.viewer --seconds 12 --rounds 5   # about six minutes
+    python -m benchmarks.viewer --seconds 12 --profile   # where the extra CPU goes, per move
+
+With ``--profile`` one pair is run with cProfile switched on inside the server for the measuring
+window only (signals to a prelude), and the functions whose CPU per move grew the most with the
+pages open are listed: the profiler's own cost inflates many-small-calls code, so read the
+differences, not the absolute times.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
+import pstats
+import signal
+import tempfile
 import statistics
 import subprocess
 import sys
@@ -136,36 +147,76 @@ async def run_pages(port: int, warmup: float, seconds: float, count: int = PAGES
     return result
 
 
-async def measure(viewer: bool, seconds: float, warmup: float = 1.0) -> dict:
-    properties = {"viewerPort": str(free_port()) if viewer else "-1"}
-    with ServerProcess(properties=properties) as server:
-        stats = LoadStats()
-        pages = None
+PROFILE_PRELUDE = """
+import cProfile, signal, time
+_profile = cProfile.Profile(time.process_time)
+signal.signal(signal.SIGUSR1, lambda *_: _profile.enable())
+signal.signal(signal.SIGUSR2, lambda *_: (_profile.disable(), _profile.dump_stats({path!r})))
+"""
+"""The measuring window's profile, inside the server: SIGUSR1 switches it on, SIGUSR2 writes it."""
+
+
+async def measure(viewer: bool, seconds: float, warmup: float = 1.0, profile_to: str | None = None,
+                  pages_open: int | None = None) -> dict:
+    """One side alone (the profile runs each side on its own, so each profile holds one server)."""
+    return (await measure_sides((viewer,), seconds, warmup, profile_to, pages_open))[0]
+
+
+async def measure_sides(sides: tuple[bool, ...], seconds: float, warmup: float = 1.0, profile_to: str | None = None,
+                        pages_open: int | None = None) -> list[dict]:
+    """Each side (viewer off / on) a server process of its own, all at the same time under the same
+    load, measured over the same window: whatever else the machine runs meanwhile hits every side
+    alike (runs one after the other differed by up to ±25 % on this shared machine)."""
+    pages_open = PAGES if pages_open is None else pages_open
+    with contextlib.ExitStack() as stack:
+        servers, every_stats, pages = [], [], []
+        for viewer in sides:
+            properties = {"viewerPort": str(free_port()) if viewer else "-1"}
+            prelude = PROFILE_PRELUDE.format(path=profile_to) if profile_to else None
+            servers.append(stack.enter_context(ServerProcess(properties=properties, prelude=prelude)))
+            every_stats.append(LoadStats())
         async with trio.open_nursery() as nursery:
-            for index in range(2 * ROOMS):
-                nursery.start_soon(Player(stats, server.port, 100_003 + index, think=THINK).run)
-            while stats.games_started < ROOMS:
+            for server, stats in zip(servers, every_stats):
+                for index in range(2 * ROOMS):
+                    nursery.start_soon(Player(stats, server.port, 100_003 + index, think=THINK).run)
+            while any(stats.games_started < ROOMS for stats in every_stats):
                 await trio.sleep(0.01)
-            if viewer and PAGES:
-                command = [sys.executable, "-m", "benchmarks.viewer", "--pages", properties["viewerPort"],
-                           "--count", str(PAGES), "--warmup", str(warmup), "--seconds", str(seconds)]
-                pages = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-                line = await trio.to_thread.run_sync(pages.stdout.readline)  # every page is open
-                assert line.strip() == "open", line
+            for viewer, server in zip(sides, servers):
+                if viewer and pages_open:
+                    command = [sys.executable, "-m", "benchmarks.viewer", "--pages", server.properties["viewerPort"],
+                               "--count", str(pages_open), "--warmup", str(warmup), "--seconds", str(seconds)]
+                    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+                    line = await trio.to_thread.run_sync(process.stdout.readline)  # every page is open
+                    assert line.strip() == "open", line
+                    pages.append(process)
+                else:
+                    pages.append(None)
             await trio.sleep(warmup)
-            moves, cpu, wall, ended = stats.moves, server.cpu_seconds(), time.perf_counter(), stats.games_finished
+            if profile_to:
+                for server in servers:
+                    server.process.send_signal(signal.SIGUSR1)
+            before = [(stats.moves, server.cpu_seconds(), stats.games_finished) for server, stats in zip(servers, every_stats)]
+            wall = time.perf_counter()
             await trio.sleep(seconds)
             wall = time.perf_counter() - wall
-            moves, cpu = stats.moves - moves, server.cpu_seconds() - cpu
-            result = {"moves": moves, "cpu": cpu, "wall": wall, "per_move_us": cpu / max(moves, 1) * 1e6,
-                      "errors": len(stats.errors), "moves_per_second": moves / wall, "watched": 0, "shown": 0}
-            if pages is not None:
-                out, _ = await trio.to_thread.run_sync(lambda: pages.communicate(timeout=60))
-                result |= json.loads(out.strip().splitlines()[-1])
-            result["ended"] = stats.games_finished - ended
-            stats.stopping = True
+            after = [(stats.moves, server.cpu_seconds()) for server, stats in zip(servers, every_stats)]
+            if profile_to:
+                for server in servers:
+                    server.process.send_signal(signal.SIGUSR2)
+            results = []
+            for (moves, cpu, ended), (moves_after, cpu_after), stats, process in zip(before, after, every_stats, pages):
+                moves, cpu = moves_after - moves, cpu_after - cpu
+                result = {"moves": moves, "cpu": cpu, "wall": wall, "per_move_us": cpu / max(moves, 1) * 1e6,
+                          "errors": len(stats.errors), "moves_per_second": moves / wall, "watched": 0, "shown": 0}
+                if process is not None:
+                    out, _ = await trio.to_thread.run_sync(lambda: process.communicate(timeout=60))
+                    result |= json.loads(out.strip().splitlines()[-1])
+                result["ended"] = stats.games_finished - ended
+                results.append(result)
+            for stats in every_stats:
+                stats.stopping = True
             nursery.cancel_scope.cancel()
-    return result
+    return results
 
 
 def _pooled(runs: list[dict]) -> dict:
@@ -176,18 +227,20 @@ def _pooled(runs: list[dict]) -> dict:
 
 
 def row(seconds: float, rounds: int = 3) -> tuple[str, str, str, str]:
-    """Runs without and with pages alternate (``rounds`` pairs), so a change in the machine's other
-    load hits both sides alike; the figure is the median of the pairs' ratios (each side's µs/move
-    is the median of its runs)."""
+    """``rounds`` pairs, each the two sides measured at the same time (:func:`measure_sides`), so
+    a change in the machine's other load hits both alike; the figure is the median of the pairs'
+    ratios (each side's µs/move is the median of its runs)."""
     _, mine = server_cpus()
     before = os.sched_getaffinity(0) if mine else None
     if mine:
         os.sched_setaffinity(0, mine)
     runs: dict[bool, list[dict]] = {False: [], True: []}
+    load_before = os.getloadavg()[0]
     try:
-        for _ in range(rounds):
-            for viewer in (False, True):
-                runs[viewer].append(trio.run(measure, viewer, seconds))
+        for round_ in range(rounds):
+            sides = (False, True) if round_ % 2 == 0 else (True, False)  # which server starts first
+            for viewer, result in zip(sides, trio.run(measure_sides, sides, seconds)):
+                runs[viewer].append(result)
     finally:
         if before:
             os.sched_setaffinity(0, before)
@@ -200,16 +253,49 @@ def row(seconds: float, rounds: int = 3) -> tuple[str, str, str, str]:
                 f"{without['moves_per_second']:,.0f} / {with_pages['moves_per_second']:,.0f} moves/s "
                 f"({with_pages['watched']} pages open, {with_pages['shown'] / with_pages['wall']:.1f} states drawn/s, "
                 f"{with_pages['ended']} games ended in the windows; {without['errors'] + with_pages['errors']} errors); "
-                f"ratios of the {rounds} pairs: " + ", ".join(f"{(r - 1) * 100:+.1f} %" for r in ratios))
+                f"ratios of the {rounds} pairs: " + ", ".join(f"{(r - 1) * 100:+.1f} %" for r in ratios)
+                + f"; load average {load_before:.1f} → {os.getloadavg()[0]:.1f}")
     verdict = "✓" if ratio <= 1.10 else "✗"
     return ("50 pages on 50 live games (viewer), server CPU per move with / without", measured,
             f"≤ +10 % {verdict}", f"{(ratio - 1) * 100:+.1f} % (median)")
+
+
+def profile(seconds: float, top: int = 30) -> str:
+    """One pair, profiled: the functions whose own CPU per move grew most with the pages open."""
+    per_move: dict[bool, dict] = {}
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="swc-viewer-prof-") as folder:
+        for viewer in (False, True):
+            path = os.path.join(folder, f"viewer-{viewer}.prof")
+            result = trio.run(measure, viewer, seconds, 1.0, path)
+            for _ in range(100):  # the server writes the stats on SIGUSR2, before it is stopped
+                if os.path.exists(path):
+                    break
+                time.sleep(0.05)
+            stats = pstats.Stats(path, stream=io.StringIO()).stats  # type: ignore[attr-defined]
+            moves = max(result["moves"], 1)
+            per_move[viewer] = {key: (value[2] / moves * 1e6, value[3] / moves * 1e6, value[1] / moves)
+                                for key, value in stats.items()}
+            total = sum(v[0] for v in per_move[viewer].values())
+            lines.append(f"{'with' if viewer else 'without'} pages: {result['moves']} moves, "
+                         f"{result['per_move_us']:.0f} µs/move by /proc (profiled), {total:.0f} µs/move in the profile")
+    keys = set(per_move[False]) | set(per_move[True])
+    zero = (0.0, 0.0, 0.0)
+    grown = sorted(keys, key=lambda k: per_move[False].get(k, zero)[0] - per_move[True].get(k, zero)[0])
+    lines.append(f"\n{'own µs/move':>12} {'(without)':>10} {'cum µs/move':>12} {'calls/move':>11}  function")
+    for key in grown[:top]:
+        own, cum, calls = per_move[True].get(key, zero)
+        before = per_move[False].get(key, zero)[0]
+        lines.append(f"{own - before:+12.1f} {before:10.1f} {cum:12.1f} {calls:11.2f}  "
+                     f"{os.path.relpath(key[0]) if key[0].startswith('/') else key[0]}:{key[1]}({key[2]})")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.viewer", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measuring window of each run (default 10)")
     parser.add_argument("--rounds", type=int, default=3, help="pairs of runs without and with pages (default 3); the median ratio is reported")
+    parser.add_argument("--profile", action="store_true", help="instead: one profiled pair, the functions that cost more with the pages open")
     parser.add_argument("--pages", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the pages' own process
     parser.add_argument("--warmup", type=float, default=1.0, help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, default=PAGES, help=argparse.SUPPRESS)
@@ -218,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         if server_cpus()[1]:
             os.sched_setaffinity(0, server_cpus()[1])
         print(json.dumps(trio.run(run_pages, args.pages, args.warmup, args.seconds, args.count)), flush=True)
+        return 0
+    if args.profile:
+        print(profile(args.seconds))
         return 0
     name, measured, target, ratio = row(args.seconds, args.rounds)
     print("| Benchmark | Measured | Target | Ratio |\n|---|---|---|---|")
