@@ -211,6 +211,12 @@ class GameHooks:
         "It's not your turn yet; expected: ONE(), got TWO() (msg was <move_text>).".."""
         return str(move)
 
+    def snapshot(self) -> object | None:
+        """A copy of this game that later moves leave alone, cheap enough to take on every move: the
+        web viewer keeps one per state of a live room instead of the memento's bytes and renders
+        ``snapshot.state_element()`` only when a page asks. None: the viewer keeps the bytes."""
+        return None
+
     def early_outcome(self) -> Outcome | None:
         """2025 envelope: who leads when an admin cancels the game before its end (25.x
         ``currentWinner()``); None: the room's rule (the first ranking score part that differs)."""

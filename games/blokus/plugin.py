@@ -52,6 +52,10 @@ class BlokusGame(GameHooks):
         self.names = names
         self._renderer: xmlmap.StateTextRenderer | None = None
 
+    def snapshot(self) -> BlokusGame:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return BlokusGame(self.position.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.position.turn

@@ -26,6 +26,10 @@ class HaseUndIgelGame(GameHooks):
         self.state = state
         self.names = names
 
+    def snapshot(self) -> HaseUndIgelGame:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return HaseUndIgelGame(self.state.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.state.turn

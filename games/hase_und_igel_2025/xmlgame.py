@@ -40,6 +40,10 @@ class HaseUndIgel2025Game(GameHooks):
         self.state = state
         self.names = names
 
+    def snapshot(self) -> HaseUndIgel2025Game:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return HaseUndIgel2025Game(self.state.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.state.turn

@@ -65,6 +65,10 @@ class OstseeschachGame(GameHooks):
         self.position = position
         self.names = names
 
+    def snapshot(self) -> OstseeschachGame:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return OstseeschachGame(self.position.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.position.turn

@@ -37,6 +37,10 @@ class PiranhasGame(GameHooks):
         self.names = names
         self._renderer = xmlmap.StateRenderer()
 
+    def snapshot(self) -> PiranhasGame:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return PiranhasGame(self.position.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.position.turn

@@ -56,6 +56,10 @@ class Piranhas2026Game(GameHooks):
         self.names = names
         self._renderer = xmlmap.StateRenderer()
 
+    def snapshot(self) -> Piranhas2026Game:
+        """A copy later moves do not change (the viewer keeps one per state)."""
+        return Piranhas2026Game(self.state.copy(), self.names)
+
     @property
     def turn(self) -> int:
         return self.state.turn

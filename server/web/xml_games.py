@@ -1,7 +1,9 @@
 """XML games (the six Software-Challenge seasons): their states come from the observe path.
 
 A live room gets one more observer, :class:`XmlRecord`, beside any admin's connection: it is
-handed exactly the bytes an observing admin receives (``GameRoom.to_observers``) and keeps them.
+handed exactly the bytes an observing admin receives (``GameRoom.to_observers``) and keeps them,
+or, for a game that can copy itself cheaply (``snapshot()``), a copy of the room's game at that
+memento instead of its bytes (see :meth:`XmlRecord.send` for why).
 A replay file (ours or an official one) is that same stream, so both are read by the one parser
 here; a state becomes a game with ``plugin.game_from_state`` as ``swc replay`` does.
 
@@ -9,6 +11,9 @@ Conformance notes:
 
 * Repeated identical states (a state re-sent after ``step``) count once, as in ``swc replay``.
 * The move that led to a state is the state's ``<lastMove>`` decoded by the game, when it has one.
+* A state kept as a snapshot is shown as ``snapshot.state_element()``: the element the room
+  rendered that memento from (``tests/test_web_snapshots.py`` checks both agree for every game
+  that takes snapshots).
 * The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
   ``regular`` is not ``false``, and with the winner's ``reason``.
 """
@@ -53,7 +58,8 @@ class XmlRecord(GameRecord):
         self.room = room  # the live room until it closes
         self.labels = seat_labels(plugin)
         self._names = names
-        self._mementos: list[bytes | Element] = []  # one per distinct state, as received
+        self._mementos: list[object] = []  # one per distinct state: bytes or element as received, or a snapshot
+        self._newest: bytes | None = None  # the newest memento's bytes (a state re-sent is compared to it)
         self._result: bytes | Element | None = None
         self._steps: dict[int, Step] = {}
         self._elements: dict[int, Element] = {}  # states parsed so far
@@ -63,14 +69,23 @@ class XmlRecord(GameRecord):
     # -- the observer side (called by the room for every message: must stay cheap) -----------------
 
     def send(self, message) -> None:
-        """A message as the admin observer gets it: only mementos and the result are kept."""
+        """A message as the admin observer gets it: only mementos and the result are kept.
+
+        Why a snapshot rather than the memento's bytes when the game offers one: this runs on every
+        move of every room, watched or not, and keeping each move's few KB of bytes alive made the
+        allocator hand the room's next memento and other short-lived buffers fresh memory instead
+        of the block just freed: every move then ran on cold caches and new pages, 5-15 % more
+        server CPU per move (``python -m benchmarks.viewer``). A copy of the game is a few hundred
+        bytes of small objects; its state is rendered only when a page asks for it."""
         if isinstance(message, str):
             message = message.encode()
         if isinstance(message, Element):
             self._take_element(message)
         elif b'class="memento"' in message:
-            if not self._mementos or message != self._mementos[-1]:  # a state re-sent after step
-                self._mementos.append(message)
+            if message == self._newest:  # a state re-sent after step
+                return
+            self._newest = message
+            self._mementos.append(self._snapshot() or message)
         elif b'class="result"' in message:
             self._result = message
         else:
@@ -84,11 +99,21 @@ class XmlRecord(GameRecord):
         kind = data.get("class")
         if kind == "memento" and data.find("state") is not None:
             state = data.find("state")
-            last = self._mementos[-1] if self._mementos else None
-            if last is None or _state_of(last).render() != state.render():
+            if not self._mementos or self.state_element(len(self._mementos) - 1).render() != state.render():
                 self._mementos.append(message)
         elif kind == "result":
             self._result = message
+
+    def _snapshot(self) -> object | None:
+        """A copy of the live room's game as it is now (the memento just sent shows it), or None."""
+        snapshot = getattr(self.room.game, "snapshot", None) if self.room is not None else None
+        if snapshot is None:  # no room (a file, a test) or a stand-in game without the hook
+            return None
+        try:
+            return snapshot()
+        except Exception:  # a bug in one game's copy must not cost the room its move: keep the bytes
+            log.exception("room %s: no snapshot of its game, the viewer keeps the memento", self.room.id)
+            return None
 
     def room_over(self, room) -> None:
         self.unfinished = getattr(room, "unfinished", None)
@@ -138,7 +163,12 @@ class XmlRecord(GameRecord):
     def state_element(self, index: int) -> Element:
         element = self._elements.get(index)
         if element is None:
-            element = self._elements[index] = _state_of(self._mementos[index])
+            kept = self._mementos[index]
+            if isinstance(kept, (bytes, Element)):
+                element = _state_of(kept)
+            else:
+                element = kept.state_element()  # type: ignore[attr-defined]
+            self._elements[index] = element
         return element
 
     def names(self) -> tuple[str, str]:
@@ -161,13 +191,12 @@ class XmlRecord(GameRecord):
 
     def progress(self) -> str:
         """The newest state's turn, read from its bytes without parsing them."""
+        if self._newest is not None:
+            found = _TURN.search(self._newest)
+            return f"turn {found.group(1).decode()}" if found else f"state {len(self._mementos)}"
         if not self._mementos:
             return ""
-        last = self._mementos[-1]
-        if isinstance(last, Element):
-            return f"turn {_state_of(last).get('turn', '?')}"
-        found = _TURN.search(last)
-        return f"turn {found.group(1).decode()}" if found else f"state {len(self._mementos)}"
+        return f"turn {self.state_element(len(self._mementos) - 1).get('turn', '?')}"
 
     def result(self) -> list[SeatRow] | None:
         if self._result is None:
