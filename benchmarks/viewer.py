@@ -158,7 +158,7 @@ signal.signal(signal.SIGUSR2, lambda *_: (_profile.disable(), _profile.dump_stat
 
 async def measure(viewer: bool, seconds: float, warmup: float = 1.0, profile_to: str | None = None,
                   pages_open: int | None = None) -> dict:
-    """One side alone (the profile runs each side on its own, so each profile holds one server)."""
+    """One side alone."""
     return (await measure_sides((viewer,), seconds, warmup, profile_to, pages_open))[0]
 
 
@@ -170,9 +170,9 @@ async def measure_sides(sides: tuple[bool, ...], seconds: float, warmup: float =
     pages_open = PAGES if pages_open is None else pages_open
     with contextlib.ExitStack() as stack:
         servers, every_stats, pages = [], [], []
-        for viewer in sides:
+        for index, viewer in enumerate(sides):
             properties = {"viewerPort": str(free_port()) if viewer else "-1"}
-            prelude = PROFILE_PRELUDE.format(path=profile_to) if profile_to else None
+            prelude = PROFILE_PRELUDE.format(path=profile_to.format(side=index)) if profile_to else None
             servers.append(stack.enter_context(ServerProcess(properties=properties, prelude=prelude)))
             every_stats.append(LoadStats())
         async with trio.open_nursery() as nursery:
@@ -260,18 +260,15 @@ def row(seconds: float, rounds: int = 3) -> tuple[str, str, str, str]:
             f"≤ +10 % {verdict}", f"{(ratio - 1) * 100:+.1f} % (median)")
 
 
-def profile(seconds: float, top: int = 30) -> str:
+def profile(seconds: float, top: int = 30, pages_open: int | None = None) -> str:
     """One pair, profiled: the functions whose own CPU per move grew most with the pages open."""
     per_move: dict[bool, dict] = {}
     lines = []
     with tempfile.TemporaryDirectory(prefix="swc-viewer-prof-") as folder:
-        for viewer in (False, True):
-            path = os.path.join(folder, f"viewer-{viewer}.prof")
-            result = trio.run(measure, viewer, seconds, 1.0, path)
-            for _ in range(100):  # the server writes the stats on SIGUSR2, before it is stopped
-                if os.path.exists(path):
-                    break
-                time.sleep(0.05)
+        template = os.path.join(folder, "side-{side}.prof")
+        results = trio.run(measure_sides, (False, True), seconds, 1.0, template, pages_open)
+        for side, (viewer, result) in enumerate(zip((False, True), results)):
+            path = template.format(side=side)
             stats = pstats.Stats(path, stream=io.StringIO()).stats  # type: ignore[attr-defined]
             moves = max(result["moves"], 1)
             per_move[viewer] = {key: (value[2] / moves * 1e6, value[3] / moves * 1e6, value[1] / moves)
@@ -282,11 +279,11 @@ def profile(seconds: float, top: int = 30) -> str:
     keys = set(per_move[False]) | set(per_move[True])
     zero = (0.0, 0.0, 0.0)
     grown = sorted(keys, key=lambda k: per_move[False].get(k, zero)[0] - per_move[True].get(k, zero)[0])
-    lines.append(f"\n{'own µs/move':>12} {'(without)':>10} {'cum µs/move':>12} {'calls/move':>11}  function")
+    lines.append(f"\n{'own µs/move':>12} {'(without)':>10} {'cum µs/move':>12} {'calls/move':>11} {'(without)':>10}  function")
     for key in grown[:top]:
         own, cum, calls = per_move[True].get(key, zero)
-        before = per_move[False].get(key, zero)[0]
-        lines.append(f"{own - before:+12.1f} {before:10.1f} {cum:12.1f} {calls:11.2f}  "
+        before, _, calls_before = per_move[False].get(key, zero)
+        lines.append(f"{own - before:+12.1f} {before:10.1f} {cum:12.1f} {calls:11.2f} {calls_before:10.2f}  "
                      f"{os.path.relpath(key[0]) if key[0].startswith('/') else key[0]}:{key[1]}({key[2]})")
     return "\n".join(lines)
 
