@@ -17,6 +17,7 @@ Conventions every view follows (the viewer's page and the tests rely on them):
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import math
 import re
@@ -167,6 +168,10 @@ class Grid:
         cx, cy = self.corner(x, y)
         return rect(cx + inset, cy + inset, self.cell - 2 * inset, self.cell - 2 * inset, fill, **values)
 
+    # The board's background, grid and coordinates are the same for every state of a game: they are
+    # written once per grid and colours (a Piranhas state's drawing took half its time on them).
+
+    @functools.lru_cache(maxsize=32)  # noqa: B019 (grids are small, immutable and few)
     def lines(self, color: str, width: float = 0.5) -> str:
         """The cell borders as one path (instead of an element per cell)."""
         right, bottom = self.left + self.width, self.top + self.height
@@ -174,10 +179,12 @@ class Grid:
         d += "".join(f"M{num(self.left)},{num(self.top + j * self.cell)}H{num(right)}" for j in range(self.rows + 1))
         return tag("path", None, d=d, fill="none", stroke=color, stroke_width=width, class_="grid")
 
+    @functools.lru_cache(maxsize=32)  # noqa: B019
     def checkers(self, light: str, dark: str) -> str:
         return "".join(self.square(x, y, dark if (x + y) % 2 else light)
                        for y in range(self.rows) for x in range(self.cols))
 
+    @functools.lru_cache(maxsize=32)  # noqa: B019
     def labels(self, size: float | None = None, every: int = 1, gap: float | None = None) -> str:
         """Column numbers above and below, row numbers left and right of the board, ``gap``
         units away from it."""
