@@ -27,6 +27,9 @@ from swc_local.protocol.element import Element
 _SEAT_COLORS = (RED, BLUE)
 
 
+_SNAPSHOTS_RENDERER = xmlmap.StateRenderer()
+
+
 class PiranhasGame(GameHooks):
     """One room's game: a :class:`Position` plus display names and a state renderer."""
 
@@ -38,8 +41,11 @@ class PiranhasGame(GameHooks):
         self._renderer = xmlmap.StateRenderer()
 
     def snapshot(self) -> PiranhasGame:
-        """A copy later moves do not change (the viewer keeps one per state)."""
-        return PiranhasGame(self.position.copy(), self.names)
+        """A copy later moves do not change (the viewer keeps one per state, taken on every move:
+        the copies share one renderer, which rebuilds what differs from the board it saw last)."""
+        other = PiranhasGame.__new__(PiranhasGame)
+        other.position, other.names, other._renderer = self.position.copy(), self.names, _SNAPSHOTS_RENDERER
+        return other
 
     @property
     def turn(self) -> int:

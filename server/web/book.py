@@ -128,10 +128,18 @@ class GameRecord(Versioned):
     # -- change notification -------------------------------------------------------------------------
 
     def touch(self) -> None:
-        """A new state or a new status: wake whoever waits (nothing when nobody does)."""
-        self._bump()
-        if self.book is not None:
-            self.book.touch()
+        """A new state or a new status: wake whoever waits (nothing when nobody does). Every move
+        of every live room comes here, so the record's and the book's bumps are written out."""
+        self.version += 1
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+        book = self.book
+        if book is not None:
+            book.version += 1
+            if book._changed is not None:
+                book._changed.set()
+                book._changed = None
 
     def stamp(self) -> tuple:
         """What the summary depends on beyond the states (cheap): it is rebuilt when this moves."""
