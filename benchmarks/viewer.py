@@ -1,19 +1,20 @@
 """The web viewer's cost to the games: "50 pages on 50 live games".
 
-Two runs of the same load (50 rooms of scripted Piranhas players that think 5-15 ms, on a fresh
-server process each): one with the viewer off (``viewerPort=-1``), one with the viewer on and 50
-"pages" open, each doing what the game page does: follow one live game's event stream and fetch
-(so render) its newest step on every event, then move on to another running game when it ends.
-The figure is the server's CPU time per move in each run and their ratio (issue 25: at most
-+10 %). The pages run in a process of their own (as browsers would), opened during the warm-up;
-their HTTP client is h11 (hypercorn's own HTTP/1.1 library) on trio.
+Two fresh server processes side by side under the same load (50 rooms of scripted Piranhas
+players each, thinking 450-550 ms): one with the viewer off (``viewerPort=-1``), one with the
+viewer on and 50 "pages" open, each doing what the game page does: follow one live game's event
+stream with its newest step drawn, then move on to another running game when it ends. The figure
+is the servers' CPU time per move over the same window and their ratio (issue 25: at most
++10 %), the median of ``--rounds`` such pairs. The pages run in a process of their own (as
+browsers would), opened during the warm-up; their HTTP client is h11 (hypercorn's own HTTP/1.1
+library) on trio.
 
-    python -m benchmarks.viewer --seconds 12 --rounds 5   # about six minutes
+    python -m benchmarks.viewer --seconds 12 --rounds 9   # about six minutes
     python -m benchmarks.viewer --seconds 12 --profile   # where the extra CPU goes, per move
 
-With ``--profile`` one pair is run with cProfile switched on inside the server for the measuring
-window only (signals to a prelude), and the functions whose CPU per move grew the most with the
-pages open are listed: the profiler's own cost inflates many-small-calls code, so read the
+With ``--profile`` one pair is run with cProfile switched on inside both servers for the
+measuring window only (signals to a prelude), and the functions whose CPU per move grew the most
+with the pages open are listed: the profiler's own cost inflates many-small-calls code, so read the
 differences, not the absolute times.
 """
 
