@@ -101,18 +101,24 @@ class Transport:
         self._refused = BurstLog(logger)  # a line per burst, not per connection
         self._trouble = BurstLog(logger)
         self._accepting = trio.CancelScope()
+        self._listeners: list[trio.SocketListener] = []
 
     def below_cap(self) -> str | None:
         if len(self.connections) >= self.max_connections:
             return f"{len(self.connections)} connections open (maxConnections)"
         return None
 
-    async def run(self, listeners, nursery: trio.Nursery) -> None:
+    async def listen(self, port: int, host: str | None) -> int:
+        """Open the door's listening sockets (before the door says it started); the port bound."""
+        self._listeners = await trio.open_tcp_listeners(port, host=host)
+        return self._listeners[0].socket.getsockname()[1]
+
+    async def run(self, nursery: trio.Nursery) -> None:
         """Accept on every listener until :meth:`stop_accepting`; each connection's handler runs
         as a task of ``nursery`` (so it outlives the listeners)."""
         with self._accepting:
             async with trio.open_nursery() as accepting:
-                for listener in listeners:
+                for listener in self._listeners:
                     accepting.start_soon(self._accept_loop, listener, nursery)
 
     def stop_accepting(self) -> None:

@@ -120,8 +120,7 @@ class ReversiDoor:
         self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host or None)
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = await self.transport.listen(self.settings.port, self.settings.host or None)
         log.info(
             "ReversiXT door listening on %s:%d (%s, %d players)",
             self.settings.host,
@@ -134,7 +133,7 @@ class ReversiDoor:
             if self.settings.zleep:
                 nursery.start_soon(self._watch_waiting)
             task_status.started(self)
-            await self.transport.run(listeners, nursery)
+            await self.transport.run(nursery)
 
     @property
     def open_connections(self) -> int:

@@ -121,14 +121,13 @@ class RoboRallyDoor:
         self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = await self.transport.listen(self.settings.port, self.settings.host)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             self.door = Door(self.settings, spawn_room=self._spawn_room, game_factory=self._game_factory)
             log.info("Robo Rally listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
-            nursery.start_soon(self.transport.run, listeners, nursery)
+            nursery.start_soon(self.transport.run, nursery)
             if not self.settings.single_game and self.settings.ready_timeout > 0:
                 nursery.start_soon(self._watch_unready)
             if self.settings.single_game:

@@ -49,8 +49,7 @@ class XmlDoor:
         return self.transport.connections  # type: ignore[return-value]
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = await self.transport.listen(self.settings.port, self.settings.host)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
@@ -61,7 +60,7 @@ class XmlDoor:
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
-            await self.transport.run(listeners, nursery)
+            await self.transport.run(nursery)
             await trio.sleep_forever()  # connections and rooms live on until cancelled
 
     def _replay_header(self) -> dict[str, str]:
