@@ -464,11 +464,9 @@ async def test_one_prepare_path_names_unlisted_seats_by_the_room_and_refuses_as_
     and closes a 2018/2019 one politely, and leaves no room behind."""
     server = await start_server()
     admin = await Raw.connect(server.port)
-    await admin.send(
-        f'<protocol><authenticate password="{PASSWORD}"/>'
-        '<prepare gameType="test_2022_toy"><slot displayName="alpha" reserved="false"/></prepare>'
-        '<prepare gameType="swc_2019_piranhas" pause="true"><slot reserved="true"/></prepare>'
-    )
+    prepares = ('<prepare gameType="test_2022_toy"><slot displayName="alpha" reserved="false"/></prepare>',
+                '<prepare gameType="swc_2019_piranhas" pause="true"><slot reserved="true"/></prepare>')
+    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>' + "".join(prepares))
     await wait_count(admin, b"</prepared>", 2)
     first, second = bytes(admin.received).decode().split("</prepared>")[:2]
     assert len(UUID.findall(first)) == 2 and len(UUID.findall(second)) == 3  # the room and its reserved seats
