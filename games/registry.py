@@ -3,9 +3,11 @@
 A row (:class:`Game`) says what the tools need to know about a game without importing it: its
 game type, its family, its short names, how many seats it has, the reference bot's command;
 the family (:class:`Family`) says which module plays its seats in ``swc match`` (the runner's
-seat adapter), which function prints or checks its replay files and which file names those
-have.  Everything is named by module path and imported when used, so importing this module
-costs nothing: no server, no trio.
+seat adapter), which function prints or checks its replay files, which file names those have,
+and which module is its door in ``swc serve`` (server/door.py starts every family's door from
+this table, and server/config.py reads each door's settings section through it).  Everything
+is named by module path and imported when used, so importing this module costs nothing: no
+server, no trio.
 
 Adding a game of an existing family is one :class:`Game` line here; a new family is one
 :class:`Family` line more.  The XML door looks its games up through :func:`get` and
@@ -32,6 +34,7 @@ class Family:
     adapter: str  # module with the runner's seat adapter (a class Family)
     replay: str  # "module:function": function(path, check, out) -> exit code
     log_suffixes: tuple[str, ...]  # the file names of its replays/logs end so
+    door: str = ""  # module of its door in swc serve (server/door.py: SECTION, open_door); "": none
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,11 @@ class Game:
         return [sys.executable if arg == PYTHON else arg for arg in self.bot]
 
 
-XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",))
-REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"))
-ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",))
+XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",), "swc_local.server.app")
+REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"),
+                   "swc_local.server.reversixt.door")
+ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",),
+                   "swc_local.server.roborally.door")
 FAMILIES = (XML, REVERSIXT, ROBORALLY)
 
 

@@ -50,14 +50,11 @@ class Server:
         self.connections: set[Connection] = set()
         self.connections_closed = 0  # how many have ended (the accept loop's wait at the limit)
         self.port: int | None = None
-        self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
         self._nursery: trio.Nursery | None = None
         self._accepting = trio.CancelScope()  # cancelled to stop accepting (shutdown)
-        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt/config.py)
         self.budget = process_budget()
         self._refused = BurstLog(log)  # refusals and accept failures: a line per burst, not per try
-        self.doors: list = [self]  # every door of this server (server/door.py), this one first
-        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.doors: list = [self]  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -73,13 +70,9 @@ class Server:
                 self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
                 self.replay_writer.attach(self.lobby)
             log.info("listening on %s:%d", self.settings.host, self.port)
-            from swc_local.server.door import start_doors  # ReversiXT, Robo Rally: each on its own port
+            from swc_local.server.door import start_doors  # every door of the registry, the viewer last
 
             self.doors = await start_doors(nursery, self)
-            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
-                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
-
-                self.web = await start_viewer(nursery, self)  # it watches every door started above
             task_status.started(self)
             with self._accepting:
                 async with trio.open_nursery() as accepting:
@@ -90,6 +83,10 @@ class Server:
     def _replay_header(self) -> dict[str, str]:
         loaded = self.settings.load_game_file
         return {"loadGameFile": loaded, "turnToLoad": str(self.settings.turn_to_load)} if loaded else {}
+
+    def door(self, name: str):
+        """The running door called ``name`` (``reversixt``, ``roborally``, ``web`` ...), or None."""
+        return next((door for door in self.doors if door.name == name), None)
 
     def cancel(self) -> None:
         """End at once: every task of this server and of the doors it hosts is cancelled."""
@@ -310,3 +307,13 @@ def _first_leaf(group: BaseExceptionGroup) -> BaseException:
     while isinstance(chosen, BaseExceptionGroup):
         chosen = chosen.exceptions[0]
     return chosen
+
+
+# The XML door in server/door.py's one list: this module is still its door (the host listens on
+# its port itself, before the other doors open) and its settings section is server/xml/settings.py.
+from swc_local.server.xml.settings import SECTION  # noqa: E402,F401
+
+
+async def open_door(nursery: trio.Nursery, host: Server) -> Server:
+    """The XML door is the host itself, already listening."""
+    return host

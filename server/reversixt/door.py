@@ -375,3 +375,7 @@ def write_game_files(files: dict[str, str]) -> None:
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await ReversiDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401
