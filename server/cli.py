@@ -23,27 +23,9 @@ log = logging.getLogger("swc")
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
 
-    settings = None
     try:
-        settings = load_settings(
-            Path(args.properties) if args.properties else None,
-            host=args.host,
-            port=args.port,
-            password=args.password,
-            seed=args.seed,
-            save_replay=True if args.save_replay else None,
-            replay_dir=args.replay_dir,
-        )
-        settings = _with_flags(settings, args)
+        settings = serve_settings(args)
     except ConfigError as error:
-        return _fail(located(error, settings.sources if settings is not None else {}))
-    try:
-        for section in sections():  # swc serve's defaults, and what must stop it before it listens
-            if getattr(section, "flat", False):
-                section.serve(None, settings, args)
-            else:
-                settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
-    except ConfigError as error:  # its text is whole (flag or file:line), as each section wrote it
         return _fail(str(error))
     try:
         run(settings)
@@ -55,14 +37,34 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_flags(settings, args: argparse.Namespace):
-    """Every section's ``swc serve`` flags put over what the file said (a flag wins)."""
-    for section in sections():
-        if getattr(section, "flat", False):  # the host door's fields are the settings' own
-            settings = settings.model_copy(update=section.flags(args, {}))
+def serve_settings(args: argparse.Namespace):
+    """What ``swc serve ARGS`` runs with: the file, every section's flags over it (a flag wins),
+    then every section's ``swc serve`` defaults and checks; a ConfigError's text is one whole
+    line (naming the flag, or the file and line)."""
+    settings = None
+    try:
+        settings = load_settings(
+            Path(args.properties) if args.properties else None,
+            host=args.host,
+            port=args.port,
+            password=args.password,
+            seed=args.seed,
+            save_replay=True if args.save_replay else None,
+            replay_dir=args.replay_dir,
+        )
+        for section in sections():
+            if getattr(section, "flat", False):  # the host door's fields are the settings' own
+                settings = settings.model_copy(update=section.flags(args, {}))
+            else:
+                fields = section.flags(args, settings.section(section.name).model_dump())
+                settings = settings.with_section(section.name, section.model.model_validate(fields))
+    except ConfigError as error:
+        raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
+    for section in sections():  # each section's text is whole already (flag, or file:line)
+        if getattr(section, "flat", False):
+            section.serve(None, settings, args)
         else:
-            fields = section.flags(args, settings.section(section.name).model_dump())
-            settings = settings.with_section(section.name, section.model.model_validate(fields))
+            settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
     return settings
 
 

@@ -28,6 +28,10 @@ The keys are kept as text (:class:`RoboRallyKeys`) and read when the door starts
 flags are put over them as text first, so a flag and a key get the same check and the same error.
 In-process servers leave the door off unless a port is set; ``swc serve`` opens it on 52020.
 
+The door knows its game through the registry (``registry.entry("roborally")``: its seats bound
+``minPlayers``); the rooms of server/roborally/lobby.py, the family's wire mapping (rules events
+to JSON messages), import the rules themselves, as a mapping of that one game.
+
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs
 on without it, so a second ``swc serve`` on one machine still works.
@@ -41,6 +45,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
 from swc_local.server.settings import ConfigError, Section, located, port_number, port_or_off_argument
 
@@ -157,9 +162,10 @@ def door_settings(part: RoboRallyKeys, settings):
                 raise ConfigError(f"roborally.{key} must be {'>' if strictly_positive else '>='} 0, not {keys[key]!r}")
             fields[name] = value
     if "minPlayers" in keys:
+        fewest, most = registry.entry("roborally").seats
         fields["min_players"] = _int("roborally.minPlayers", keys["minPlayers"])
-        if not 2 <= fields["min_players"] <= 6:  # type: ignore[operator]
-            raise ConfigError("roborally.minPlayers must be 2..6")
+        if not fewest <= fields["min_players"] <= most:  # type: ignore[operator]
+            raise ConfigError(f"roborally.minPlayers must be {fewest}..{most}")
     if keys.get("map"):
         if keys["map"] not in MAP_NAMES:
             raise ConfigError(f"roborally.map must be one of {', '.join(MAP_NAMES)}, not {keys['map']!r}")
