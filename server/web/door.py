@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import trio
-from hypercorn.config import Config
-from hypercorn.trio import serve
 from pydantic import BaseModel, ConfigDict
 
 from swc_local.server.settings import Section, port_number, port_or_off_argument
 
-from .app import WebContext, build_app
+if TYPE_CHECKING:
+    from hypercorn.config import Config
+
+    from .app import WebContext
+
+# hypercorn and starlette are imported when a viewer opens, not when swc serve reads this door's
+# settings section (every door module is imported for that, a viewer or not).
 
 log = logging.getLogger("swc.web")
 
@@ -45,6 +49,8 @@ class WebDoor:
         self._serving = False
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        from hypercorn.config import Config
+
         config = Config()
         host = f"[{self.host}]" if ":" in self.host else self.host
         config.bind = [f"{host}:{self.port}"]
@@ -66,6 +72,10 @@ class WebDoor:
             self._serving = False
 
     async def _serve(self, config: Config, feeds: trio.CancelScope, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        from hypercorn.trio import serve
+
+        from .app import build_app
+
         await serve(build_app(self.context), config, shutdown_trigger=self._stop.wait, task_status=task_status)
         feeds.cancel()  # the server stopped: no page is left to feed
 
@@ -131,6 +141,7 @@ def _watch(door, book) -> None:
 async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     """The viewer of ``swc serve``: it watches the games of every door started before it; None
     when off or when its port cannot be opened (logged; the game ports go on)."""
+    from .app import WebContext
     from .auth import Gate
     from .book import GameBook
 
