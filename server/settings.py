@@ -15,7 +15,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 PORT_RANGE = "0..65535"
 
@@ -137,3 +137,42 @@ class Section:
         """``swc serve``'s defaults over the model's, and checks that must stop it before it
         listens (raise :class:`ConfigError`, one line)."""
         return part
+
+
+class PortSettings(BaseModel):
+    """A door whose one setting is its port."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    port: int | None = None  # None: as the door decides in-process; swc serve's default; -1: off
+
+
+class PortSection(Section):
+    """The section of a door whose one key is its port (``key``, flag ``flag``): unset in-process,
+    ``default_port`` for ``swc serve`` (a free port when the XML port is 0, as in tests), -1 off."""
+
+    key: ClassVar[str]
+    flag: ClassVar[str]
+    default_port: ClassVar[int]
+    what: ClassVar[str]  # "web viewer": the flag's help says "port of the web viewer"
+    model = PortSettings
+
+    @property
+    def keys(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (self.key,)
+
+    def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
+        return {"port": port_number(self.key, props[self.key], off=True)} if self.key in props else {}
+
+    def add_flags(self, group) -> None:
+        group.add_argument(self.flag, type=port_or_off_argument,
+                           help=f"port of the {self.what} ({self.key}, default {self.default_port}; -1: off)")
+
+    def flags(self, args: argparse.Namespace, fields: dict[str, Any]) -> dict[str, Any]:
+        given = getattr(args, self.flag.lstrip("-").replace("-", "_"))
+        return fields if given is None else {**fields, "port": given}
+
+    def serve(self, part: BaseModel, settings: Any, args: argparse.Namespace) -> BaseModel:
+        if part.port is not None:  # type: ignore[attr-defined]
+            return part
+        return part.model_copy(update={"port": self.default_port if settings.port != 0 else 0})

@@ -20,15 +20,12 @@ protocol's way to end a game early) and writes the game's log with ``unfinished 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
 
 import trio
-from pydantic import BaseModel, ConfigDict
 
 from swc_local.games import registry
-from swc_local.server.settings import Section, port_number, port_or_off_argument
+from swc_local.server.settings import PortSection
 
 
 class LineCodec:
@@ -184,31 +181,15 @@ class ToyDoor:
         return self.open + len(self._games)
 
 
-class ToySettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    port: int | None = None  # None: a free port in-process; swc serve makes it 7700; -1: off
-
-
-class ToySection(Section):
-    """The toy family's part of ``server.properties`` and of ``swc serve``."""
+class ToySection(PortSection):
+    """The toy family's part of ``server.properties`` and of ``swc serve``: its port."""
 
     name = "toy"
     title = "toy door (tests/toy_family.py)"
-    keys: ClassVar[tuple[str, ...]] = ("toyPort",)
-    model = ToySettings
-
-    def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
-        return {"port": port_number("toyPort", props["toyPort"], off=True)} if "toyPort" in props else {}
-
-    def add_flags(self, group) -> None:
-        group.add_argument("--toy-port", type=port_or_off_argument, help="port of the toy door (toyPort, default 7700; -1: off)")
-
-    def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
-        return fields if args.toy_port is None else {**fields, "port": args.toy_port}
-
-    def serve(self, part: ToySettings, settings, args) -> ToySettings:
-        return part if part.port is not None else part.model_copy(update={"port": 7700 if settings.port else 0})
+    key = "toyPort"
+    flag = "--toy-port"
+    default_port = 7700
+    what = "toy door"
 
 
 SECTION = ToySection()

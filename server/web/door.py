@@ -13,13 +13,11 @@ port is set; ``swc serve`` opens it on 13080 (a free port when ``--port 0``); -1
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
 import trio
-from pydantic import BaseModel, ConfigDict
 
-from swc_local.server.settings import Section, port_number, port_or_off_argument
+from swc_local.server.settings import PortSection
 
 if TYPE_CHECKING:
     from hypercorn.config import Config
@@ -95,33 +93,13 @@ class WebDoor:
         raise NotImplementedError("the viewer's connections are served by hypercorn")
 
 
-class ViewerSettings(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    port: int | None = None  # None: no viewer in-process; swc serve makes it 13080; -1: off
-
-
-class ViewerSection(Section):
+class ViewerSection(PortSection):
     name = "web"
     title = "web viewer"
-    keys: ClassVar[tuple[str, ...]] = ("viewerPort",)
-    model = ViewerSettings
-
-    def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
-        return {"port": port_number("viewerPort", props["viewerPort"], off=True)} if "viewerPort" in props else {}
-
-    def add_flags(self, group) -> None:
-        group.add_argument("--viewer-port", type=port_or_off_argument,
-                           help="port of the web viewer (viewerPort, default 13080; -1: off)")
-
-    def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
-        return fields if args.viewer_port is None else {**fields, "port": args.viewer_port}
-
-    def serve(self, part: ViewerSettings, settings, args) -> ViewerSettings:
-        """The viewer is on by default for ``swc serve`` (issue 25)."""
-        if part.port is not None:
-            return part
-        return part.model_copy(update={"port": DEFAULT_PORT if settings.port != 0 else 0})
+    key = "viewerPort"
+    flag = "--viewer-port"
+    default_port = DEFAULT_PORT  # on by default for swc serve (issue 25)
+    what = "web viewer"
 
 
 SECTION = ViewerSection()
