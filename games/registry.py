@@ -66,7 +66,7 @@ class Game:
         return [sys.executable if arg == PYTHON else arg for arg in self.bot]
 
 
-XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",), "swc_local.server.app")
+XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",), "swc_local.server.xml.door")
 REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"),
                    "swc_local.server.reversixt.door")
 ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",),

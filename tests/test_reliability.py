@@ -24,7 +24,7 @@ from swc_local.client.connection import ConnectionClosed
 from swc_local.games import registry
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
-from swc_local.server.app import MESSAGES_PER_TURN
+from swc_local.server.transport import MESSAGES_PER_TURN
 from swc_local.server.xml.room import GameRoom
 from tests.conftest import PASSWORD
 from tests.wire import Raw, connect, data_class, messages
