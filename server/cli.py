@@ -1,4 +1,9 @@
-"""The server's commands of ``swc``: ``serve``, the drop-ins ``reversixt`` and ``roborally``.
+"""The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
+``reversixt`` and ``roborally``), which its door module offers (``add_commands``, ``PASSTHROUGH``).
+
+``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
+settings section's (server/settings.py), in the order of server/door.py's one list; nothing here
+names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
 this module never imports tools/ or client/, so ``python -m swc_local.server`` runs the server
@@ -9,6 +14,7 @@ writes the log, one line per connection, room start and room end.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import signal
@@ -94,29 +100,30 @@ def add_commands(commands) -> None:
     for section in sections():  # every door's flags, from its own settings section
         section.add_flags(serve.add_argument_group(section.title))
     serve.set_defaults(run=_serve)
-
-    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (PASSTHROUGH)
-    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
-
-    from swc_local.server.roborally.cli import add_commands as add_roborally_commands
-
-    add_roborally_commands(commands)
+    for module in _door_modules():  # a family's own commands (its drop-in server), from its door module
+        if hasattr(module, "add_commands"):
+            module.add_commands(commands)
 
 
-def _reversixt_dropin(argv: list[str]) -> int:
-    from swc_local.server.reversixt.dropin import main as reversixt_main
+def _door_modules() -> list:
+    from swc_local.server.door import door_modules
 
-    return reversixt_main(argv)
-
-
-# Commands whose arguments another parser reads verbatim: the leading words -> its main(rest).
-PASSTHROUGH = {("reversixt",): _reversixt_dropin}
+    return [importlib.import_module(name) for name in door_modules()]
 
 
-def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
+def passthrough() -> dict:
+    """Commands whose arguments another parser reads verbatim (the leading words -> its
+    ``main(rest)``): each door module's ``PASSTHROUGH``, e.g. ``swc reversixt`` (the reference's flags)."""
+    commands: dict = {}
+    for module in _door_modules():
+        commands.update(getattr(module, "PASSTHROUGH", {}))
+    return commands
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough_commands: dict | None = None) -> int:
     """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
     try:
-        return _dispatch(parser, argv, passthrough or PASSTHROUGH)
+        return _dispatch(parser, argv, passthrough() if passthrough_commands is None else passthrough_commands)
     except BaseException as error:
         if not _closed_stdout(error):
             raise

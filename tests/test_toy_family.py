@@ -93,6 +93,7 @@ def test_a_family_brings_its_keys_and_its_flags(monkeypatch, tmp_path, caplog, c
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     assert "--toy-port" in capsys.readouterr().out
+    assert build_parser().parse_args(["toy"]).command == "toy"  # the family's own command joins swc
     with pytest.raises(SystemExit):
         main(["serve", "--toy-port", "70000"])
     assert "argument --toy-port: '70000' is not a port number" in capsys.readouterr().err

@@ -8,7 +8,8 @@ Each part stands where a real family's would, in miniature, and nothing outside 
 * the door module (``server/<family>/door.py``): :class:`ToyDoor`, the four members of the Door
   contract, reaching its rules through the registry (``registry.entry("count_to_three").rules``);
   its settings section :data:`SECTION` (the key ``toyPort``, the ``swc serve`` flag
-  ``--toy-port``, its defaults); and :func:`open_door`, how ``swc serve`` opens it;
+  ``--toy-port``, its defaults); :func:`open_door`, how ``swc serve`` opens it; and
+  :func:`add_commands`, its own ``swc`` command;
 * the one ``Family`` line and the one ``Game`` line of ``games/registry.py``: :func:`register`
   adds them (here for one test, with ``monkeypatch``).
 
@@ -200,6 +201,12 @@ async def open_door(nursery: trio.Nursery, host) -> ToyDoor | None:
     if port is not None and port < 0:
         return None
     return await nursery.start(ToyDoor(host.settings.host, port or 0).run)
+
+
+def add_commands(commands) -> None:
+    """The family's own ``swc`` command (a real family's drop-in server, as ``swc roborally``)."""
+    command = commands.add_parser("toy", help="count to three (the test family's own command)")
+    command.set_defaults(run=lambda args: 0)
 
 
 # No seat adapter and no replay reader: this test family is served, not played by ``swc match``.

@@ -383,5 +383,7 @@ async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGN
     await ReversiDoor(settings).run(task_status=task_status)
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+# What swc serve reads of this door (server/door.py): its settings section and how it opens;
+# and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
+from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401
 from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401

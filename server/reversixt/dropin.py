@@ -341,3 +341,12 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def add_commands(commands) -> None:
+    """``swc reversixt``: its arguments are the reference server's, read by :func:`main` (PASSTHROUGH)."""
+    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
+
+
+PASSTHROUGH = {("reversixt",): main}
+"""``swc reversixt ARGS``: handed to :func:`main` verbatim (server/cli.py)."""
