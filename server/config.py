@@ -40,6 +40,7 @@ from swc_local.server.settings import (  # noqa: F401 -- the names every caller 
     PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
     strict_bool, whole,
 )
+from swc_local.server.xml.settings import XmlSettings
 
 DEFAULT_PASSWORD = "examplepassword"
 DEFAULT_PORT = 13050
@@ -51,9 +52,11 @@ HOUSE_KEYS = ("password", "port", "local", "plugins", "saveReplay", "debug", "re
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
-class Settings(BaseModel):
-    """Everything the server reads at start-up: the house's fields, the host door's fields, and
-    each other door's section (:meth:`section`)."""
+class Settings(XmlSettings):
+    """Everything the server reads at start-up: the house's fields, the XML door's (inherited:
+    the XML door is the host's own, and every XML module reads ``settings.paused`` and so on, as
+    the official server's one settings object had them), and each other door's section
+    (:meth:`section`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")  # a stale field name is an error, not ignored
 
@@ -64,22 +67,6 @@ class Settings(BaseModel):
     replay_dir: str = "replays"
     seed: int | None = None
     max_connections: int = 1000
-    # The XML door's fields (keys and flags: server/xml/settings.py).  They stay at the top of
-    # the model because the XML door is also the host of ``swc serve`` (server/app.py).
-    paused: bool = False
-    load_game_file: str | None = None
-    turn_to_load: int = 0
-    test_mode: bool = False
-    max_message_bytes: int = 1 << 20
-    max_depth: int = 32
-    idle_timeout: float = 60.0
-    soft_timeout_ms: int | None = None
-    hard_timeout_ms: int | None = None
-    max_seats_per_connection: int = 100
-    passphrase_checks_per_second: float = 5.0
-    default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
-    lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
-    join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
     sections: dict[str, Any] = {}  # section name -> its model, or a dict of its fields (tests)
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
 

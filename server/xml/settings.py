@@ -1,7 +1,7 @@
 """The XML door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
 
-Its fields stay at the top of :class:`~swc_local.server.config.Settings` (a *flat* section):
-the XML door is also the host of ``swc serve`` and every XML module reads them as
+Its model :class:`XmlSettings` is the base of :class:`~swc_local.server.config.Settings` (a
+*flat* section): the XML door is the host's own door and every XML module reads its fields as
 ``settings.paused`` and so on, as the official server's one settings object had them.
 
 Spec-conformance notes (classic lobby spec §7, modern_dialect_2023plus.md):
@@ -22,9 +22,33 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict
+
 from swc_local.server.settings import (
     ConfigError, Section, any_case_bool, lenient_bool, located, number, strict_bool, whole,
 )
+
+
+class XmlSettings(BaseModel):
+    """The XML door's fields (the keys below)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    paused: bool = False
+    load_game_file: str | None = None
+    turn_to_load: int = 0
+    test_mode: bool = False
+    max_message_bytes: int = 1 << 20
+    max_depth: int = 32
+    idle_timeout: float = 60.0
+    soft_timeout_ms: int | None = None
+    hard_timeout_ms: int | None = None
+    max_seats_per_connection: int = 100
+    passphrase_checks_per_second: float = 5.0
+    default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
+    lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
+    join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
+
 
 _WHOLE = {"maxMessageBytes": "max_message_bytes", "maxDepth": "max_depth", "softTimeoutMs": "soft_timeout_ms",
           "hardTimeoutMs": "hard_timeout_ms", "maxSeatsPerConnection": "max_seats_per_connection"}
@@ -37,7 +61,7 @@ class XmlSection(Section):
     flat = True
     keys: ClassVar[tuple[str, ...]] = ("paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
                                        *_WHOLE, *_NUMBER, "defaultGame", "lobbyDialect")
-    model = None  # type: ignore[assignment] -- flat: the fields are Settings' own
+    model = XmlSettings  # flat: Settings derives from it
 
     def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
         fields: dict[str, Any] = {}
