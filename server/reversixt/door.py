@@ -43,18 +43,28 @@ import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import trio
 
-from swc_local.games.reversixt.mapfile import GameMap, load_map
-from swc_local.games.reversixt.referee import Referee
+from swc_local.games import registry
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
 from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
 
+if TYPE_CHECKING:
+    from swc_local.games.reversixt.mapfile import GameMap
+    from swc_local.games.reversixt.referee import Referee
+
 log = logging.getLogger("swc.reversixt")
+
+GAME = registry.entry("reversixt")
+"""The door's game as the registry knows it; the door reaches its rules (maps, referee) only
+through ``GAME.rules``, as the XML door reaches its games through their plugins.  The family's
+wire mapping (server/reversixt/game.py: a referee's verdicts to frames) imports the referee
+itself: it exists for that one game, and typing it against the rules keeps it honest."""
 
 DEFAULT_PORT = 7777
 KEEP_FINISHED = 100
@@ -98,7 +108,7 @@ class ReversiDoor:
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
-        self.game_map = game_map if game_map is not None else load_map(settings.map_path or DEFAULT_MAP)
+        self.game_map = game_map if game_map is not None else GAME.rules_module().load_map(settings.map_path or DEFAULT_MAP)
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
@@ -299,7 +309,7 @@ class ReversiDoor:
             seats[k] = seat
             groups.append(group)
         settings = self.settings
-        referee = Referee(
+        referee = GAME.rules_module().Referee(
             self.game_map,
             groups,
             int(round(settings.time_limit * 1000)),
@@ -371,3 +381,7 @@ def write_game_files(files: dict[str, str]) -> None:
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await ReversiDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401

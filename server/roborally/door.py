@@ -301,3 +301,7 @@ class RoboRallyDoor:
 
 async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await RoboRallyDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+from swc_local.server.roborally.settings import SECTION, open_door  # noqa: E402,F401
