@@ -52,7 +52,7 @@ from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
-from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat, send_frame
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
 
 if TYPE_CHECKING:
     from swc_local.games.reversixt.mapfile import GameMap
@@ -215,7 +215,7 @@ class ReversiDoor:
                 group = await read_group(seat)
             except JoinAbort as error:
                 log.info("reversixt connection %d refused: %s", number, error)
-                await close_seat(seat)
+                await seat.close_now()
                 return
             finally:
                 self._joining.pop(number, None)
@@ -223,7 +223,7 @@ class ReversiDoor:
             if scope.deadline <= trio.current_time():
                 log.info("reversixt connection %d: no group after %g s, closed", number,
                          self.settings.zleep or self.settings.join_timeout)
-            await close_seat(seat)
+            await seat.close_now()
             return
         log.info("reversixt connection %d joined with group %d", number, group)
         done = trio.Event()
@@ -254,7 +254,7 @@ class ReversiDoor:
             seats, self._waiting, self._waiting_since = self._waiting, [], None
             log.info("reversixt: not all clients joined after %g s; %d waiting closed", self.settings.zleep, len(seats))
             for seat, _, done in seats:
-                await close_seat(seat)
+                await seat.close_now()
                 done.set()
 
     async def _play(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
@@ -285,7 +285,7 @@ class ReversiDoor:
             # first in the queue again, for someone to take its place
             log.info("reversixt: %d waiting client(s) left before their game started", len(gone))
             for seat, _, _ in gone:
-                await close_seat(seat)
+                await seat.close_now()
             stayed = [entry for entry in players if entry not in gone]
             self._waiting[:0] = stayed
             if self._waiting_since is None:
@@ -341,7 +341,7 @@ class ReversiDoor:
                 except Exception:
                     log.exception("reversixt game %s: internal error; its connections are closed", game_id)
                     for seat in seats.values():
-                        await close_seat(seat)
+                        await seat.close_now()
                     return players
             if scope.cancelled_caught:
                 log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
