@@ -59,7 +59,7 @@ def serve_settings(args: argparse.Namespace):
             replay_dir=args.replay_dir,
         )
         for section in sections():
-            if getattr(section, "flat", False):  # the host door's fields are the settings' own
+            if section.flat:  # the host door's fields are the settings' own
                 settings = settings.model_copy(update=section.flags(args, {}))
             else:
                 fields = section.flags(args, settings.section(section.name).model_dump())
@@ -67,7 +67,7 @@ def serve_settings(args: argparse.Namespace):
     except ConfigError as error:
         raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
     for section in sections():  # each section's text is whole already (flag, or file:line)
-        if getattr(section, "flat", False):
+        if section.flat:
             section.serve(None, settings, args)
         else:
             settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))

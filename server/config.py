@@ -141,7 +141,7 @@ def read_properties(path: Path) -> dict[str, object]:
         parts: dict[str, dict[str, Any]] = {}
         for section in sections():
             own = {key: value for key, value in props.items() if key in section.keys}
-            if getattr(section, "flat", False):  # the host door's fields live at the top
+            if section.flat:  # the host door's fields live at the top
                 fields.update(section.read(own, sources))
             else:
                 parts[section.name] = section.read(own, sources)

@@ -72,8 +72,9 @@ def door_modules() -> list[str]:
 
 
 async def start_doors(nursery: trio.Nursery, host: Server) -> list[Door]:
-    """Start every enabled door of the one list; returns them all in order (the host's own XML
-    door is already listening: its ``open_door`` hands it back)."""
+    """Start every enabled door of the one list, in order; returns those that opened (the XML
+    door first: a port it cannot open stops the host; any other door that cannot open is logged
+    and left out)."""
     doors: list[Door] = []
     for module in door_modules():
         host.doors = doors  # what each door may look at: the doors started before it

@@ -58,7 +58,7 @@ _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphra
 class XmlSection(Section):
     name = "xml"
     title = "XML door (Software-Challenge lobby)"
-    flat = True
+    flat: ClassVar[bool] = True
     keys: ClassVar[tuple[str, ...]] = ("paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
                                        *_WHOLE, *_NUMBER, "defaultGame", "lobbyDialect")
     model = XmlSettings  # flat: Settings derives from it
