@@ -75,7 +75,10 @@ class Settings(XmlSettings):
         part = self.sections.get(name)
         if isinstance(part, BaseModel):
             return part
-        return section_named(name).model.model_validate(part or {})
+        section = section_named(name)
+        if section.flat:  # the host door's fields are these settings' own
+            return self
+        return section.model.model_validate(part or {})
 
     def with_section(self, name: str, part: BaseModel) -> Settings:
         return self.model_copy(update={"sections": {**self.sections, name: part}})

@@ -1,6 +1,6 @@
 """The Door contract: what one wire family's listening port is to ``swc serve``.
 
-A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.app.Server`),
+A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.xml.door.XmlDoor`),
 ReversiXT (:class:`~swc_local.server.reversixt.door.ReversiDoor`), Robo Rally
 (:class:`~swc_local.server.roborally.door.RoboRallyDoor`) and the web viewer
 (:class:`~swc_local.server.web.door.WebDoor`). ``swc serve`` starts every enabled door from one
