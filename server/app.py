@@ -1,9 +1,9 @@
-"""The host of ``swc serve``: it starts the XML door (server/xml/door.py) and, beside it, every
-other door (server/door.py) and the viewer, and stops them together.
+"""The host of ``swc serve``: it starts every door from server/door.py's one list (the door of
+each family of the registry, the XML door first, then the viewer) and stops them together.
 
 :class:`Server` keeps the surface tests and tools use (``port``, ``lobby``, ``connections``: the
-XML door's; ``reversixt_door``, ``roborally``, ``web``, ``doors``) and is itself the first entry of
-:attr:`Server.doors`, standing for the XML door in a shutdown.
+XML door's; :meth:`Server.door` for any other door by name; ``doors``), and stands for the XML
+door where a single door is asked for (``stop``, ``busy``, ``handle``).
 """
 
 from __future__ import annotations
@@ -24,19 +24,16 @@ class Server:
     """The XML door, and the host of the other doors of ``swc serve`` (server/door.py).
 
     ``await server.run(task_status=...)`` inside a nursery; :attr:`doors` lists every door it
-    started, itself (the XML door) first.
+    started, in start order (the XML door first).
     """
 
     name = "xml"
 
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
-        self.xml = XmlDoor(settings, game_factory)
-        self.roborally = None  # the Robo Rally door beside this one, if configured (issue 16)
-        self.reversixt_door = None  # the ReversiXT door's task sets it (server/reversixt/config.py)
+        self.xml = XmlDoor(settings, game_factory)  # built now: tests and tools read its parts early
         self._host: trio.Nursery | None = None
-        self.doors: list = [self]  # every door of this server (server/door.py), this one first
-        self.web = None  # the viewer's web door (server/web/), when viewer_port is set
+        self.doors: list = [self]  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
 
     # the XML door's parts, where tests and the viewer look for them
@@ -51,15 +48,14 @@ class Server:
         start_process_budget(log)  # one connection budget for every door (issue 21)
         async with trio.open_nursery() as nursery:
             self._host = nursery
-            await nursery.start(self.xml.run)
-            from swc_local.server.door import start_doors  # ReversiXT, Robo Rally: each on its own port
+            from swc_local.server.door import start_doors  # every door of the registry, the viewer last
 
             self.doors = await start_doors(nursery, self)
-            if self.settings.viewer_port is not None and self.settings.viewer_port >= 0:
-                from swc_local.server.web.door import start_beside as start_viewer  # issue 25
-
-                self.web = await start_viewer(nursery, self)  # it watches every door started above
             task_status.started(self)
+
+    def door(self, name: str):
+        """The running door called ``name`` (``xml``, ``reversixt``, ``roborally``, ``web`` ...), or None."""
+        return next((door for door in self.doors if door.name == name), None)
 
     def cancel(self) -> None:
         """End at once: every task of this server and of the doors it hosts is cancelled."""

@@ -217,6 +217,7 @@ class Connection:
         self.closing = False  # no more input is processed; the writer closes after flushing
         self.lost = False  # nothing can be written any more (the peer went away, or was cut off)
         self.timed_out = False  # a write ran out of write_timeout
+        self.eof = False  # the client's end of stream was read (by a family that reads on demand)
         self.reading = True  # the read loop still runs (the writer ends it when it hangs up)
         self.reason = ""  # why it ended, for the door's logic
         self._helpers: trio.Nursery | None = None
@@ -503,7 +504,7 @@ class Connection:
         self.closing = True
         try:
             drained = 0
-            while drained < DRAIN_LIMIT:
+            while drained < DRAIN_LIMIT and not self.eof:
                 with trio.move_on_after(0.001):
                     data = await self.receive_some(4096)
                     if not data:

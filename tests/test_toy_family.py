@@ -1,16 +1,22 @@
-"""A fourth wire family joins ``swc serve`` with its door and one line (tests/toy_family.py).
+"""A fourth wire family joins ``swc serve`` with its door module and one registry line each for
+its family and its game (tests/toy_family.py), and no other edit.
 
-The toy family's door is started by the server from ``server/door.py``'s list like the real
-doors, plays a game, and is stopped by the same shutdown as every door: its game under way ends
-the toy protocol's way, with its log marked unfinished, and the shutdown waits for it.
+The toy family's door is started by the server from ``server/door.py``'s one list (built from the
+registry) like the real doors, plays a game, and is stopped by the same shutdown as every door:
+its game under way ends the toy protocol's way, with its log marked unfinished, and the shutdown
+waits for it. Its settings section is read from ``server.properties`` and ``swc serve``'s
+command line like the others'.
 """
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 from swc_local.server.door import Door
 from swc_local.server.shutdown import stop_gracefully
+
+from swc_local.server.config import ConfigError, known_keys, load_settings
 
 from .toy_family import LineCodec, register
 
@@ -35,11 +41,11 @@ class Client:
 
 
 async def test_a_fourth_family_is_served_and_stopped_like_the_others(start_server, monkeypatch):
-    logs: list[str] = []
-    register(monkeypatch, logs)
-    server = await start_server(reversixt_enabled=False)
-    toy = server.doors[-1]
-    assert isinstance(toy, Door) and toy.name == "toy" and [door.name for door in server.doors] == ["xml", "toy"]
+    register(monkeypatch)
+    server = await start_server(sections={"reversixt": {"enabled": False}})
+    toy = server.door("toy")
+    assert isinstance(toy, Door) and [door.name for door in server.doors] == ["xml", "toy"]
+    logs = toy.logs
 
     with trio.fail_after(30):
         first = await Client.play(toy.port, "ann")
@@ -66,3 +72,35 @@ async def test_a_fourth_family_is_served_and_stopped_like_the_others(start_serve
         assert await fourth.next_line() == "STOPPED server stopped (test)" and await fourth.next_line() == ""
     assert logs[1] == "\nunfinished server stopped (test)\n"
     assert toy.busy() == 0
+
+
+def test_a_family_brings_its_keys_and_its_flags(monkeypatch, tmp_path, caplog, capsys):
+    from swc_local.server.cli import main, serve_settings
+    from swc_local.tools.cli import build_parser
+
+    register(monkeypatch)
+    assert "toyPort" in known_keys() and "reversixtPort" in known_keys() and "roborally.timer" in known_keys()
+    properties = tmp_path / "server.properties"
+    properties.write_text("toyPort = 7701\ntoyPrt = 1\n")
+    assert load_settings(properties).section("toy").port == 7701
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == [f"{properties}:2: unknown key 'toyPrt' is ignored; did you mean 'toyPort'?"]
+    properties.write_text("password = x\ntoyPort = 70000\n")
+    with pytest.raises(ConfigError) as raised:
+        load_settings(properties)
+    assert str(raised.value) == f"{properties}:2: toyPort must be a port number -1 (off) or 0..65535, not '70000'"
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "--toy-port" in capsys.readouterr().out
+    assert build_parser().parse_args(["toy"]).command == "toy"  # the family's own command joins swc
+    with pytest.raises(SystemExit):
+        main(["serve", "--toy-port", "70000"])
+    assert "argument --toy-port: '70000' is not a port number" in capsys.readouterr().err
+    properties.write_text("toyPort = 7701\n")
+    serve = ["serve", "--properties", str(properties)]
+    assert serve_settings(build_parser().parse_args(serve)).section("toy").port == 7701
+    assert serve_settings(build_parser().parse_args([*serve, "--toy-port", "0"])).section("toy").port == 0  # a flag wins
+    properties.write_text("")
+    assert serve_settings(build_parser().parse_args(serve)).section("toy").port == 7700  # swc serve's default
+    assert load_settings(properties).section("toy").port is None  # in-process: a free port

@@ -1,12 +1,17 @@
 """A test-only fourth wire family, to show what adding one takes (ARCHITECTURE.md).
 
-Each part stands where a real family's would, in miniature:
+Each part stands where a real family's would, in miniature, and nothing outside them changes:
 
 * the codec (``protocol/<family>.py``): :class:`LineCodec`, lines of text, sans I/O;
 * the pure rules (``games/<game>/``): :class:`CountToThree`, players take turns to count; the
   one who says 3 wins;
-* the door (``server/<family>...``): :class:`ToyDoor`, the four members of the Door contract;
-* the one line of ``server/door.py``'s ``BESIDE_XML``: :func:`register` appends :func:`start_toy`.
+* the door module (``server/<family>/door.py``): :class:`ToyDoor`, the four members of the Door
+  contract, reaching its rules through the registry (``registry.entry("count_to_three").rules``);
+  its settings section :data:`SECTION` (the key ``toyPort``, the ``swc serve`` flag
+  ``--toy-port``, its defaults); :func:`open_door`, how ``swc serve`` opens it; and
+  :func:`add_commands`, its own ``swc`` command;
+* the one ``Family`` line and the one ``Game`` line of ``games/registry.py``: :func:`register`
+  adds them (here for one test, with ``monkeypatch``).
 
 The toy protocol: a client sends ``PLAY <name>``; two players make a game; the player to move
 gets ``TURN``, answers ``COUNT``, and everybody gets ``COUNTED <name> <n>``; at 3 everybody gets
@@ -19,6 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import trio
+
+from swc_local.games import registry
+from swc_local.server.settings import PortSection
 
 
 class LineCodec:
@@ -74,9 +82,11 @@ class ToyDoor:
 
     name = "toy"
 
-    def __init__(self, logs: list[str]) -> None:
-        self.port: int | None = None
-        self.logs = logs  # each game's log, as the family would write it to a file
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.host = host
+        self.port: int | None = port
+        self.rules = registry.entry("count_to_three").rules_module()  # the door knows its game by the registry
+        self.logs: list[str] = []  # each game's log, as the family would write it to a file
         self.open = 0
         self.stopping: str | None = None
         self._waiting: _Seat | None = None
@@ -85,7 +95,7 @@ class ToyDoor:
         self._games: dict[int, tuple[CountToThree, list[_Seat], trio.CancelScope]] = {}
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        listeners = await trio.open_tcp_listeners(self.port, host=self.host)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
             task_status.started(self)
@@ -121,7 +131,7 @@ class ToyDoor:
             self.open -= 1
 
     async def _play(self, seats: list[_Seat]) -> None:
-        game = CountToThree([seat.name for seat in seats])
+        game = self.rules.CountToThree([seat.name for seat in seats])
         scope = trio.CancelScope()
         self._games[id(game)] = (game, seats, scope)
         try:
@@ -172,11 +182,39 @@ class ToyDoor:
         return self.open + len(self._games)
 
 
-def register(monkeypatch, logs: list[str]) -> None:
-    """The one line a new family adds to ``server/door.py`` (here for one test)."""
-    from swc_local.server import door
+class ToySection(PortSection):
+    """The toy family's part of ``server.properties`` and of ``swc serve``: its port."""
 
-    async def start_toy(nursery: trio.Nursery, server) -> ToyDoor:
-        return await nursery.start(ToyDoor(logs).run)
+    name = "toy"
+    title = "toy door (tests/toy_family.py)"
+    key = "toyPort"
+    flag = "--toy-port"
+    default_port = 7700
+    what = "toy door"
 
-    monkeypatch.setattr(door, "BESIDE_XML", (*door.BESIDE_XML, start_toy))
+
+SECTION = ToySection()
+
+
+async def open_door(nursery: trio.Nursery, host) -> ToyDoor | None:
+    port = host.settings.section("toy").port
+    if port is not None and port < 0:
+        return None
+    return await nursery.start(ToyDoor(host.settings.host, port or 0).run)
+
+
+def add_commands(commands) -> None:
+    """The family's own ``swc`` command (a real family's drop-in server, as ``swc roborally``)."""
+    command = commands.add_parser("toy", help="count to three (the test family's own command)")
+    command.set_defaults(run=lambda args: 0)
+
+
+# No seat adapter and no replay reader: this test family is served, not played by ``swc match``.
+TOY = registry.Family("toy", adapter="", replay="", log_suffixes=(".toy",), door="tests.toy_family")
+GAME = registry.Game("count_to_three", TOY, ("count_to_three",), (2, 2), bot=(), rules="tests.toy_family")
+
+
+def register(monkeypatch) -> None:
+    """The family's one ``Family`` line and its game's one ``Game`` line in ``games/registry.py``."""
+    monkeypatch.setattr(registry, "FAMILIES", (*registry.FAMILIES, TOY))
+    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, GAME))

@@ -43,18 +43,28 @@ import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import trio
 
-from swc_local.games.reversixt.mapfile import GameMap, load_map
-from swc_local.games.reversixt.referee import Referee
+from swc_local.games import registry
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
-from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat, send_frame
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
+
+if TYPE_CHECKING:
+    from swc_local.games.reversixt.mapfile import GameMap
+    from swc_local.games.reversixt.referee import Referee
 
 log = logging.getLogger("swc.reversixt")
+
+GAME = registry.entry("reversixt")
+"""The door's game as the registry knows it; the door reaches its rules (maps, referee) only
+through ``GAME.rules``, as the XML door reaches its games through their plugins.  The family's
+wire mapping (server/reversixt/game.py: a referee's verdicts to frames) imports the referee
+itself: it exists for that one game, and typing it against the rules keeps it honest."""
 
 DEFAULT_PORT = 7777
 KEEP_FINISHED = 100
@@ -98,7 +108,7 @@ class ReversiDoor:
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
-        self.game_map = game_map if game_map is not None else load_map(settings.map_path or DEFAULT_MAP)
+        self.game_map = game_map if game_map is not None else GAME.rules_module().load_map(settings.map_path or DEFAULT_MAP)
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
@@ -205,7 +215,7 @@ class ReversiDoor:
                 group = await read_group(seat)
             except JoinAbort as error:
                 log.info("reversixt connection %d refused: %s", number, error)
-                await close_seat(seat)
+                await seat.close_now()
                 return
             finally:
                 self._joining.pop(number, None)
@@ -213,7 +223,7 @@ class ReversiDoor:
             if scope.deadline <= trio.current_time():
                 log.info("reversixt connection %d: no group after %g s, closed", number,
                          self.settings.zleep or self.settings.join_timeout)
-            await close_seat(seat)
+            await seat.close_now()
             return
         log.info("reversixt connection %d joined with group %d", number, group)
         done = trio.Event()
@@ -244,7 +254,7 @@ class ReversiDoor:
             seats, self._waiting, self._waiting_since = self._waiting, [], None
             log.info("reversixt: not all clients joined after %g s; %d waiting closed", self.settings.zleep, len(seats))
             for seat, _, done in seats:
-                await close_seat(seat)
+                await seat.close_now()
                 done.set()
 
     async def _play(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
@@ -275,7 +285,7 @@ class ReversiDoor:
             # first in the queue again, for someone to take its place
             log.info("reversixt: %d waiting client(s) left before their game started", len(gone))
             for seat, _, _ in gone:
-                await close_seat(seat)
+                await seat.close_now()
             stayed = [entry for entry in players if entry not in gone]
             self._waiting[:0] = stayed
             if self._waiting_since is None:
@@ -299,7 +309,7 @@ class ReversiDoor:
             seats[k] = seat
             groups.append(group)
         settings = self.settings
-        referee = Referee(
+        referee = GAME.rules_module().Referee(
             self.game_map,
             groups,
             int(round(settings.time_limit * 1000)),
@@ -331,7 +341,7 @@ class ReversiDoor:
                 except Exception:
                     log.exception("reversixt game %s: internal error; its connections are closed", game_id)
                     for seat in seats.values():
-                        await close_seat(seat)
+                        await seat.close_now()
                     return players
             if scope.cancelled_caught:
                 log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
@@ -371,3 +381,9 @@ def write_game_files(files: dict[str, str]) -> None:
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await ReversiDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens;
+# and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
+from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401
+from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401

@@ -72,7 +72,6 @@ class Seat(transport.Connection):
         super().__init__(stream, peer)
         self.player = player
         self.reader = wire.FrameReader()
-        self.eof = False
         self.write_timeout = write_timeout  # seconds a send may wait for the client to take its bytes (0: for ever)
 
 
@@ -113,10 +112,6 @@ async def read_frame(seat: Seat) -> wire.Frame:
         seat.reader.feed(data)
 
 
-async def close_seat(seat: Seat) -> None:
-    await seat.close_now()
-
-
 @dataclass
 class GameRunner:
     referee: Referee
@@ -150,7 +145,7 @@ class GameRunner:
             else:
                 log.info("%s: player %d disqualified (send failed)", self.label, player)
             verdict = self.referee.disqualify(player, reason)
-            await close_seat(self.seats[player])
+            await self.seats[player].close_now()
             failed += await self._broadcast(verdict_frame(verdict), self.referee.state.in_game())
 
     async def _apply(self, player: int, verdict: Verdict) -> None:
@@ -161,7 +156,7 @@ class GameRunner:
             return
         log.info("%s: player %d disqualified (%s)", self.label, player, verdict.reason)
         failed = await self._broadcast(verdict_frame(verdict), sorted(in_game + [player]))
-        await close_seat(self.seats[player])
+        await self.seats[player].close_now()
         await self._handle_send_failures([p for p in failed if p != player])
 
     async def _turn(self, player: int) -> None:
@@ -228,4 +223,4 @@ class GameRunner:
                 pause = self.timing.turn_delay
         finally:
             for seat in self.seats.values():
-                await close_seat(seat)
+                await seat.close_now()

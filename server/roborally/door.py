@@ -301,3 +301,9 @@ class RoboRallyDoor:
 
 async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await RoboRallyDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens;
+# and the family's own swc command (server/cli.py): the drop-in ``swc roborally``.
+from swc_local.server.roborally.cli import add_commands  # noqa: E402,F401
+from swc_local.server.roborally.settings import SECTION, open_door  # noqa: E402,F401

@@ -126,3 +126,13 @@ async def _refuse(stream: trio.SocketStream) -> None:
     with trio.move_on_after(1):
         await stream.send_all(b"<protocol/>")
         await stream.aclose()
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+from swc_local.server.xml.settings import SECTION  # noqa: E402,F401
+
+
+async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
+    """The host's XML door (built with the host, so its lobby is there before it listens); a port
+    it cannot open stops ``swc serve`` (exit 1), unlike the other doors."""
+    return await nursery.start(host.xml.run)
