@@ -370,7 +370,8 @@ class Connection:
         self._wakeup.set()
 
     def polite_farewell(self) -> bytes:
-        """The protocol's goodbye and end of stream (XML: CloseConnection, ``</protocol>``)."""
+        """The protocol's goodbye and end of stream (XML: CloseConnection, ``</protocol>``);
+        :attr:`reason` is already set, for a protocol whose goodbye says why."""
         return b""
 
     def dropped_farewell(self) -> bytes:
@@ -391,6 +392,7 @@ class Connection:
         if self.closing or self.lost:
             return
         log.info("%r dropped: %s", self, reason)
+        self.reason = reason  # the farewell may say why
         self.hang_up(reason, self.dropped_farewell())
 
     def close_politely(self, reason: str, level: int = logging.INFO) -> None:
@@ -402,6 +404,7 @@ class Connection:
         if self.closing or self.lost:
             return
         log.log(level, "%r closed: %s", self, reason)
+        self.reason = reason  # the goodbye may say why
         self.hang_up(reason, self.polite_farewell())
 
     async def _next_paced(self) -> bytes:
