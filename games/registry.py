@@ -3,9 +3,11 @@
 A row (:class:`Game`) says what the tools need to know about a game without importing it: its
 game type, its family, its short names, how many seats it has, the reference bot's command;
 the family (:class:`Family`) says which module plays its seats in ``swc match`` (the runner's
-seat adapter), which function prints or checks its replay files and which file names those
-have.  Everything is named by module path and imported when used, so importing this module
-costs nothing: no server, no trio.
+seat adapter), which function prints or checks its replay files, which file names those have,
+and which module is its door in ``swc serve`` (server/door.py starts every family's door from
+this table, and server/config.py reads each door's settings section through it).  Everything
+is named by module path and imported when used, so importing this module costs nothing: no
+server, no trio.
 
 Adding a game of an existing family is one :class:`Game` line here; a new family is one
 :class:`Family` line more.  The XML door looks its games up through :func:`get` and
@@ -32,6 +34,7 @@ class Family:
     adapter: str  # module with the runner's seat adapter (a class Family)
     replay: str  # "module:function": function(path, check, out) -> exit code
     log_suffixes: tuple[str, ...]  # the file names of its replays/logs end so
+    door: str = ""  # module of its door in swc serve (server/door.py: SECTION, open_door); "": none
 
 
 @dataclass(frozen=True)
@@ -44,11 +47,18 @@ class Game:
     plugin: str | None = None  # XML family: the module whose PLUGIN is the game
     bot_main: str | None = None  # "module:function(argv) -> exit code": ``swc bot GAME`` of other families
     bot_flags: tuple[str, ...] = ()  # what bot_main is given before --host/--port/--seed
+    rules: str | None = None  # other families: the module its door plays it with (the XML family's is plugin)
 
     @property
     def name(self) -> str:
         """The name a person types: the first short name."""
         return self.short_names[0] if self.short_names else self.game_type
+
+    def rules_module(self):
+        """The module :attr:`rules` names (imported now)."""
+        if self.rules is None:
+            raise LookupError(f"{self.name} names no rules module")
+        return importlib.import_module(self.rules)
 
     def bot_command(self) -> list[str]:
         import sys
@@ -56,9 +66,11 @@ class Game:
         return [sys.executable if arg == PYTHON else arg for arg in self.bot]
 
 
-XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",))
-REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"))
-ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",))
+XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",), "swc_local.server.xml.door")
+REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"),
+                   "swc_local.server.reversixt.door")
+ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",),
+                   "swc_local.server.roborally.door")
 FAMILIES = (XML, REVERSIXT, ROBORALLY)
 
 
@@ -78,17 +90,23 @@ GAMES: tuple[Game, ...] = (
     Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
-         bot_main="swc_local.client.reversixt_bot:main", bot_flags=("--strategy", "greedy")),
+         bot_main="swc_local.client.reversixt_bot:main", bot_flags=("--strategy", "greedy"), rules="swc_local.games.reversixt"),
     Game("roborally", ROBORALLY, ("roborally",), (2, 6),
          (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
          bot_main="swc_local.client.roborally_bot:main", bot_flags=("--greedy",)),
 )
 
-_BY_NAME: dict[str, Game] = {}
-for _game in GAMES:
-    for _name in (_game.game_type, *_game.short_names):
-        _BY_NAME[_name.lower()] = _game
+_names: tuple[tuple[Game, ...], dict[str, Game]] = ((), {})
+
+
+def _by_name() -> dict[str, Game]:
+    """Every name of every game, built again only when :data:`GAMES` is another tuple (a test
+    may add a game of its own, as tests/toy_family.py adds a family)."""
+    global _names
+    if _names[0] is not GAMES:
+        _names = (GAMES, {name.lower(): game for game in GAMES for name in (game.game_type, *game.short_names)})
+    return _names[1]
 
 
 # -- every game -------------------------------------------------------------------------------
@@ -100,12 +118,12 @@ def entries() -> tuple[Game, ...]:
 
 def entry(name: str) -> Game | None:
     """The game ``name`` names (game type or short name, any case), or None."""
-    return _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
+    return _by_name().get(name.strip().lower()) if isinstance(name, str) else None
 
 
 def suggestion(name: str) -> str | None:
     """The known name closest to a misspelt ``name`` (None if nothing is close)."""
-    close = difflib.get_close_matches(name.strip().lower(), list(_BY_NAME), n=1, cutoff=0.5)
+    close = difflib.get_close_matches(name.strip().lower(), list(_by_name()), n=1, cutoff=0.5)
     return close[0] if close else None
 
 

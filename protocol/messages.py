@@ -59,18 +59,26 @@ class Authenticate(_Model):
 
 
 class SlotDescriptor(_Model):
+    """A seat of a ``prepare`` in either dialect (and of a room): 2018/2019 slots carry
+    ``shouldBePaused``, 2022+ slots ``reserved`` (a 2018/2019 slot is always reserved)."""
+
     display_name: str | None = None
     can_timeout: bool = False
     should_be_paused: bool = False
+    reserved: bool = True
 
 
-DEFAULT_SLOT = SlotDescriptor(display_name="Unknown", can_timeout=True, should_be_paused=True)
-"""What an unlisted slot gets (spec §2): timeouts on; its pause flag is never read."""
+UNLISTED_SLOT = SlotDescriptor(can_timeout=True)
+"""What a seat the ``prepare`` does not list gets (spec §2; A.3): timeouts on, reserved, no name
+(the room shows its dialect's blank name: "Unknown" in 2018/2019, empty in 2022+)."""
 
 
 class Prepare(_Model):
+    """The one ``prepare`` request of both dialects (:func:`decode_prepare`)."""
+
     game_type: str | None = None
     slots: tuple[SlotDescriptor, ...] = ()
+    pause: bool = False
 
 
 class JoinPrepared(_Model):
@@ -154,11 +162,43 @@ Request = Union[
 ADMIN_REQUESTS = (Prepare, Observe, Pause, Step, Cancel, FreeReservation, Timeout, TestMode, ScoreForPlayer)
 
 
-def _slot(element: Element) -> SlotDescriptor:
+ROOM_REQUESTS = frozenset({"observe", "pause", "step", "cancel"})
+"""The admin requests about one room: the same tags in both dialects."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrepareSyntax:
+    """Where a dialect's ``<prepare>`` keeps what :class:`Prepare` holds, as data: everything
+    else (``gameType``, ``<slot displayName canTimeout shouldBePaused>``) both dialects write
+    alike, and ``shouldBePaused`` on any slot pauses the room in both."""
+
+    pause: str | None
+    """The ``<prepare>`` attribute that pauses the room (None: there is none)."""
+    reserved: str | None
+    """The ``<slot>`` attribute that reserves its seat, reserved when missing (None: every
+    listed seat is reserved)."""
+
+
+CLASSIC_PREPARE = PrepareSyntax(pause=None, reserved=None)
+MODERN_PREPARE = PrepareSyntax(pause="pause", reserved="reserved")
+
+
+def _slot(element: Element, syntax: PrepareSyntax) -> SlotDescriptor:
+    reserved = syntax.reserved is not None and syntax.reserved in element.attrs
     return SlotDescriptor(
         display_name=element.get("displayName"),
         can_timeout=java_bool(element.get("canTimeout")),
         should_be_paused=java_bool(element.get("shouldBePaused")),
+        reserved=java_bool(element.get(syntax.reserved or "")) if reserved else True,
+    )
+
+
+def decode_prepare(element: Element, syntax: PrepareSyntax = CLASSIC_PREPARE) -> Prepare:
+    """The one parser of ``<prepare>``: the request it stands for in ``syntax``."""
+    slots = tuple(_slot(child, syntax) for child in element.findall("slot"))
+    pause = syntax.pause is not None and java_bool(element.get(syntax.pause))
+    return Prepare(
+        game_type=element.get("gameType"), slots=slots, pause=pause or any(s.should_be_paused for s in slots)
     )
 
 
@@ -176,8 +216,7 @@ def decode_request(element: Element) -> Request:
         case "authenticate":
             return Authenticate(passphrase=get("passphrase"))
         case "prepare":
-            slots = tuple(_slot(child) for child in element.findall("slot"))
-            return Prepare(game_type=get("gameType"), slots=slots)
+            return decode_prepare(element, CLASSIC_PREPARE)
         case "joinPrepared":
             return JoinPrepared(reservation_code=get("reservationCode"))
         case "join":

@@ -24,12 +24,13 @@ Spec-conformance notes (ostseeschach_2022.md A.3/A.4, modern_dialect_2023plus.md
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from swc_local.protocol.element import Element
-# the envelope elements both dialects write alike (re-exported for the modern room)
-from swc_local.protocol.messages import ScoreFragment, java_bool, joined, left, memento, observed, room, welcome  # noqa: F401
+from swc_local.protocol.messages import MODERN_PREPARE, Prepare
+from swc_local.protocol.messages import decode_prepare as _decode_prepare
+# the elements both dialects write alike (re-exported for the modern lobby and room)
+from swc_local.protocol.messages import ScoreFragment, java_bool, joined, left, memento, observed, prepared, room, welcome  # noqa: F401
 
 CLASSIC = "classic"
 MODERN = "modern"
@@ -59,20 +60,6 @@ def _kotlin_bool(value: bool) -> str:
 # -- requests ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
-    display_name: str | None
-    can_timeout: bool
-    reserved: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Prepare:
-    game_type: str | None
-    slots: tuple[Slot, ...]
-    pause: bool
-
-
 def dialect_hint(element: Element) -> str | None:
     """The dialect ``element`` shows by itself, or None when it is the same in both."""
     tag, attrs = element.tag, element.attrs
@@ -86,8 +73,8 @@ def dialect_hint(element: Element) -> str | None:
         if "password" in attrs:
             return MODERN
         return CLASSIC if "passphrase" in attrs else None
-    if tag == "prepare":
-        if "pause" in attrs or any("reserved" in slot.attrs for slot in element.findall("slot")):
+    if tag == "prepare":  # the attributes only the 2022+ syntax has (MODERN_PREPARE)
+        if MODERN_PREPARE.pause in attrs or any(MODERN_PREPARE.reserved in slot.attrs for slot in element.findall("slot")):
             return MODERN
         if any("shouldBePaused" in slot.attrs for slot in element.findall("slot")):
             return CLASSIC
@@ -95,20 +82,9 @@ def dialect_hint(element: Element) -> str | None:
 
 
 def decode_prepare(element: Element) -> Prepare:
-    """A ``<prepare>`` in either syntax: ``shouldBePaused`` on any slot also pauses the room."""
-    slots = tuple(
-        Slot(
-            display_name=child.get("displayName"),
-            can_timeout=java_bool(child.get("canTimeout")),
-            # classic slots have no reserved flag: every classic slot was reserved
-            reserved=java_bool(child.get("reserved")) if "reserved" in child.attrs else True,
-        )
-        for child in element.findall("slot")
-    )
-    pause = java_bool(element.get("pause")) or any(
-        java_bool(child.get("shouldBePaused")) for child in element.findall("slot")
-    )
-    return Prepare(element.get("gameType"), slots, pause)
+    """A ``<prepare>`` in the 2022+ syntax (:func:`~.messages.decode_prepare`, the one parser of
+    both): ``shouldBePaused`` on any slot also pauses the room."""
+    return _decode_prepare(element, MODERN_PREPARE)
 
 
 _FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
@@ -212,10 +188,6 @@ def unauthenticated(request: Element) -> str:
 
 def joined_game_room(room_id: str, player_count: int) -> Element:
     return Element("joinedGameRoom", {"roomId": room_id, "playerCount": str(player_count)})
-
-
-def prepared(room_id: str, reservations: Sequence[str]) -> Element:
-    return Element("prepared", {"roomId": room_id}, [Element("reservation", text=code) for code in reservations])
 
 
 def move_request(room_id: str) -> Element:

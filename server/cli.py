@@ -1,4 +1,9 @@
-"""The server's commands of ``swc``: ``serve``, the drop-ins ``reversixt`` and ``roborally``.
+"""The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
+``reversixt`` and ``roborally``), which its door module offers (``add_commands``, ``PASSTHROUGH``).
+
+``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
+settings section's (server/settings.py), in the order of server/door.py's one list; nothing here
+names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
 this module never imports tools/ or client/, so ``python -m swc_local.server`` runs the server
@@ -9,57 +14,27 @@ writes the log, one line per connection, room start and room end.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
 
-from swc_local.server.config import ConfigError, load_settings, located, port_argument, port_or_off_argument
+from swc_local.server.config import ConfigError, load_settings, located, port_argument, sections
 
 log = logging.getLogger("swc")
 
 
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
-    from swc_local.server.reversixt.config import serve_overrides as reversixt_overrides
-    from swc_local.server.xml.replay import ReplayError
-    from swc_local.server.roborally.config import serve_default
 
-    settings = None
     try:
-        settings = load_settings(
-            Path(args.properties) if args.properties else None,
-            host=args.host,
-            port=args.port,
-            password=args.password,
-            paused=True if args.paused else None,
-            seed=args.seed,
-            default_game=args.game,
-            join_timeout=False if args.no_timeout else None,
-            lobby_dialect=args.lobby_dialect,
-            save_replay=True if args.save_replay else None,
-            replay_dir=args.replay_dir,
-            load_game_file=args.load_game,
-            turn_to_load=args.turn,
-            **reversixt_overrides(args),
-            roborally_port=args.roborally_port,
-            viewer_port=args.viewer_port,
-        )
-        settings = serve_default(settings, args)
-        if settings.viewer_port is None:  # the viewer is on by default for swc serve (issue 25)
-            from swc_local.server.web.door import DEFAULT_PORT as VIEWER_PORT
-
-            settings = settings.model_copy(update={"viewer_port": VIEWER_PORT if settings.port != 0 else 0})
+        settings = serve_settings(args)
     except ConfigError as error:
-        return _fail(located(error, settings.sources if settings is not None else {}))
-    problem = _default_game_problem(settings, args.game) or _reversixt_map_problem(settings, args.reversixt_map)
-    if problem:
-        return _fail(problem)
+        return _fail(str(error))
     try:
         run(settings)
-    except ReplayError as error:  # a --load-game replay that cannot be used
-        return _fail(str(error))
     except KeyboardInterrupt:
         log.info("stopped")
     except OSError as error:
@@ -68,36 +43,41 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_settings(args: argparse.Namespace):
+    """What ``swc serve ARGS`` runs with: the file, every section's flags over it (a flag wins),
+    then every section's ``swc serve`` defaults and checks; a ConfigError's text is one whole
+    line (naming the flag, or the file and line)."""
+    settings = None
+    try:
+        settings = load_settings(
+            Path(args.properties) if args.properties else None,
+            host=args.host,
+            port=args.port,
+            password=args.password,
+            seed=args.seed,
+            save_replay=True if args.save_replay else None,
+            replay_dir=args.replay_dir,
+        )
+        for section in sections():
+            if section.flat:  # the host door's fields are the settings' own
+                settings = settings.model_copy(update=section.flags(args, {}))
+            else:
+                fields = section.flags(args, settings.section(section.name).model_dump())
+                settings = settings.with_section(section.name, section.model.model_validate(fields))
+    except ConfigError as error:
+        raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
+    for section in sections():  # each section's text is whole already (flag, or file:line)
+        if section.flat:
+            section.serve(None, settings, args)
+        else:
+            settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
+    return settings
+
+
 def _fail(message: str) -> int:
     """A setting the server cannot start with: one line, exit 2."""
     log.error("%s", message)
     return 2
-
-
-def _default_game_problem(settings, flag: str | None) -> str | None:
-    """A ``--game``/``defaultGame`` that is no modern game, named by the flag or the file line."""
-    from swc_local.server.xml.modern_lobby import check_default_game
-
-    problem = check_default_game(settings.default_game)
-    if problem is None:
-        return None
-    return problem.replace("defaultGame", "--game", 1) if flag else located(ConfigError(problem), settings.sources)
-
-
-def _reversixt_map_problem(settings, flag: str | None) -> str | None:
-    """A ReversiXT map that cannot be read stops ``swc serve`` at once (not a door that never opens)."""
-    if not settings.reversixt_enabled or not settings.reversixt_map:
-        return None
-    from swc_local.games.reversixt.mapfile import MapError, load_map
-
-    name = "--reversixt-map" if flag else f"{settings.sources.get('reversixtMap', 'server.properties')}: reversixtMap"
-    try:
-        load_map(settings.reversixt_map)
-    except OSError as error:
-        return f"{name} {settings.reversixt_map!r}: {error.strerror or error} (accepted: a ReversiXT .map file)"
-    except MapError as error:
-        return f"{name} {settings.reversixt_map!r} is not a ReversiXT map: {error}"
-    return None
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -114,47 +94,36 @@ def add_commands(commands) -> None:
     serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
-    serve.add_argument("--paused", action="store_true", help="start rooms created by join paused")
     serve.add_argument("--seed", type=int, help="seed for reproducible boards")
     serve.add_argument("--save-replay", action="store_true", help="write a replay file for every game (saveReplay)")
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
-    serve.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
-    serve.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
-    serve.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
-    serve.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
-    serve.add_argument("--lobby-dialect", choices=("classic", "modern"), help="answers before a client showed its dialect (lobbyDialect)")
-    from swc_local.server.reversixt.config import add_serve_arguments as add_reversixt_arguments
-
-    add_reversixt_arguments(serve)
-    serve.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
-    serve.add_argument("--viewer-port", type=port_or_off_argument, help="port of the web viewer (viewerPort, default 13080; -1: off)")
-    from swc_local.server.roborally.config import add_serve_flags
-
-    add_serve_flags(serve)
+    for section in sections():  # every door's flags, from its own settings section
+        section.add_flags(serve.add_argument_group(section.title))
     serve.set_defaults(run=_serve)
-
-    # ReversiXT drop-in: its arguments are the reference server's, parsed by its own module (PASSTHROUGH)
-    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
-
-    from swc_local.server.roborally.cli import add_commands as add_roborally_commands
-
-    add_roborally_commands(commands)
+    for module in _door_modules():  # a family's own commands (its drop-in server), from its door module
+        if hasattr(module, "add_commands"):
+            module.add_commands(commands)
 
 
-def _reversixt_dropin(argv: list[str]) -> int:
-    from swc_local.server.reversixt.dropin import main as reversixt_main
+def _door_modules() -> list:
+    from swc_local.server.door import door_modules
 
-    return reversixt_main(argv)
-
-
-# Commands whose arguments another parser reads verbatim: the leading words -> its main(rest).
-PASSTHROUGH = {("reversixt",): _reversixt_dropin}
+    return [importlib.import_module(name) for name in door_modules()]
 
 
-def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough: dict | None = None) -> int:
+def passthrough() -> dict:
+    """Commands whose arguments another parser reads verbatim (the leading words -> its
+    ``main(rest)``): each door module's ``PASSTHROUGH``, e.g. ``swc reversixt`` (the reference's flags)."""
+    commands: dict = {}
+    for module in _door_modules():
+        commands.update(getattr(module, "PASSTHROUGH", {}))
+    return commands
+
+
+def run_command(parser: argparse.ArgumentParser, argv: list[str], passthrough_commands: dict | None = None) -> int:
     """Parse ``argv`` (or hand it to a pass-through command), set up the log, run the command."""
     try:
-        return _dispatch(parser, argv, passthrough or PASSTHROUGH)
+        return _dispatch(parser, argv, passthrough() if passthrough_commands is None else passthrough_commands)
     except BaseException as error:
         if not _closed_stdout(error):
             raise

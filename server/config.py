@@ -1,290 +1,195 @@
-"""Server settings: ``server.properties`` (Java properties syntax) plus command-line overrides.
+"""The house's settings: ``server.properties`` (Java properties syntax) plus command-line overrides.
+
+The file is read once, here: its lines (every key's ``file:line`` for error messages), a warning
+for every key that no section knows (naming the closest known key), and then each part is handed
+to whoever reads it: the house's own keys below, and every door's section (server/settings.py's
+:class:`~swc_local.server.settings.Section`, declared in the door's subpackage and found through
+the registry's families, :func:`sections`) its own keys. No key of a door is named in this file.
 
 Spec-conformance notes (classic lobby spec §7):
 
 * Without a ``server.properties`` file the password is ``examplepassword``; a file without a
   ``password`` key means nobody can authenticate, as on the official server.
-* ``paused`` is lenient as on the official server (only ``true``, any case, is true), but any
-  other value than true/false is logged as a warning with the file and line.  ``local`` is strict
-  (``true``/``false``, anything else is an error).  Difference: ``saveReplay`` and ``testMode``
-  (lenient on the official server, so ``saveReplay = yes`` silently meant false) accept
-  ``true``/``false`` in any case and reject anything else.
+* ``local`` is strict (``true``/``false``, anything else is an error).  Difference: ``saveReplay``
+  (lenient on the official server, so ``saveReplay = yes`` silently meant false) accepts
+  ``true``/``false`` in any case and rejects anything else.
 * Every error names the file and line (``server.properties:3: saveReplay must be ...``).  A key
   this server does not know is a warning naming the closest known key (``pasword``: did you mean
   ``password``?); the official server's keys that do nothing here (``plugins``, ``debug``) are
   known keys.  A line that cannot be a key (``<xml>garbage``) is an error.
-* ``turn`` (the 2022+ servers' name of ``turnToLoad``) is read too; ``turnToLoad`` wins.
-* ``port``, ``reversixtPort`` and ``roborally.port`` must be 0..65535 (``roborally.port`` also
-  ``-1``/``off``).
+* ``port`` must be 0..65535.
 * Difference: on the official server a ``port`` line in the file overrides ``--port``.  Here every
   command-line flag wins over the file, which is what a person typing a flag expects.
-* ``plugins`` is accepted and ignored (games are built in).  ``timeout`` (true/false, default
-  true) switches the timeouts of modern ``<join/>`` players, as on the 25.x servers; the 2018/2019
-  servers never read it and classic rooms ignore it.
-* Keys of our own (``seed``, ``maxMessageBytes``, ...) are documented in
-  ``server.properties.example``.
+* ``plugins`` is accepted and ignored (games are built in).
+* Keys of our own (``seed``, ``maxConnections``, ...) are documented in ``server.properties.example``.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
+import importlib
 import io
-import logging
 import re
 from pathlib import Path
+from typing import Any
 
 import javaproperties
 from pydantic import BaseModel, ConfigDict
 
+from swc_local.server.settings import (  # noqa: F401 -- the names every caller imports from here
+    PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
+    strict_bool, whole,
+)
+from swc_local.server.xml.settings import XmlSettings
+
 DEFAULT_PASSWORD = "examplepassword"
 DEFAULT_PORT = 13050
-PORT_RANGE = "0..65535"
 
-log = logging.getLogger("swc.config")
-
-# Keys of the official servers (spec classic_lobby_and_piranhas_2019.md §7, modern_dialect_2023plus.md):
-# read here, or accepted and ignored (plugins, debug: games are built in, the log is ours).
-OFFICIAL_KEYS = ("password", "paused", "port", "local", "plugins", "saveReplay", "loadGameFile", "turnToLoad",
-                 "turn", "testMode", "timeout", "debug")
-OWN_KEYS = ("replayDir", "seed", "maxMessageBytes", "maxDepth", "maxConnections", "softTimeoutMs", "hardTimeoutMs",
-            "maxSeatsPerConnection", "defaultGame", "lobbyDialect", "idleTimeout", "passphraseChecksPerSecond", "viewerPort")
+# The house's own keys: what every door shares (address, passphrase, seed, records, connection
+# budget), and the official keys that do nothing here (plugins, debug: games are built in, the
+# log is ours).  Everything else belongs to a door's section.
+HOUSE_KEYS = ("password", "port", "local", "plugins", "saveReplay", "debug", "replayDir", "seed", "maxConnections")
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
-class ConfigError(ValueError):
-    """A setting has a value the server cannot use.
+class Settings(XmlSettings):
+    """Everything the server reads at start-up: the house's fields, the XML door's (inherited:
+    the XML door is the host's own, and every XML module reads ``settings.paused`` and so on, as
+    the official server's one settings object had them), and each other door's section
+    (:meth:`section`)."""
 
-    Every message begins with the key it is about (``port must be ...``), so :func:`located` can
-    put the file and line of that key in front of it.
-    """
-
-    @property
-    def key(self) -> str:
-        return str(self).split(" ", 1)[0]
-
-
-def located(error: ConfigError, sources: dict[str, str]) -> str:
-    """The error's text, led by ``file:line`` of its key when the key came from a file."""
-    where = sources.get(error.key)
-    return f"{where}: {error}" if where and not str(error).startswith(where) else str(error)
-
-
-def known_keys() -> tuple[str, ...]:
-    from swc_local.server.reversixt.config import PROPERTY_KEYS as reversixt_keys
-    from swc_local.server.roborally.config import PROPERTY_KEYS as roborally_keys
-
-    return OFFICIAL_KEYS + OWN_KEYS + reversixt_keys + tuple(f"roborally.{key}" for key in roborally_keys)
-
-
-def port_number(key: str, value: str, *, off: bool = False) -> int:
-    """A TCP port from a properties value (``off``: -1 switches the door off)."""
-    accepted = ("-1 (off) or " if off else "") + PORT_RANGE
-    try:
-        port = int(value.strip())
-    except ValueError:
-        raise ConfigError(f"{key} must be a port number {accepted}, not {value!r}") from None
-    if not 0 <= port <= 65535 and not (off and port == -1):
-        raise ConfigError(f"{key} must be a port number {accepted}, not {value!r}")
-    return port
-
-
-class Settings(BaseModel):
-    """Everything the server reads at start-up."""
-
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")  # a stale field name is an error, not ignored
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     password: str | None = DEFAULT_PASSWORD
-    paused: bool = False
     save_replay: bool = False
     replay_dir: str = "replays"
-    load_game_file: str | None = None
-    turn_to_load: int = 0
-    test_mode: bool = False
     seed: int | None = None
-    max_message_bytes: int = 1 << 20
-    max_depth: int = 32
     max_connections: int = 1000
-    idle_timeout: float = 60.0
-    soft_timeout_ms: int | None = None
-    hard_timeout_ms: int | None = None
-    max_seats_per_connection: int = 100
-    passphrase_checks_per_second: float = 5.0
-    default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
-    lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
-    join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
-    # ReversiXT door (server/reversixt/door.py); keys in server/reversixt/config.py
-    reversixt_enabled: bool = True
-    reversixt_port: int | None = None  # None: 7777, or a free port when port is 0
-    reversixt_map: str | None = None  # None: the bundled classic_2p.map
-    reversixt_time_limit: float = 0.0
-    reversixt_depth: int = 1
-    reversixt_zleep: float | None = None
-    reversixt_join_timeout: float = 60.0  # no GROUP for this long (without zleep): closed (issue 21)
-    reversixt_write_timeout: float = 10.0  # takes no bytes for this long: disqualified (issue 21)
-    reversixt_max_idle: int = 100  # connections without a GROUP; the oldest makes room (issue 21)
-    roborally_port: int | None = None  # the Robo Rally door (issue 16); swc serve makes None 52020, -1 is off
-    viewer_port: int | None = None  # the web viewer (server/web/); swc serve makes None 13080, -1 is off
-    roborally: dict[str, str] = {}  # the roborally.* keys of server.properties, read by server/roborally/config.py
+    sections: dict[str, Any] = {}  # section name -> its model, or a dict of its fields (tests)
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
 
+    def section(self, name: str) -> BaseModel:
+        """The part of the settings the section ``name`` reads (its model's defaults if unset)."""
+        part = self.sections.get(name)
+        if isinstance(part, BaseModel):
+            return part
+        section = section_named(name)
+        if section.flat:  # the host door's fields are these settings' own
+            return self
+        return section.model.model_validate(part or {})
 
-def port_argument(text: str) -> int:
-    """argparse type of every port flag: a number 0..65535 (0: a free port)."""
-    try:
-        return port_number("port", text)
-    except ConfigError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (accepted: {PORT_RANGE})") from None
-
-
-def port_or_off_argument(text: str) -> int:
-    """A door's port: 0..65535, or -1 for no door."""
-    try:
-        return port_number("port", text, off=True)
-    except ConfigError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (accepted: -1 for off, {PORT_RANGE})") from None
+    def with_section(self, name: str, part: BaseModel) -> Settings:
+        return self.model_copy(update={"sections": {**self.sections, name: part}})
 
 
-def _strict_bool(key: str, value: str) -> bool:
-    if value == "true":
-        return True
-    if value == "false":
-        return False
-    raise ConfigError(f"{key} must be true or false, not {value!r}")
+def sections() -> list[Section]:
+    """Every door's section, in the order the doors start (server/door.py's one list)."""
+    from swc_local.server.door import door_modules
+
+    found = []
+    for module in door_modules():
+        section = getattr(importlib.import_module(module), "SECTION", None)
+        if section is not None:
+            found.append(section)
+    return found
 
 
-def _bool(key: str, value: str) -> bool:
-    """true/false in any case (what the official lenient reading means by them); else an error."""
-    word = value.strip().lower()
-    if word not in ("true", "false"):
-        raise ConfigError(f"{key} must be true or false, not {value.strip()!r}")
-    return word == "true"
+def section_named(name: str) -> Section:
+    for section in sections():
+        if section.name == name:
+            return section
+    raise KeyError(f"no settings section {name!r}")
 
 
-def _lenient_bool(key: str, value: str, where: str) -> bool:
-    """The official reading: only ``true``, any case, is true; other words are warned about."""
-    word = value.strip().lower()
-    if word not in ("true", "false"):
-        log.warning("%s: %s = %r is read as false (accepted: true, false)", where, key, value.strip())
-    return word == "true"
-
-
-def _int(key: str, value: str) -> int:
-    try:
-        return int(value.strip())
-    except ValueError:
-        raise ConfigError(f"{key} must be a whole number, not {value!r}") from None
-
-
-def _float(key: str, value: str) -> float:
-    try:
-        return float(value.strip())
-    except ValueError:
-        raise ConfigError(f"{key} must be a number, not {value!r}") from None
+def known_keys() -> tuple[str, ...]:
+    return HOUSE_KEYS + tuple(key for section in sections() for key in section.keys)
 
 
 def _lines(path: Path, text: str) -> dict[str, int]:
     """Where each key is set (the last line of a key set twice, which is the value that counts);
     a line that cannot be a key is an error with its line."""
     lines: dict[str, int] = {}
-    number = 1
+    line = 1
     for element in javaproperties.parse(io.StringIO(text)):
         if isinstance(element, javaproperties.KeyValue):
             if not _KEY_SHAPE.match(element.key):
-                raise ConfigError(f"{path}:{number}: malformed line {element.source.strip()!r}: "
+                raise ConfigError(f"{path}:{line}: malformed line {element.source.strip()!r}: "
                                   "expected key = value, # comment or a blank line")
-            lines[element.key] = number
-        number += element.source.count("\n")
+            lines[element.key] = line
+        line += element.source.count("\n")
     return lines
 
 
 def _warn_unknown(path: Path, lines: dict[str, int]) -> None:
     known = known_keys()
-    for key, number in lines.items():
+    for key, line in lines.items():
         if key not in known:
             close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else " (server.properties.example lists every key)"
-            log.warning("%s:%d: unknown key %r is ignored%s", path, number, key, hint)
+            log.warning("%s:%d: unknown key %r is ignored%s", path, line, key, hint)
 
 
 def read_properties(path: Path) -> dict[str, object]:
-    """Settings fields from one ``server.properties`` file; ``sources`` says where each key is."""
+    """Settings fields from one ``server.properties`` file; ``sources`` says where each key is;
+    ``sections`` holds each section's fields from the file."""
     text = path.read_text(encoding="latin-1")  # as the official server reads it
     lines = _lines(path, text)
     _warn_unknown(path, lines)
-    sources = {key: f"{path}:{number}" for key, number in lines.items()}
+    sources = {key: f"{path}:{line}" for key, line in lines.items()}
+    props = javaproperties.loads(text)
     try:
-        fields = _fields(javaproperties.loads(text), sources)
+        fields = _house_fields(props)
+        parts: dict[str, dict[str, Any]] = {}
+        for section in sections():
+            own = {key: value for key, value in props.items() if key in section.keys}
+            if section.flat:  # the host door's fields live at the top
+                fields.update(section.read(own, sources))
+            else:
+                parts[section.name] = section.read(own, sources)
     except ConfigError as error:
         raise ConfigError(located(error, sources)) from None
+    fields["sections"] = parts
     fields["sources"] = sources
     return fields
 
 
-def _fields(props: dict[str, str], sources: dict[str, str]) -> dict[str, object]:
+def _house_fields(props: dict[str, str]) -> dict[str, object]:
     fields: dict[str, object] = {"password": props.get("password")}
-    if "paused" in props:
-        fields["paused"] = _lenient_bool("paused", props["paused"], sources["paused"])
     if "port" in props:
         fields["port"] = port_number("port", props["port"])
     if "local" in props:
-        fields["host"] = "127.0.0.1" if _strict_bool("local", props["local"].strip()) else "0.0.0.0"
+        fields["host"] = "127.0.0.1" if strict_bool("local", props["local"]) else "0.0.0.0"
     if "saveReplay" in props:
-        fields["save_replay"] = _bool("saveReplay", props["saveReplay"])
+        fields["save_replay"] = any_case_bool("saveReplay", props["saveReplay"])
     if "replayDir" in props:
         fields["replay_dir"] = props["replayDir"].strip()
-    if "loadGameFile" in props:
-        fields["load_game_file"] = props["loadGameFile"].strip() or None
-    for key in ("turn", "turnToLoad"):  # the 2022+ servers' name, then ours (it wins)
-        if key in props:
-            fields["turn_to_load"] = _int(key, props[key])
-    if "testMode" in props:
-        fields["test_mode"] = _bool("testMode", props["testMode"])
     if "seed" in props:
-        fields["seed"] = _int("seed", props["seed"])
-    for key, name in (
-        ("maxMessageBytes", "max_message_bytes"),
-        ("maxDepth", "max_depth"),
-        ("maxConnections", "max_connections"),
-        ("softTimeoutMs", "soft_timeout_ms"),
-        ("hardTimeoutMs", "hard_timeout_ms"),
-        ("maxSeatsPerConnection", "max_seats_per_connection"),
-    ):
-        if key in props:
-            fields[name] = _int(key, props[key])
-    if "defaultGame" in props:
-        fields["default_game"] = props["defaultGame"].strip() or None
-    if "lobbyDialect" in props:
-        dialect = props["lobbyDialect"].strip()
-        if dialect not in ("classic", "modern"):
-            raise ConfigError(f"lobbyDialect must be classic or modern, not {dialect!r}")
-        fields["lobby_dialect"] = dialect
-    if "timeout" in props:
-        fields["join_timeout"] = _strict_bool("timeout", props["timeout"].strip())
-    if "viewerPort" in props:
-        fields["viewer_port"] = port_number("viewerPort", props["viewerPort"], off=True)
-    if "idleTimeout" in props:
-        fields["idle_timeout"] = _float("idleTimeout", props["idleTimeout"])
-    if "passphraseChecksPerSecond" in props:
-        fields["passphrase_checks_per_second"] = _float("passphraseChecksPerSecond", props["passphraseChecksPerSecond"])
-    from swc_local.server.reversixt.config import reversixt_fields
-
-    fields.update(reversixt_fields(props))
-    roborally = {key[len("roborally."):]: value.strip() for key, value in props.items() if key.startswith("roborally.")}
-    if roborally:
-        fields["roborally"] = roborally
+        fields["seed"] = whole("seed", props["seed"])
+    if "maxConnections" in props:
+        fields["max_connections"] = whole("maxConnections", props["maxConnections"])
     return fields
 
 
 def load_settings(properties: Path | None = None, **overrides: object) -> Settings:
-    """Defaults, then the properties file (if it exists), then the non-None ``overrides``."""
-    fields: dict[str, object] = {}
+    """Defaults, then the properties file (if it exists), then the non-None ``overrides``.
+
+    An override named like a section (``reversixt={"enabled": False}``) is a dict of that
+    section's fields, put over the file's.
+    """
+    fields: dict[str, Any] = {"sections": {}}
     path = properties if properties is not None else Path("server.properties")
     if path.is_file():
         fields.update(read_properties(path))
     elif properties is not None:
         raise ConfigError(f"properties file {path} does not exist")
-    fields.update({key: value for key, value in overrides.items() if value is not None})
+    names = {section.name for section in sections()}
+    parts = dict(fields["sections"])
+    for key, value in overrides.items():
+        if key in names and isinstance(value, dict):
+            parts[key] = {**parts.get(key, {}), **{k: v for k, v in value.items() if v is not None}}
+        elif value is not None:
+            fields[key] = value
+    fields["sections"] = {name: section_named(name).model.model_validate(part) for name, part in parts.items()}
     return Settings(**fields)

@@ -1,10 +1,12 @@
 """The Door contract: what one wire family's listening port is to ``swc serve``.
 
-A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.app.Server`),
-ReversiXT (:class:`~swc_local.server.reversixt.door.ReversiDoor`) and Robo Rally
-(:class:`~swc_local.server.roborally.door.RoboRallyDoor`). ``swc serve`` starts every enabled
-door from one list (:data:`BESIDE_XML`, after the XML door that hosts them), and a shutdown
-(SIGTERM/SIGINT, :mod:`swc_local.server.shutdown`) treats every door alike:
+A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.xml.door.XmlDoor`),
+ReversiXT (:class:`~swc_local.server.reversixt.door.ReversiDoor`), Robo Rally
+(:class:`~swc_local.server.roborally.door.RoboRallyDoor`) and the web viewer
+(:class:`~swc_local.server.web.door.WebDoor`). ``swc serve`` starts every enabled door from one
+list (:func:`door_modules`: the door of every family of ``games/registry.py``, then the viewer,
+which watches the others), and a shutdown (SIGTERM/SIGINT, :mod:`swc_local.server.shutdown`)
+treats every door alike:
 
 1. ``stop(reason)`` -- synchronous, returns at once: the door stops accepting, ends every running
    game the way its protocol ends one (its log or replay written and marked unfinished with
@@ -13,13 +15,22 @@ door from one list (:data:`BESIDE_XML`, after the XML door that hosts them), and
    connection left open and no game left to write;
 3. whatever is left is cancelled.
 
-Why a contract rather than three special cases in the shutdown: a fourth family then needs one
-line in :data:`BESIDE_XML` and these four members, and nothing in the shutdown or the command.
+Why a contract rather than special cases in the shutdown: a fourth family then needs a door
+module with these four members, its settings section and one ``Family`` line in the registry,
+and nothing in the shutdown, the command or this file.
+
+A door module (named by ``Family.door``) offers two names:
+
+* ``SECTION``: its settings section (server/settings.py's ``Section``: its keys of
+  ``server.properties``, its model, its ``swc serve`` flags and defaults);
+* ``async open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
+  ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off
+  or cannot listen (logged; the other doors go on).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import importlib
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import trio
@@ -31,7 +42,7 @@ if TYPE_CHECKING:
 @runtime_checkable
 class Door(Protocol):
     name: str
-    """Short name for logs: ``xml``, ``reversixt``, ``roborally``."""
+    """Short name for logs and ``Server.door(name)``: ``xml``, ``reversixt``, ``roborally``, ``web``."""
 
     port: int | None
     """The port it listens on, once started."""
@@ -49,36 +60,25 @@ class Door(Protocol):
         """Connections still open plus games still ending; 0 when the door has stopped."""
 
 
-Starter = Callable[[trio.Nursery, "Server"], Awaitable[Door | None]]
+VIEWER = "swc_local.server.web.door"
+"""The one door that is no family's: it shows the games of all the others, so it starts last."""
 
 
-async def start_reversixt(nursery: trio.Nursery, server: Server) -> Door | None:
-    """The ReversiXT door (``reversixt=true``, the default); None when off or it cannot listen."""
-    if not server.settings.reversixt_enabled:
-        return None
-    from swc_local.server.reversixt.config import run_door_for
+def door_modules() -> list[str]:
+    """Every door of ``swc serve`` in start order: each family's (the registry), then the viewer."""
+    from swc_local.games import registry
 
-    await nursery.start(run_door_for, server.settings, server)
-    return server.reversixt_door
+    return [family.door for family in registry.FAMILIES if family.door] + [VIEWER]
 
 
-async def start_roborally(nursery: trio.Nursery, server: Server) -> Door | None:
-    """The Robo Rally door (``roborally.port``, default 52020); None when off or it cannot listen."""
-    from swc_local.server.roborally.config import start_beside
-
-    server.roborally = await start_beside(nursery, server.settings)
-    return server.roborally
-
-
-BESIDE_XML: tuple[Starter, ...] = (start_reversixt, start_roborally)
-"""Every door ``swc serve`` opens beside the XML door, in start order (one line per family)."""
-
-
-async def start_doors(nursery: trio.Nursery, server: Server) -> list[Door]:
-    """Start every enabled door beside ``server``; returns them all, the XML door first."""
-    doors: list[Door] = [server]
-    for start in BESIDE_XML:
-        door = await start(nursery, server)
+async def start_doors(nursery: trio.Nursery, host: Server) -> list[Door]:
+    """Start every enabled door of the one list, in order; returns those that opened (the XML
+    door first: a port it cannot open stops the host; any other door that cannot open is logged
+    and left out)."""
+    doors: list[Door] = []
+    for module in door_modules():
+        host.doors = doors  # what each door may look at: the doors started before it
+        door = await importlib.import_module(module).open_door(nursery, host)
         if door is not None:
             doors.append(door)
     return doors

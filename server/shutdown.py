@@ -1,7 +1,8 @@
 """Stopping the server on SIGTERM or SIGINT without losing anyone's records (issues 15, 24).
 
 ``docker stop``, systemd and CI runners send SIGTERM; a person presses Ctrl-C.  Both now do the
-same, in this order, at every door of ``swc serve`` alike (the Door contract, server/door.py):
+same, in this order, at every door of ``swc serve`` alike (the Door contract and the one list of
+doors, server/door.py):
 
 1. every door stops accepting connections (its listening sockets close);
 2. every running game ends the way its protocol ends one, with its record written and marked
@@ -17,6 +18,9 @@ same, in this order, at every door of ``swc serve`` alike (the Door contract, se
    * Robo Rally: no ``GameFinished`` (there is no winner); the connections are closed once what
      was queued for them is sent, as the protocol closes any connection (spec roborally.md §7);
      with a log directory its log is written, its header saying ``"unfinished": <reason>``;
+   * the viewer (web door): every open page's event stream ends after the events it has (a
+     whole response, so a page shows the game as it was), new pages are refused, and hypercorn
+     closes each connection once its response is complete;
 3. every connection gets its protocol's close (XML: ``CloseConnection`` then ``</protocol>``)
    and is closed once that is flushed; players still waiting for a game are closed the same way;
 4. the process exits 0, at most ``GRACE_SECONDS`` after the signal (a client that does not read

@@ -19,12 +19,13 @@ FAST_ROBORALLY = {"timer": "0.05", "map": "Dizzy Highway", "playCardTimeout": "0
 
 
 @asynccontextmanager
-async def swc_serve(roborally: dict | None = None, **settings):
+async def swc_serve(roborally: dict | None = None, reversixt: dict | None = None, **settings):
     """``swc serve`` in process: the XML door, the ReversiXT door and the Robo Rally door."""
     keys = dict(FAST_ROBORALLY)
     keys.update(roborally or {})
+    sections = {"roborally": {"port": 0, "keys": keys}, "reversixt": reversixt or {}}
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, roborally_port=0, roborally=keys, **settings)).run)
+        server = await nursery.start(Server(Settings(port=0, sections=sections, **settings)).run)
         try:
             yield server
         finally:
@@ -42,7 +43,7 @@ async def hello(port: int, body: dict) -> Wire:
 
 async def test_the_lab_random_bot_without_a_group_is_welcomed():
     async with swc_serve() as server:
-        port = server.roborally.port
+        port = server.door("roborally").port
         # the SoSe 2024 lab's RandomBot, byte for byte
         wire = await Wire.connect(port)
         await wire.expect("HelloClient")
@@ -58,7 +59,7 @@ async def test_the_lab_random_bot_without_a_group_is_welcomed():
         await odd.expect("Error", {"error": "Invalid field: group"})
         await odd.send("HelloServer", {"group": "17", "isAI": True, "protocol": "Version 1.0"})
         await odd.expect("Welcome")
-        lobby = server.roborally.door.lobby
+        lobby = server.door("roborally").door.lobby
         assert sorted(peer.group for peer in lobby.peers) == ["", "", "17"]
 
 
@@ -100,7 +101,7 @@ SURROGATE_CHAT = b'{"messageType":"SendChat","messageBody":{"message":"\\ud800",
 
 async def test_a_lone_surrogate_is_malformed_and_the_connection_stays():
     async with swc_serve() as server:  # no log directory
-        wire = await hello(server.roborally.port, {"group": "g", "isAI": True, "protocol": "Version 1.0"})
+        wire = await hello(server.door("roborally").port, {"group": "g", "isAI": True, "protocol": "Version 1.0"})
         await wire.expect("Welcome")
         await wire.send_raw(SURROGATE_CHAT)
         await wire.expect("Error", {"error": "Malformed JSON"})
@@ -111,7 +112,7 @@ async def test_a_lone_surrogate_is_malformed_and_the_connection_stays():
 
 async def test_a_lone_surrogate_in_a_game_with_a_log_directory_ends_no_game(tmp_path):
     async with swc_serve({"logDir": str(tmp_path / "logs")}) as server:
-        door = server.roborally
+        door = server.door("roborally")
         a, b = await two_players(door.port)
         await a.send_raw(SURROGATE_CHAT)
         got = None
@@ -130,7 +131,7 @@ async def test_a_log_that_cannot_be_written_costs_that_log_only(tmp_path, caplog
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the log folder should be")
     async with swc_serve({"logDir": str(blocked / "logs")}) as server:
-        door = server.roborally
+        door = server.door("roborally")
         reports = await play_roborally_game(door.port)
         assert all(report.finished for report in reports)
         await until(lambda: door.door.games_finished == 1)
@@ -150,7 +151,7 @@ async def test_a_log_that_cannot_be_written_costs_that_log_only(tmp_path, caplog
 
 async def test_a_chat_flood_is_rate_limited_and_costs_the_honest_players_nothing(tmp_path):
     async with swc_serve({"logDir": str(tmp_path / "logs"), "chatPerSecond": "5", "chatBurst": "10"}) as server:
-        door = server.roborally
+        door = server.door("roborally")
         flooder = await hello(door.port, {"group": "spam", "isAI": True, "protocol": "Version 1.0"})
         await flooder.expect("Welcome")
         line = json.dumps({"messageType": "SendChat", "messageBody": {"message": "x" * 20_000, "to": -1}}).encode() + b"\n"
@@ -186,7 +187,7 @@ async def test_a_chat_flood_is_rate_limited_and_costs_the_honest_players_nothing
 
 async def test_a_client_that_takes_no_data_is_closed_after_the_write_timeout_while_a_reader_stays():
     async with swc_serve({"chatPerSecond": "0", "writeTimeout": "0.3"}) as server:
-        door = server.roborally
+        door = server.door("roborally")
         sender = await hello(door.port, {"group": "g", "isAI": True, "protocol": "Version 1.0"})
         await sender.expect("Welcome")
         deaf = await trio.open_tcp_stream("127.0.0.1", door.port)  # says hello, then never reads again
@@ -225,16 +226,16 @@ async def test_finished_rooms_are_not_kept_without_bound():
     from swc_local.server.roborally import door as roborally_door
 
     async with swc_serve() as server:
-        door = server.roborally
+        door = server.door("roborally")
         assert door.finished_rooms.maxlen == door.log_files.maxlen == roborally_door.KEEP_FINISHED
-        assert server.reversixt_door.finished.maxlen is not None
+        assert server.door("reversixt").finished.maxlen is not None
 
 
 # ---------------------------------------------------------------------- 5. slots held for ever
 
 async def test_robo_rally_connections_that_only_say_hello_cannot_hold_every_slot():
     async with swc_serve({"maxConnections": "20"}) as server:  # maxIdle then defaults to 10
-        door = server.roborally
+        door = server.door("roborally")
         squatters = []
         for _ in range(20):
             wire = await hello(door.port, {"group": "squat", "isAI": True, "protocol": "Version 1.0"})
@@ -257,7 +258,7 @@ async def test_robo_rally_players_that_never_get_ready_cannot_block_the_lobby():
     from tests.roborally_wire import join
 
     async with swc_serve({"readyTimeout": "0.3", "aliveInterval": "100"}) as server:  # blockers that never miss an Alive
-        door = server.roborally
+        door = server.door("roborally")
         blocker, _ = await join(door.port, "never ready", 3)  # alone it blocks nobody and stays
         await trio.sleep(0.5)
         assert len(door.door.lobby.players()) == 1
@@ -293,8 +294,8 @@ async def _reversixt_pair(door) -> list:
 async def test_reversixt_connections_without_a_group_neither_stay_nor_lock_out_players():
     from swc_local.server.reversixt.game import Timing
 
-    async with swc_serve(max_connections=20, reversixt_max_idle=5) as server:
-        door = server.reversixt_door
+    async with swc_serve(max_connections=20, reversixt={"max_idle": 5}) as server:
+        door = server.door("reversixt")
         door.settings.timing = Timing(0, 0)
         silent = [await _silent(door.port) for _ in range(20)]
         await until(lambda: door.open_connections <= 6)  # the oldest made room
@@ -305,9 +306,9 @@ async def test_reversixt_connections_without_a_group_neither_stay_nor_lock_out_p
 
 
 async def test_reversixt_has_a_join_deadline_by_default():
-    assert Settings().reversixt_join_timeout > 0
-    async with swc_serve(reversixt_join_timeout=0.2) as server:
-        stream = await _silent(server.reversixt_door.port)
+    assert Settings().section("reversixt").join_timeout > 0
+    async with swc_serve(reversixt={"join_timeout": 0.2}) as server:
+        stream = await _silent(server.door("reversixt").port)
         with trio.fail_after(5):
             assert await stream.receive_some(10) == b""  # closed without a byte
         await stream.aclose()
@@ -324,10 +325,10 @@ async def test_one_connection_budget_for_every_door_refusals_logged_once_per_bur
     async with swc_serve() as server:
         assert limits.process_budget().total == 4
         assert "connections at once for all doors" in caplog.text
-        door = server.reversixt_door
+        door = server.door("reversixt")
         door.settings.timing = Timing(0, 0)
         xml = [await trio.open_tcp_stream("127.0.0.1", server.port) for _ in range(2)]
-        a, b = await two_players(server.roborally.port)
+        a, b = await two_players(server.door("roborally").port)
         await until(lambda: limits.process_budget().used == 4)
         for _ in range(50):  # a burst against the third door: closed at once, no byte
             stream = await trio.open_tcp_stream("127.0.0.1", door.port)
@@ -395,8 +396,8 @@ async def test_a_client_that_never_reads_a_large_map_is_disqualified_and_the_gam
     path = tmp_path / "big_2p.map"
     path.write_text(big_map())
     assert path.stat().st_size > 20_000
-    async with swc_serve(reversixt_map=str(path), reversixt_time_limit=1.0, reversixt_write_timeout=0.3) as server:
-        door = server.reversixt_door
+    async with swc_serve(reversixt={"map": str(path), "time_limit": 1.0, "write_timeout": 0.3}) as server:
+        door = server.door("reversixt")
         door.settings.timing = Timing(0, 0)
         deaf = trio.socket.socket()
         deaf.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # reads nothing, buffers little

@@ -168,3 +168,24 @@ def test_every_door_of_swc_serve_implements_the_contract():
     assert all(isinstance(door, Door) for door in doors)
     assert [door.name for door in doors] == ["xml", "reversixt", "roborally"]
     assert all(door.busy() == 0 for door in doors)
+
+
+async def test_the_viewer_is_a_door_of_the_list_and_its_open_pages_end_with_the_shutdown(nursery):
+    from swc_local.server.shutdown import stop_gracefully
+    from tests.web_helpers import start_viewer_server
+
+    server = await start_viewer_server(nursery)
+    web = server.door("web")
+    assert isinstance(web, Door) and [door.name for door in server.doors] == ["xml", "reversixt", "web"]
+    with trio.fail_after(30):
+        page = await trio.open_tcp_stream("127.0.0.1", web.port)  # a start page following the list
+        await page.send_all(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        received = b""
+        while b"data:" not in received:
+            received += await page.receive_some(65536)
+        assert received.startswith(b"HTTP/1.1 200") and web.busy() > 0
+        await stop_gracefully(server, "server stopped (test)")
+        while data := await page.receive_some(65536):
+            received += data
+    assert received.endswith(b"\r\n0\r\n\r\n"), received[-200:]  # a whole response: its last chunk, then closed
+    assert web.busy() == 0

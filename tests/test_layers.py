@@ -224,7 +224,7 @@ def test_the_package_has_no_import_cycle():
 
 def test_the_scan_sees_the_package_and_its_imports():
     assert len(MODULES) > 100
-    server_app = [i.target for i in imports_of("swc_local.server.app")]
+    server_app = [i.target for i in imports_of("swc_local.server.xml.door")]
     assert "trio" in server_app and "swc_local.server.xml.connection" in server_app
     relative = [i.target for i in imports_of("swc_local.games.reversixt.rules")]
     assert "swc_local.games.reversixt.mapfile" in relative  # ``from .mapfile import ...``

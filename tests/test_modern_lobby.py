@@ -455,3 +455,30 @@ def test_routing_of_a_connections_first_message(first, dialect):
         connection = Connection(None)
         connection.fallback_dialect = fallback
         assert route(lobby, connection, parse(first)) == (dialect or fallback)
+
+
+async def test_one_prepare_path_names_unlisted_seats_by_the_room_and_refuses_as_each_dialect_does(start_server):
+    """Both syntaxes reach the lobby's one prepare: an unlisted seat is reserved and takes
+    timeouts, a seat without a name shows the room's blank name ("" in 2022+, "Unknown" in
+    2018/2019); a ``prepare`` the server cannot prepare drops a 2022+ admin without a word
+    and closes a 2018/2019 one politely, and leaves no room behind."""
+    server = await start_server()
+    admin = await Raw.connect(server.port)
+    prepares = ('<prepare gameType="test_2022_toy"><slot displayName="alpha" reserved="false"/></prepare>',
+                '<prepare gameType="swc_2019_piranhas" pause="true"><slot reserved="true"/></prepare>')
+    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>' + "".join(prepares))
+    await wait_count(admin, b"</prepared>", 2)
+    first, second = bytes(admin.received).decode().split("</prepared>")[:2]
+    assert len(UUID.findall(first)) == 2 and len(UUID.findall(second)) == 3  # the room and its reserved seats
+    toy, piranhas = (server.lobby.rooms[UUID.findall(text)[0]] for text in (first, second))
+    assert [(s.name, s.can_timeout) for s in toy.slots] == [("alpha", False), ("", True)]
+    assert [s.name for s in piranhas.slots] == ["Unknown", "Unknown"] and piranhas.paused
+    rooms = set(server.lobby.rooms)
+    closes = b"<protocol>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>"
+    for login, answer in (("password", b""), ("passphrase", closes)):  # 2022+ drops, 2018/2019 closes
+        for request in ('<prepare gameType="no_such_game"><slot/></prepare>',
+                        '<prepare gameType="swc_2019_piranhas"><slot/><slot/><slot/></prepare>'):
+            client = await Raw.connect(server.port)
+            await client.send(f'<protocol><authenticate {login}="{PASSWORD}"/>{request}')
+            assert await client.read_until_closed() == answer, (login, request)
+    assert set(server.lobby.rooms) == rooms

@@ -22,9 +22,10 @@ import trio.testing
 
 from swc_local.client.connection import ConnectionClosed
 from swc_local.games import registry
+from swc_local.games.plugin import CLASSIC
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
-from swc_local.server.app import MESSAGES_PER_TURN
+from swc_local.server.transport import MESSAGES_PER_TURN
 from swc_local.server.xml.room import GameRoom
 from tests.conftest import PASSWORD
 from tests.wire import Raw, connect, data_class, messages
@@ -177,8 +178,9 @@ async def test_batched_joins_under_the_seat_limit_are_handled_a_batch_per_step(s
     # scoring an innocent player (the stall this guards against is caught by work.most)
     server = await start_server(soft_timeout_ms=5000, max_seats_per_connection=0)
     work = WorkPerStep()
-    handle, on_disconnect = server.lobby.handle, GameRoom.on_disconnect
-    monkeypatch.setattr(server.lobby, "handle", lambda *args: (work.count(), handle(*args))[1])
+    classic = server.lobby.answers[CLASSIC]  # what answers each 2018/2019 join
+    handle, on_disconnect = classic.handle, GameRoom.on_disconnect
+    monkeypatch.setattr(classic, "handle", lambda *args: (work.count(), handle(*args))[1])
     monkeypatch.setattr(GameRoom, "on_disconnect", lambda room, slot: (work.count(), on_disconnect(room, slot))[1])
 
     async def attack() -> None:

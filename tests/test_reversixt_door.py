@@ -168,7 +168,7 @@ async def test_many_eight_player_games_end_cleanly():
 async def test_swc_serve_opens_the_door_beside_the_xml_port():
     async with trio.open_nursery() as nursery:
         server = await nursery.start(Server(Settings(port=0)).run)
-        door = server.reversixt_door
+        door = server.door("reversixt")
         assert door is not None and door.port not in (None, server.port)
         door.settings.timing = Timing(0, 0)
         async with trio.open_nursery() as players:
@@ -180,20 +180,21 @@ async def test_swc_serve_opens_the_door_beside_the_xml_port():
 
 async def test_swc_serve_without_the_door():
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, reversixt_enabled=False)).run)
-        assert server.reversixt_door is None
+        server = await nursery.start(Server(Settings(port=0, sections={"reversixt": {"enabled": False}})).run)
+        assert server.door("reversixt") is None
         nursery.cancel_scope.cancel()
 
 
 def test_properties_keys(tmp_path):
     from swc_local.server.config import ConfigError, load_settings
-    from swc_local.server.reversixt.config import door_port
+    from swc_local.server.reversixt.settings import door_port
 
     path = tmp_path / "server.properties"
     path.write_text("reversixtPort = 7788\nreversixtMap = my.map\nreversixtTimeLimit = 0.5\nreversixtDepth = 3\nreversixtZleep = 10\n")
     settings = load_settings(path)
-    assert (settings.reversixt_port, settings.reversixt_map, settings.reversixt_time_limit) == (7788, "my.map", 0.5)
-    assert (settings.reversixt_depth, settings.reversixt_zleep, door_port(settings)) == (3, 10.0, 7788)
+    part = settings.section("reversixt")
+    assert (part.port, part.map, part.time_limit) == (7788, "my.map", 0.5)
+    assert (part.depth, part.zleep, door_port(settings)) == (3, 10.0, 7788)
     assert door_port(Settings()) == 7777 and door_port(Settings(port=0)) == 0
     path.write_text("reversixt = maybe\n")
     with pytest.raises(ConfigError):
@@ -206,8 +207,8 @@ async def test_swc_serve_goes_on_when_the_door_port_is_busy(caplog):
     await busy.bind(("127.0.0.1", 0))
     busy.listen(1)
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, reversixt_port=busy.getsockname()[1])).run)
-        assert server.reversixt_door is None and server.port
+        server = await nursery.start(Server(Settings(port=0, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
+        assert server.door("reversixt") is None and server.port
         assert "ReversiXT door not started" in caplog.text
         nursery.cancel_scope.cancel()
     busy.close()

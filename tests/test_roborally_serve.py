@@ -7,20 +7,27 @@ from swc_local.client.roborally_bot import RoboRallyBot
 from swc_local.server.app import Server
 from swc_local.tools.cli import build_parser
 from swc_local.server.config import ConfigError, Settings, load_settings
-from swc_local.server.roborally.config import roborally_settings, serve_default
+from swc_local.server.roborally.settings import SECTION, RoboRallyKeys, roborally_settings, serve_default
+
+
+def swc_serve_settings(settings, args=None):
+    """What ``swc serve`` makes of the section: its flags over the keys, then its defaults and checks."""
+    args = args or build_parser().parse_args(["serve"])
+    part = SECTION.model.model_validate(SECTION.flags(args, settings.section("roborally").model_dump()))
+    return settings.with_section("roborally", SECTION.serve(part, settings, args))
 
 
 async def test_door_runs_beside_the_xml_server_and_keeps_serving():
-    settings = Settings(port=0, roborally_port=0, roborally={"timer": "0.05", "map": "Dizzy Highway"})
+    settings = Settings(port=0, sections={"roborally": {"port": 0, "keys": {"timer": "0.05", "map": "Dizzy Highway"}}})
     async with trio.open_nursery() as nursery:
         server = await nursery.start(Server(settings).run)
-        assert server.port and server.roborally is not None and server.roborally.port != server.port
+        assert server.port and server.door("roborally") is not None and server.door("roborally").port != server.port
         for game in range(2):  # the door keeps serving after a game
             bots = [RoboRallyBot(greedy=True, seed=game * 2 + seat) for seat in range(2)]
             with trio.fail_after(30):
                 async with trio.open_nursery() as games:
                     for bot in bots:
-                        games.start_soon(bot.play, "127.0.0.1", server.roborally.port)
+                        games.start_soon(bot.play, "127.0.0.1", server.door("roborally").port)
                         await trio.sleep(0.01)
             assert all(bot.report.finished for bot in bots)
         nursery.cancel_scope.cancel()
@@ -32,35 +39,35 @@ async def test_busy_port_is_logged_and_the_xml_server_runs_on(caplog):
     blocker.listen()
     port = blocker.getsockname()[1]
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, roborally_port=port)).run)
-        assert server.roborally is None and server.port
+        server = await nursery.start(Server(Settings(port=0, sections={"roborally": {"port": port}})).run)
+        assert server.door("roborally") is None and server.port
         nursery.cancel_scope.cancel()
     blocker.close()
     assert "cannot listen" in caplog.text
 
 
 def test_default_off_for_programmatic_servers_and_52020_for_swc_serve():
-    assert Settings().roborally_port is None and roborally_settings(Settings()) is None
-    assert serve_default(Settings()).roborally_port == 52020
-    assert serve_default(Settings(roborally={"port": "off"})).roborally_port == -1
-    assert serve_default(Settings(roborally_port=6000)).roborally_port == 6000
+    assert Settings().section("roborally").port is None and roborally_settings(Settings()) is None
+    assert serve_default(RoboRallyKeys()).port == 52020
+    assert serve_default(RoboRallyKeys(keys={"port": "off"})).port == -1
+    assert serve_default(RoboRallyKeys(port=6000)).port == 6000
 
 
 def test_properties_keys(tmp_path):
     path = tmp_path / "server.properties"
     path.write_text("roborally.port=6001\nroborally.helloTimeout=3\nroborally.maxConnections=7\nroborally.timer=0.5\nroborally.minPlayers=3\nroborally.map=Death Trap\n"
                     "roborally.protocols=Version 1.0, Version 2.0\nroborally.playCardTimeout=0\n")
-    settings = serve_default(load_settings(path))
+    settings = swc_serve_settings(load_settings(path))
     door = roborally_settings(settings)
     assert (door.port, door.timer, door.min_players, door.map, door.play_card_timeout) == (6001, 0.5, 3, "Death Trap", 0.0)
     assert door.protocols == ("Version 1.0", "Version 2.0") and door.single_game is False
     assert (door.hello_timeout, door.max_connections) == (3.0, 7)
     path.write_text("roborally.timer=0\n")
     with pytest.raises(ConfigError):
-        serve_default(load_settings(path))
+        swc_serve_settings(load_settings(path))
     path.write_text("roborally.map=Nowhere\n")
     with pytest.raises(ConfigError):
-        serve_default(load_settings(path))
+        swc_serve_settings(load_settings(path))
 
 
 def test_drop_in_flags():
@@ -110,7 +117,7 @@ async def test_swc_roborally_plays_one_game_and_exits():
 def test_swc_serve_flags_win_over_keys():
     args = build_parser().parse_args(["serve", "--roborally-timer", "0.5", "--roborally-map", "Death Trap",
                                       "--roborally-protocol", "Version 1.0", "--roborally-protocol", "Version 2.0"])
-    settings = serve_default(Settings(roborally={"timer": "9", "minPlayers": "3"}), args)
+    settings = swc_serve_settings(Settings(sections={"roborally": {"keys": {"timer": "9", "minPlayers": "3"}}}), args)
     door = roborally_settings(settings)
     assert (door.timer, door.map, door.min_players, door.port) == (0.5, "Death Trap", 3, 52020)
     assert door.protocols == ("Version 1.0", "Version 2.0")

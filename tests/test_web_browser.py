@@ -72,8 +72,8 @@ def board_changes(driver, url: str) -> None:
 async def test_start_page_follows_live_games_of_all_three_doors(nursery, browser, monkeypatch):
     slow_bots(monkeypatch, RoboRallyBot)  # games that last long enough to be watched
     slow_bots(monkeypatch, reversixt_bots.ClientGame)
-    server = await start_viewer_server(nursery, roborally_port=0, roborally={"timer": "0.3", "map": "Death Trap"})
-    url = server.web.url
+    server = await start_viewer_server(nursery, sections={"roborally": {"port": 0, "keys": {"timer": "0.3", "map": "Death Trap"}}})
+    url = server.door("web").url
     piranhas = registry.get("swc_2019_piranhas")
     async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
         prepared = await admin.prepare("piranhas", [HOSTILE, "Bob"], paused=True)
@@ -81,8 +81,8 @@ async def test_start_page_follows_live_games_of_all_three_doors(nursery, browser
             for seed, code in enumerate(prepared.reservations):
                 games.start_soon(play_game, piranhas, "127.0.0.1", server.port, code, seed)
             for seed in (1, 2):
-                games.start_soon(lambda s=seed: reversixt_bots.play("127.0.0.1", server.reversixt_door.port, seed=s))
-                games.start_soon(RoboRallyBot(greedy=True, seed=seed).play, "127.0.0.1", server.roborally.port)
+                games.start_soon(lambda s=seed: reversixt_bots.play("127.0.0.1", server.door("reversixt").port, seed=s))
+                games.start_soon(RoboRallyBot(greedy=True, seed=seed).play, "127.0.0.1", server.door("roborally").port)
                 await trio.sleep(0.05)
 
             async def step_slowly():

@@ -113,7 +113,7 @@ def test_files_are_parsed_with_the_game_ports_limits():
 
 async def test_live_xml_game_is_followed_from_the_observe_path(nursery):
     server = await start_viewer_server(nursery)
-    url = server.web.url
+    url = server.door("web").url
     with trio.fail_after(30):
         async with trio.open_nursery() as bots:
             for seed in (1, 2):
@@ -139,13 +139,13 @@ async def test_stream_sends_the_newest_summary(nursery):
             for code in prepared.reservations:
                 bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, 1)
             await trio.sleep(0.3)
-            (record,) = server.web.context.book.records.values()
+            (record,) = server.door("web").context.book.records.values()
             events = []
 
             def read_two():
                 import urllib.request
 
-                with urllib.request.urlopen(f"{server.web.url}/api/games/{record.id}/stream", timeout=20) as response:
+                with urllib.request.urlopen(f"{server.door('web').url}/api/games/{record.id}/stream", timeout=20) as response:
                     while len(events) < 2:
                         line = response.readline().decode()
                         if line.startswith("data: "):
@@ -178,7 +178,7 @@ async def test_off_loopback_every_page_asks_for_the_passphrase(nursery):
 
 async def test_play_from_here_prepares_a_room_from_that_state(nursery):
     server = await start_viewer_server(nursery)
-    url = server.web.url
+    url = server.door("web").url
     upload = OFFICIAL_PIRANHAS.read_bytes()
     status, opened = await http(url + "/api/upload", data=upload, headers={"X-File-Name": "%3Cb%3Eofficial.xml"})
     assert status == 200
@@ -200,8 +200,8 @@ async def test_play_from_here_prepares_a_room_from_that_state(nursery):
 
 async def test_upload_limits(nursery):
     server = await start_viewer_server(nursery)
-    url = server.web.url
-    server.web.context.upload_limit = 65536  # small, so the refused body fits the socket buffers
+    url = server.door("web").url
+    server.door("web").context.upload_limit = 65536  # small, so the refused body fits the socket buffers
     status, body = await http(url + "/api/upload", data=b"x" * 100_000)
     assert status == 413 and "65536" in body["error"]
     status, body = await http(url + "/api/upload", data=b"<protocol><room>", headers={"X-File-Name": "cut.xml"})
@@ -226,7 +226,7 @@ async def test_uploads_cannot_grow_memory_without_bound(nursery, monkeypatch):
 
     monkeypatch.setattr(book, "UPLOADS_KEPT", 3)
     server = await start_viewer_server(nursery)
-    url = server.web.url
+    url = server.door("web").url
     ids = []
     for number in range(5):
         status, opened = await http(url + "/api/upload", data=TINY_ROBORALLY_LOG, headers={"X-File-Name": f"{number}.jsonl"})
@@ -257,7 +257,7 @@ async def test_event_streams_are_bounded(nursery, monkeypatch):
 
     monkeypatch.setattr(app, "MAX_STREAMS", 1)
     server = await start_viewer_server(nursery)
-    url = server.web.url
+    url = server.door("web").url
     done = threading.Event()
 
     def hold_one():

@@ -38,9 +38,9 @@ def renderer():
     return render
 
 
-async def start_viewer_server(nursery, **overrides) -> Server:
-    fields = {"port": 0, "password": PASSWORD, "seed": 1, "viewer_port": 0} | overrides
-    server = Server(Settings(**fields))
+async def start_viewer_server(nursery, sections: dict | None = None, **overrides) -> Server:
+    fields = {"port": 0, "password": PASSWORD, "seed": 1} | overrides
+    server = Server(Settings(**fields, sections={"web": {"port": 0}} | (sections or {})))
     server.web_renderer = renderer()
     return await nursery.start(server.run)
 

@@ -40,9 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from swc_local.server.cli import PASSTHROUGH, run_command
+    from swc_local.server.cli import run_command  # with every door module's pass-through commands
 
-    return run_command(build_parser(), sys.argv[1:] if argv is None else argv, PASSTHROUGH)
+    return run_command(build_parser(), sys.argv[1:] if argv is None else argv)
 
 
 def add_commands(commands) -> None:

@@ -88,7 +88,7 @@ class Family:
                     load_game_file=options.get("load_game"), turn_to_load=options.get("turn") or 0,
                     soft_timeout_ms=options.get("soft_timeout_ms"), hard_timeout_ms=options.get("hard_timeout_ms"),
                     passphrase_checks_per_second=0,  # a private server with a random passphrase
-                    reversixt_enabled=False,  # the other families' games get doors of their own
+                    sections={"reversixt": {"enabled": False}},  # the other families' games get doors of their own
                 )
                 server = Server(settings, _position(spec.game, options))  # a bad replay raises ReplayError
                 await self.nursery.start(server.run)

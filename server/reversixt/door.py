@@ -43,17 +43,28 @@ import os
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import trio
 
-from swc_local.games.reversixt.mapfile import GameMap, load_map
-from swc_local.games.reversixt.referee import Referee
+from swc_local.games import registry
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
-from swc_local.server.limits import BurstLog, serve_within_budget
-from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat, send_frame
+from swc_local.server import transport
+from swc_local.server.limits import BurstLog
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
+
+if TYPE_CHECKING:
+    from swc_local.games.reversixt.mapfile import GameMap
+    from swc_local.games.reversixt.referee import Referee
 
 log = logging.getLogger("swc.reversixt")
+
+GAME = registry.entry("reversixt")
+"""The door's game as the registry knows it; the door reaches its rules (maps, referee) only
+through ``GAME.rules``, as the XML door reaches its games through their plugins.  The family's
+wire mapping (server/reversixt/game.py: a referee's verdicts to frames) imports the referee
+itself: it exists for that one game, and typing it against the rules keeps it honest."""
 
 DEFAULT_PORT = 7777
 KEEP_FINISHED = 100
@@ -97,11 +108,10 @@ class ReversiDoor:
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
-        self.game_map = game_map if game_map is not None else load_map(settings.map_path or DEFAULT_MAP)
+        self.game_map = game_map if game_map is not None else GAME.rules_module().load_map(settings.map_path or DEFAULT_MAP)
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
-        self.open_connections = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=KEEP_FINISHED)
         self.on_finished: list[Callable[[FinishedGame], None]] = []
         # told of every game as it starts (the web viewer); may return a callback for each turn
@@ -113,14 +123,14 @@ class ReversiDoor:
         self._nursery: trio.Nursery | None = None
         self._joining: dict[int, trio.CancelScope] = {}  # connections without a GROUP yet, oldest first
         self._evicted = BurstLog(log)
-        self._accepting = trio.CancelScope()
-        self._handlers: set[trio.CancelScope] = set()  # one per open connection
+        self.transport = transport.Transport(
+            "reversixt", log, max_connections=settings.max_connections, connect=self._connect,
+            serve=self._serve_seat, admit=self._admit, evict=self._evict_idle)
         self._games: dict[str, trio.CancelScope] = {}  # running games by id
         self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host or None)
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = await self.transport.listen(self.settings.port, self.settings.host or None)
         log.info(
             "ReversiXT door listening on %s:%d (%s, %d players)",
             self.settings.host,
@@ -133,9 +143,11 @@ class ReversiDoor:
             if self.settings.zleep:
                 nursery.start_soon(self._watch_waiting)
             task_status.started(self)
-            with self._accepting:
-                await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
-                                          logger=log, label="reversixt")
+            await self.transport.run(nursery)
+
+    @property
+    def open_connections(self) -> int:
+        return len(self.transport.connections)
 
     def waiting_count(self) -> int:
         """Players joined and waiting for their game to fill up."""
@@ -149,8 +161,8 @@ class ReversiDoor:
     def stop(self, reason: str) -> None:
         """Stop accepting; every game and every connection ends as the reference's abort (see above)."""
         self.stopping = reason
-        self._accepting.cancel()
-        for scope in [*self._games.values(), *self._handlers]:
+        self.transport.stop_accepting()
+        for scope in [*self._games.values(), *(seat.cancel_scope for seat in self.transport.connections)]:
             scope.cancel()
         self._waiting, self._waiting_since = [], None
 
@@ -158,7 +170,7 @@ class ReversiDoor:
         return self.open_connections + len(self._games)
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        await self._handle(stream)
+        await self.transport.handle(stream)
 
     def _scaled(self, seconds: float) -> float:
         return seconds * self.settings.timing.scale
@@ -181,20 +193,14 @@ class ReversiDoor:
                            self.settings.max_idle)
         return True
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
-        number = next(self._counter)
-        seat = Seat(0, stream, write_timeout=self.settings.write_timeout)
-        self.open_connections += 1
-        scope = trio.CancelScope()
-        self._handlers.add(scope)
+    def _connect(self, stream: trio.SocketStream, peer: str) -> Seat:
+        return Seat(0, stream, write_timeout=self.settings.write_timeout, peer=peer)
+
+    async def _serve_seat(self, seat: Seat) -> None:
         if self.stopping is not None:
-            scope.cancel()
-        try:
-            with scope:
-                await self._serve_connection(number, seat)
-        finally:
-            self._handlers.discard(scope)
-            self.open_connections -= 1
+            seat.cancel_scope.cancel()
+        with seat.cancel_scope:
+            await self._serve_connection(next(self._counter), seat)
 
     def _join_limit(self) -> float:
         """-z when given (the reference's), else the door's join deadline; inf without either."""
@@ -209,7 +215,7 @@ class ReversiDoor:
                 group = await read_group(seat)
             except JoinAbort as error:
                 log.info("reversixt connection %d refused: %s", number, error)
-                await close_seat(seat)
+                await seat.close_now()
                 return
             finally:
                 self._joining.pop(number, None)
@@ -217,12 +223,12 @@ class ReversiDoor:
             if scope.deadline <= trio.current_time():
                 log.info("reversixt connection %d: no group after %g s, closed", number,
                          self.settings.zleep or self.settings.join_timeout)
-            await close_seat(seat)
+            await seat.close_now()
             return
         log.info("reversixt connection %d joined with group %d", number, group)
         done = trio.Event()
         self._join(seat, group, done)
-        await done.wait()  # serve_listeners closes the stream when this handler returns
+        await done.wait()  # the transport closes the stream when this handler returns
 
     def _join(self, seat: Seat, group: int, done: trio.Event) -> None:
         if not self._waiting:
@@ -248,7 +254,7 @@ class ReversiDoor:
             seats, self._waiting, self._waiting_since = self._waiting, [], None
             log.info("reversixt: not all clients joined after %g s; %d waiting closed", self.settings.zleep, len(seats))
             for seat, _, done in seats:
-                await close_seat(seat)
+                await seat.close_now()
                 done.set()
 
     async def _play(self, players: list[tuple[Seat, int, trio.Event]]) -> None:
@@ -256,14 +262,14 @@ class ReversiDoor:
         try:
             finished = await self._play_game(players)
         finally:
-            for _, _, done in finished:  # their handlers end, serve_listeners closes the streams
+            for _, _, done in finished:  # their handlers end, the transport closes the streams
                 done.set()
 
     async def _still_there(self, seat: Seat) -> bool:
         """False when the client has closed while it waited (bytes it sent early are kept)."""
         try:
             with trio.move_on_after(0.001):
-                data = await seat.stream.receive_some(4096)
+                data = await seat.receive_some(4096)
                 if not data:
                     return False
                 seat.reader.feed(data)
@@ -279,7 +285,7 @@ class ReversiDoor:
             # first in the queue again, for someone to take its place
             log.info("reversixt: %d waiting client(s) left before their game started", len(gone))
             for seat, _, _ in gone:
-                await close_seat(seat)
+                await seat.close_now()
             stayed = [entry for entry in players if entry not in gone]
             self._waiting[:0] = stayed
             if self._waiting_since is None:
@@ -303,7 +309,7 @@ class ReversiDoor:
             seats[k] = seat
             groups.append(group)
         settings = self.settings
-        referee = Referee(
+        referee = GAME.rules_module().Referee(
             self.game_map,
             groups,
             int(round(settings.time_limit * 1000)),
@@ -335,7 +341,7 @@ class ReversiDoor:
                 except Exception:
                     log.exception("reversixt game %s: internal error; its connections are closed", game_id)
                     for seat in seats.values():
-                        await close_seat(seat)
+                        await seat.close_now()
                     return players
             if scope.cancelled_caught:
                 log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
@@ -375,3 +381,9 @@ def write_game_files(files: dict[str, str]) -> None:
 
 async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await ReversiDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens;
+# and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
+from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401
+from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401

@@ -35,7 +35,7 @@ from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.rules import State
 from swc_local.games.reversixt.text import board_text
 from swc_local.protocol import reversixt as wire
-from swc_local.server.reversixt.game import GameRunner, Seat, Timing, close_seat
+from swc_local.server.reversixt.game import GameRunner, Seat, Timing
 
 VERSION = "reversi server version SS2009-svn-r"
 USAGE = """usage: swc reversixt -m MAP [options]
@@ -198,7 +198,7 @@ async def _join(listener, players: int) -> tuple[list[Seat], list[int]]:
             _say(f"OK. Group ID is {groups[-1]}.")
     except BaseException:
         for seat in seats:
-            await close_seat(seat)
+            await seat.close_now()
         raise
     return seats, groups
 
@@ -341,3 +341,12 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def add_commands(commands) -> None:
+    """``swc reversixt``: its arguments are the reference server's, read by :func:`main` (PASSTHROUGH)."""
+    commands.add_parser("reversixt", help="play one ReversiXT game like the reference server (-m MAP ...)", add_help=False)
+
+
+PASSTHROUGH = {("reversixt",): main}
+"""``swc reversixt ARGS``: handed to :func:`main` verbatim (server/cli.py)."""

@@ -31,11 +31,11 @@ import trio
 
 from swc_local.games.reversixt.referee import Referee, Verdict
 from swc_local.protocol import reversixt as wire
+from swc_local.server import transport
 
 log = logging.getLogger("swc.reversixt")
 
 RECEIVE_CHUNK = 4096
-DRAIN_LIMIT = 1 << 16
 
 
 def verdict_frame(verdict: Verdict) -> bytes:
@@ -63,15 +63,16 @@ class Timing:
         return trio.current_time() / self.scale
 
 
-@dataclass
-class Seat:
-    player: int
-    stream: trio.abc.Stream
-    reader: wire.FrameReader = field(default_factory=wire.FrameReader)
-    closed: bool = False
-    eof: bool = False
-    write_timeout: float = 0.0  # seconds a send may wait for the client to take its bytes (0: for ever)
-    timed_out: bool = False  # a send ran out of write_timeout: the client takes no data
+class Seat(transport.Connection):
+    """A player's connection on the shared transport, used the reference's way: its game awaits
+    every write (:meth:`~swc_local.server.transport.Connection.send_now`, within
+    ``write_timeout``) and reads it only on its turn (:func:`read_frame`)."""
+
+    def __init__(self, player: int, stream: trio.abc.Stream, write_timeout: float = 0.0, peer: str = "?") -> None:
+        super().__init__(stream, peer)
+        self.player = player
+        self.reader = wire.FrameReader()
+        self.write_timeout = write_timeout  # seconds a send may wait for the client to take its bytes (0: for ever)
 
 
 class ReceiveFault(Exception):
@@ -83,19 +84,7 @@ class ReceiveFault(Exception):
 async def send_frame(seat: Seat, data: bytes) -> bool:
     """Header and payload as two writes (see the conformance notes); False when it failed, or
     when the client took no bytes for ``seat.write_timeout`` (then ``seat.timed_out``)."""
-    if seat.closed or seat.timed_out:
-        return False
-    with trio.move_on_after(seat.write_timeout if seat.write_timeout > 0 else float("inf")) as scope:
-        try:
-            await seat.stream.send_all(data[: wire.HEADER_SIZE])
-            if len(data) > wire.HEADER_SIZE:
-                await seat.stream.send_all(data[wire.HEADER_SIZE :])
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            return False
-    if scope.cancelled_caught:
-        seat.timed_out = True  # the stream is unusable after a cancelled send: this seat is done
-        return False
-    return True
+    return await seat.send_now(data[: wire.HEADER_SIZE], data[wire.HEADER_SIZE :])
 
 
 TOOK_NO_DATA = "timeout during move"
@@ -115,32 +104,12 @@ async def read_frame(seat: Seat) -> wire.Frame:
             detail = "failed to read any message at all" if seat.reader.pending == 0 else "failed to read payload data"
             raise ReceiveFault("receive failed", detail)
         try:
-            data = await seat.stream.receive_some(RECEIVE_CHUNK)
+            data = await seat.receive_some(RECEIVE_CHUNK)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
             raise ReceiveFault("receive failed", f"receive error: {error!r}") from None
         if not data:
             seat.eof = True
         seat.reader.feed(data)
-
-
-async def close_seat(seat: Seat) -> None:
-    if seat.closed:
-        return
-    seat.closed = True
-    try:
-        drained = 0
-        while drained < DRAIN_LIMIT and not seat.eof:
-            with trio.move_on_after(0.001):  # takes what is there, waits at most 1 ms
-                data = await seat.stream.receive_some(RECEIVE_CHUNK)
-                if not data:
-                    break
-                drained += len(data)
-                continue
-            break
-    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-        pass
-    with trio.CancelScope(shield=True):
-        await seat.stream.aclose()
 
 
 @dataclass
@@ -176,7 +145,7 @@ class GameRunner:
             else:
                 log.info("%s: player %d disqualified (send failed)", self.label, player)
             verdict = self.referee.disqualify(player, reason)
-            await close_seat(self.seats[player])
+            await self.seats[player].close_now()
             failed += await self._broadcast(verdict_frame(verdict), self.referee.state.in_game())
 
     async def _apply(self, player: int, verdict: Verdict) -> None:
@@ -187,7 +156,7 @@ class GameRunner:
             return
         log.info("%s: player %d disqualified (%s)", self.label, player, verdict.reason)
         failed = await self._broadcast(verdict_frame(verdict), sorted(in_game + [player]))
-        await close_seat(self.seats[player])
+        await self.seats[player].close_now()
         await self._handle_send_failures([p for p in failed if p != player])
 
     async def _turn(self, player: int) -> None:
@@ -254,4 +223,4 @@ class GameRunner:
                 pause = self.timing.turn_delay
         finally:
             for seat in self.seats.values():
-                await close_seat(seat)
+                await seat.close_now()

@@ -12,7 +12,7 @@ import logging
 import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
-from swc_local.server.config import port_argument
+from swc_local.server.settings import port_argument
 
 log = logging.getLogger("swc.roborally")
 

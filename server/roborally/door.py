@@ -1,8 +1,10 @@
-"""The Robo Rally front door on trio: listen, read lines, write lines, Alive, room clocks.
+"""The Robo Rally front door on trio: lines in and out, Alive, room clocks.
 
-Each connection has a reader (bounded reads, :class:`~swc_local.protocol.roborally.LineDecoder`),
-a writer draining a byte queue (so the synchronous lobby never waits on a socket) and, after
-``Welcome``, an ``Alive`` task (spec roborally.md §7.1). Each running game has one clock task
+Connections live on the shared transport (server/transport.py): each has a reader (bounded
+reads through :class:`~swc_local.protocol.roborally.LineDecoder`), a writer draining a byte queue
+with the write deadline ``writeTimeout`` (so the synchronous lobby never waits on a socket), the
+``helloTimeout`` as the deadline of its reads until ``Welcome`` and, after it, an ``Alive`` task
+(spec roborally.md §7.1). Each running game has one clock task
 that sleeps until its current wait's deadline (:meth:`Room.deadline`) or until the game moved on.
 Whatever a client sends, the worst outcome is that its own connection is closed: an unexpected
 exception is logged with its traceback and handled as a disconnect.
@@ -21,15 +23,15 @@ from __future__ import annotations
 
 import collections
 import logging
-import math
 import time
 
 import trio
 
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
-from swc_local.server.limits import BurstLog, serve_within_budget
+from swc_local.server import transport
+from swc_local.server.limits import BurstLog
 from swc_local.server.roborally.lobby import (
-    CLOSED, NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
+    NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
 )
 
 log = logging.getLogger("swc.roborally")
@@ -38,83 +40,58 @@ KEEP_FINISHED = 100
 """Finished rooms and log paths a door remembers (for swc match and tests); older ones are forgotten."""
 IDLE_STATES = (NEW, WELCOMED, SPECTATOR)
 
-RECEIVE_SIZE = 65536
-SEND_CHUNK = 256 << 10
-"""A backlog goes out in pieces of this size, so a client that reads shows progress between them."""
 MAX_QUEUED_BYTES = 16 << 20
 STALLED_SECONDS = 1.0
 """Over MAX_QUEUED_BYTES, a client is dropped only if none of its writes finished for this long:
 a reader that reads keeps its connection whatever others made the door queue for it."""
 
 
-class _Connection:
-    def __init__(self, stream: trio.SocketStream, name: str, write_timeout: float = 0.0) -> None:
-        self.stream = stream
-        self.queue: list[bytes] = []
-        self.queued = 0
-        self.wakeup = trio.Event()
-        self.closing = False
-        self.reason = ""
-        self.scope = trio.CancelScope()
-        self.write_timeout = write_timeout
+class _Connection(transport.Connection):
+    """A Robo Rally client on the shared transport: lines in, lines out, the lobby's ``Peer``."""
+
+    codec_errors = (LineTooLong,)
+    max_queued_bytes = MAX_QUEUED_BYTES
+
+    def __init__(self, stream: trio.SocketStream, name: str, door: RoboRallyDoor) -> None:
+        super().__init__(stream, name)
+        settings = door.settings
+        self.door = door.door
+        self.alive = door._alive
+        self.codec = LineDecoder(settings.max_line_bytes)
+        self.write_timeout = settings.write_timeout
+        self.idle_timeout = settings.hello_timeout  # until its HelloServer
         self.progress = trio.current_time()  # when a write last finished, or data began to wait
-        self.sending = False
-        self.opened = self.progress
-        self.peer = Peer(self.write, self.close, name)
+        self.peer = Peer(self.write, self.hang_up, name)
+
+    def __repr__(self) -> str:
+        return repr(self.peer)
 
     def write(self, data: bytes) -> None:
-        if self.closing:
+        if self.closing or self.lost:
             return
-        if not self.queue and not self.sending:
+        if not self._queue and not self._writing:
             self.progress = trio.current_time()  # nothing was waiting: the client is not behind
-        self.queue.append(data)
-        self.queued += len(data)
-        if self.queued > MAX_QUEUED_BYTES and trio.current_time() - self.progress > STALLED_SECONDS:
-            self.close("the client reads nothing (output queue full)")
-        self.wakeup.set()
+        self._push(data)
 
-    def close(self, reason: str) -> None:
-        if not self.closing:
-            self.closing = True
-            self.reason = reason
-            self.wakeup.set()
+    def _overflow(self) -> None:
+        if trio.current_time() - max(self.progress, self._last_send) > STALLED_SECONDS:
+            self.hang_up("the client reads nothing (output queue full)")
 
-    async def write_loop(self) -> None:
-        while True:
-            await self.wakeup.wait()
-            self.wakeup = trio.Event()
-            while self.queue:
-                data = b"".join(self.queue)
-                self.queue.clear()
-                self.queued = 0
-                self.sending = True
-                sent = await self._send(data)
-                self.sending = False
-                if not sent:
-                    self.queue.clear()
-                    self.closing = True
-                    break
-            if self.closing:
-                with trio.move_on_after(1):
-                    await self.stream.aclose()
-                self.scope.cancel()
-                return
+    def received(self, event) -> None:
+        self.door.handle(self.peer, event)
+        if not self.engaged and self.peer.client_id:
+            self.engaged = True  # welcomed: no hello deadline, and its Alive heartbeat starts
+            self.start_helper(self.alive, self)
 
-    async def _send(self, data: bytes) -> bool:
-        """Send in pieces; False when the client is gone or took no piece within write_timeout."""
-        for start in range(0, len(data), SEND_CHUNK):
-            with trio.move_on_after(self.write_timeout if self.write_timeout > 0 else math.inf) as scope:
-                try:
-                    await self.stream.send_all(data[start:start + SEND_CHUNK])
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    self.reason = self.reason or "write failed"
-                    return False
-            if scope.cancelled_caught:
-                self.reason = self.reason or f"the client took no data for {self.write_timeout:g} s"
-                log.info("%r: closed, %s", self.peer, self.reason)
-                return False
-            self.progress = trio.current_time()
-        return True
+    def undecodable(self, error: BaseException) -> None:
+        self.peer.error("Message too long")
+        self.hang_up("line over the size limit")
+
+    def stream_ended(self) -> None:
+        self.hang_up("end of stream")
+
+    def idle_ended(self) -> None:
+        self.hang_up(f"no HelloServer within {self.idle_timeout:g} s")
 
 
 class RoboRallyDoor:
@@ -136,31 +113,31 @@ class RoboRallyDoor:
         # no finished room, log or connection beyond these
         self.log_files: collections.deque[str] = collections.deque(maxlen=KEEP_FINISHED)
         self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
-        self.connections: dict[_Connection, None] = {}  # in the order they came (the oldest idle goes first)
         self._evicted = BurstLog(log)
-        self._accepting = trio.CancelScope()
+        self.transport = transport.Transport(
+            "Robo Rally", log, max_connections=settings.max_connections, connect=self._connect,
+            serve=self._serve_connection, admit=self._admit, evict=self._evict_idle)
         self._clocks: dict[Room, trio.CancelScope] = {}  # the clock task of every running game
         self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        listeners = await trio.open_tcp_listeners(self.settings.port, host=self.settings.host)
-        self.port = listeners[0].socket.getsockname()[1]
+        self.port = await self.transport.listen(self.settings.port, self.settings.host)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             self.door = Door(self.settings, spawn_room=self._spawn_room, game_factory=self._game_factory)
             log.info("Robo Rally listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
-            nursery.start_soon(self._serve, listeners)
+            nursery.start_soon(self.transport.run, nursery)
             if not self.settings.single_game and self.settings.ready_timeout > 0:
                 nursery.start_soon(self._watch_unready)
             if self.settings.single_game:
                 await self.done.wait()
                 nursery.cancel_scope.cancel()
 
-    async def _serve(self, listeners) -> None:
-        with self._accepting:
-            await serve_within_budget(listeners, self.handle, admit=self._admit, evict=self._evict_idle,
-                                      logger=log, label="Robo Rally")
+    @property
+    def connections(self) -> dict[_Connection, None]:
+        """Open connections in the order they came (the oldest idle goes first)."""
+        return self.transport.connections  # type: ignore[return-value]
 
     def _idle(self) -> list[_Connection]:
         """Connections not playing (no HelloServer yet, no PlayerValues, spectators), oldest first."""
@@ -170,7 +147,7 @@ class RoboRallyDoor:
         idle = self._idle()
         if not idle:
             return False
-        idle[0].close(f"made room for a new connection (at most {self.settings.max_idle} not playing)")
+        idle[0].hang_up(f"made room for a new connection (at most {self.settings.max_idle} not playing)")
         self._evicted.note("Robo Rally: the oldest connection not playing was closed for a new one (roborally.maxIdle %d)",
                            self.settings.max_idle)
         return True
@@ -193,83 +170,38 @@ class RoboRallyDoor:
     def stop(self, reason: str) -> None:
         """Stop accepting; end every game unfinished and close every connection (see above)."""
         self.stopping = reason
-        self._accepting.cancel()
+        self.transport.stop_accepting()
         if self.door is not None:
             for room in list(self.door.rooms):
                 room.unfinished = reason  # no more moves, removals or timeouts: the game stands
         for scope in self._clocks.values():
             scope.cancel()  # each clock writes its game's log as it ends
         for connection in list(self.connections):
-            connection.close(reason)
+            connection.hang_up(reason)
 
     def busy(self) -> int:
         return len(self.connections) + len(self._clocks)
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        await self._handle(stream)
+        await self.transport.handle(stream)
 
     # ------------------------------------------------------------------ connections
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
-        try:
-            name = "%s:%s" % stream.socket.getpeername()[:2]
-        except OSError:
-            name = "?"
-        connection = _Connection(stream, name, self.settings.write_timeout)
-        peer = connection.peer
+    def _connect(self, stream: trio.SocketStream, name: str) -> _Connection:
+        return _Connection(stream, name, self)
+
+    async def _serve_connection(self, connection: _Connection) -> None:
         assert self.door is not None
-        self.connections[connection] = None
+        peer = connection.peer
         try:
-            with connection.scope:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(connection.write_loop)
-                    if self.settings.hello_timeout > 0:
-                        nursery.start_soon(self._hello_watch, connection)
-                    self.door.accepted(peer)
-                    await self._read_loop(connection, nursery)
-                    await trio.sleep(math.inf)  # the writer ends the scope after flushing
+            self.door.accepted(peer)
+            await connection.serve()
         finally:
-            self.connections.pop(connection, None)
             connection.closing = True
-            with trio.CancelScope(shield=True):
-                with trio.move_on_after(1):
-                    await stream.aclose()
             try:
                 self.door.disconnected(peer, connection.reason)
             except Exception:
                 log.exception("%r: error while handling the disconnect", peer)
-
-    async def _read_loop(self, connection: _Connection, nursery: trio.Nursery) -> None:
-        assert self.door is not None
-        peer = connection.peer
-        decoder = LineDecoder(self.settings.max_line_bytes)
-        alive_started = False
-        while not connection.closing:
-            try:
-                data = await connection.stream.receive_some(RECEIVE_SIZE)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                data = b""
-            if not data:
-                connection.close("end of stream")
-                return
-            try:
-                events = decoder.feed(data)
-            except LineTooLong:
-                peer.error("Message too long")
-                connection.close("line over the size limit")
-                return
-            for event in events:
-                try:
-                    self.door.handle(peer, event)
-                except Exception:
-                    log.exception("%r: unexpected error handling a message", peer)
-                    connection.close("internal error")
-                if connection.closing or peer.state == CLOSED:
-                    return
-                if not alive_started and peer.client_id:
-                    alive_started = True
-                    nursery.start_soon(self._alive, connection)
-            await trio.sleep(0)  # bounded work per read: let the others run
 
     async def _watch_unready(self) -> None:
         """Close lobby players that hold the others up without ever saying ready (Door.close_unready)."""
@@ -277,11 +209,6 @@ class RoboRallyDoor:
         while True:
             await trio.sleep(min(1.0, self.settings.ready_timeout / 4))
             self.door.close_unready(time.monotonic())
-
-    async def _hello_watch(self, connection: _Connection) -> None:
-        await trio.sleep(self.settings.hello_timeout)
-        if not connection.peer.client_id:
-            connection.close(f"no HelloServer within {self.settings.hello_timeout:g} s")
 
     async def _alive(self, connection: _Connection) -> None:
         peer = connection.peer
@@ -291,7 +218,7 @@ class RoboRallyDoor:
             await trio.sleep(interval)
             if sent and peer.alive_outstanding:
                 log.info("%r: no Alive answer within %g s", peer, interval)
-                connection.close("no Alive answer")
+                connection.hang_up("no Alive answer")
                 return
             peer.alive_outstanding = True
             sent = True
@@ -374,3 +301,9 @@ class RoboRallyDoor:
 
 async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
     await RoboRallyDoor(settings).run(task_status=task_status)
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens;
+# and the family's own swc command (server/cli.py): the drop-in ``swc roborally``.
+from swc_local.server.roborally.cli import add_commands  # noqa: E402,F401
+from swc_local.server.roborally.settings import SECTION, open_door  # noqa: E402,F401

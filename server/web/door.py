@@ -1,15 +1,31 @@
 """Serving the viewer: hypercorn's trio worker runs the starlette app in the server's own trio
-process, so the viewer reads rooms and doors directly, without copies or threads."""
+process, so the viewer reads rooms and doors directly, without copies or threads.
+
+Inside ``swc serve`` the viewer is the last door of server/door.py's one list (it watches the
+games of every door started before it) and a :class:`~swc_local.server.door.Door` like the
+others: the shutdown calls :meth:`WebDoor.stop`, every open page's event stream ends after the
+events it has (a complete response, so the page shows the game as it was, not an error), and
+:meth:`WebDoor.busy` is 0 once hypercorn has closed every connection.  Its section is the one
+key ``viewerPort`` and the flag ``--viewer-port``: in-process servers have no viewer unless a
+port is set; ``swc serve`` opens it on 13080 (a free port when ``--port 0``); -1 is off.
+"""
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import trio
-from hypercorn.config import Config
-from hypercorn.trio import serve
 
-from .app import WebContext, build_app
+from swc_local.server.settings import PortSection
+
+if TYPE_CHECKING:
+    from hypercorn.config import Config
+
+    from .app import WebContext
+
+# hypercorn and starlette are imported when a viewer opens, not when swc serve reads this door's
+# settings section (every door module is imported for that, a viewer or not).
 
 log = logging.getLogger("swc.web")
 
@@ -19,14 +35,20 @@ DEFAULT_PORT = 13080
 class WebDoor:
     """``await nursery.start(door.run)``; ``door.port`` is the bound port afterwards."""
 
+    name = "web"
+
     def __init__(self, context: WebContext, host: str, port: int) -> None:
         self.context = context
         self.host = host
         self.port = port
         self.url = ""
+        self.stopping: str | None = None
         self._stop = trio.Event()
+        self._serving = False
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        from hypercorn.config import Config
+
         config = Config()
         host = f"[{self.host}]" if ":" in self.host else self.host
         config.bind = [f"{host}:{self.port}"]
@@ -35,42 +57,85 @@ class WebDoor:
         config.graceful_timeout = 1.0
         config.keep_alive_timeout = 30.0
         config.websocket_max_message_size = 1 << 16
-        async with trio.open_nursery() as nursery:
-            self.context.feeds.nursery = nursery  # the live feeds' tasks (server/web/live.py)
-            binds = await nursery.start(self._serve, config, nursery.cancel_scope)
-            self.url = binds[0] if binds else ""
-            self.port = int(self.url.rsplit(":", 1)[1]) if self.url else self.port
-            log.info("viewer on %s", self.url)
-            task_status.started(self)
+        self._serving = True
+        try:
+            async with trio.open_nursery() as nursery:
+                self.context.feeds.nursery = nursery  # the live feeds' tasks (server/web/live.py)
+                binds = await nursery.start(self._serve, config, nursery.cancel_scope)
+                self.url = binds[0] if binds else ""
+                self.port = int(self.url.rsplit(":", 1)[1]) if self.url else self.port
+                log.info("viewer on %s", self.url)
+                task_status.started(self)
+        finally:
+            self._serving = False
 
     async def _serve(self, config: Config, feeds: trio.CancelScope, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        from hypercorn.trio import serve
+
+        from .app import build_app
+
         await serve(build_app(self.context), config, shutdown_trigger=self._stop.wait, task_status=task_status)
         feeds.cancel()  # the server stopped: no page is left to feed
 
-    def stop(self) -> None:
+    def stop(self, reason: str = "viewer stopped") -> None:
+        """Stop accepting; every open page's event stream ends; hypercorn closes each connection
+        once its response is complete (at most its graceful timeout, 1 s, later)."""
+        self.stopping = reason
+        self.context.feeds.close()
         self._stop.set()
 
+    def busy(self) -> int:
+        """Event streams still open, plus one while hypercorn still serves."""
+        return self.context.open_streams[0] + (1 if self._serving else 0)
 
-async def start_beside(nursery: trio.Nursery, server) -> WebDoor | None:
-    """The viewer of ``swc serve``: it watches the XML lobby and the other doors; None when off or
-    when its port cannot be opened (logged; the game ports go on)."""
-    from .auth import Gate
-    from .book import GameBook
+    async def handle(self, stream: trio.SocketStream) -> None:
+        """Not used: hypercorn accepts and serves the viewer's connections itself."""
+        raise NotImplementedError("the viewer's connections are served by hypercorn")
+
+
+class ViewerSection(PortSection):
+    name = "web"
+    title = "web viewer"
+    key = "viewerPort"
+    flag = "--viewer-port"
+    default_port = DEFAULT_PORT  # on by default for swc serve (issue 25)
+    what = "web viewer"
+
+
+SECTION = ViewerSection()
+
+def _watch(door, book) -> None:
+    """Show the door's live games, when the viewer knows its family's records (server/web/*_games.py)."""
     from . import reversixt_games, roborally_games, xml_games
 
+    if door.name == "xml":
+        xml_games.watch_lobby(door.lobby, book)
+    elif door.name == "reversixt":
+        reversixt_games.watch_door(door, book)
+    elif door.name == "roborally" and door.door is not None:
+        roborally_games.watch_door(door.door, book)
+
+
+async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
+    """The viewer of ``swc serve``: it watches the games of every door started before it; None
+    when off or when its port cannot be opened (logged; the game ports go on)."""
+    from .app import WebContext
+    from .auth import Gate
+    from .book import GameBook
+
     settings = server.settings
+    port = settings.section("web").port
+    if port is None or port < 0:
+        return None
     book = GameBook()
+    for door in server.doors:
+        _watch(door, book)
     lobby = server.lobby
-    xml_games.watch_lobby(lobby, book)
-    if server.reversixt_door is not None:
-        reversixt_games.watch_door(server.reversixt_door, book)
-    if server.roborally is not None and server.roborally.door is not None:
-        roborally_games.watch_door(server.roborally.door, book)
     gate = Gate(settings.host, settings.password, lobby.passphrase_gate)
     context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
-    door = WebDoor(context, settings.host, settings.viewer_port)
+    door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:  # the door's own nursery wraps the bind error
@@ -79,5 +144,5 @@ async def start_beside(nursery: trio.Nursery, server) -> WebDoor | None:
             raise
         while isinstance(bind_errors, BaseExceptionGroup):
             bind_errors = bind_errors.exceptions[0]
-        log.error("viewer cannot listen on %s:%d (%s); serving without it", settings.host, settings.viewer_port, bind_errors)
+        log.error("viewer cannot listen on %s:%d (%s); serving without it", settings.host, port, bind_errors)
         return None

@@ -115,6 +115,7 @@ class Feed:
         self.scope = trio.CancelScope()
         self._waiting: trio.CancelScope | None = None
         self._new = trio.Event()
+        self.closed = False  # the viewer stops: every page's stream ends after what it has
 
     async def run(self) -> None:
         with self.scope:
@@ -148,10 +149,15 @@ class Feed:
         self._new = trio.Event()
 
     async def next(self, seen: int) -> tuple[int, bytes]:
-        """The newest event once there is one newer than number ``seen``."""
-        while self.published == seen:
+        """The newest event once there is one newer than number ``seen`` (or the feed closed)."""
+        while self.published == seen and not self.closed:
             await self._new.wait()
         return self.published, self.data
+
+    def close(self) -> None:
+        """End every page's stream of this feed (the viewer stops): they return, not hang."""
+        self.closed = True
+        self._new.set()
 
 
 class Feeds:
@@ -161,6 +167,7 @@ class Feeds:
         self._budget = budget
         self.nursery: trio.Nursery | None = None  # set by whoever serves the pages (the web door)
         self.feeds: dict[object, Feed] = {}
+        self.closed = False
 
     @property
     def budget(self) -> LiveBudget:
@@ -181,6 +188,12 @@ class Feeds:
         feed.pages += 1
         return feed
 
+    def close(self) -> None:
+        """Every feed's pages end their streams (the viewer's door stops, server/web/door.py)."""
+        self.closed = True
+        for feed in list(self.feeds.values()):
+            feed.close()
+
     def leave(self, key, feed: Feed) -> None:
         feed.pages -= 1
         if feed.pages <= 0 and self.feeds.get(key) is feed:
@@ -192,12 +205,14 @@ class Feeds:
 
     async def subscribe(self, key, make: Callable[[LiveBudget], Feed]):
         """A page's events: the newest each time the feed published (an async generator)."""
+        if self.closed:
+            return
         feed = self.join(key, make)
         try:
             seen = 0
-            while True:
-                seen, data = await feed.next(seen)
-                if data:  # empty only if building the first event failed (logged)
+            while not feed.closed:
+                last, (seen, data) = seen, await feed.next(seen)
+                if data and seen != last:  # empty only if building the first event failed (logged)
                     yield data
         finally:
             self.leave(key, feed)

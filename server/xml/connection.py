@@ -1,8 +1,10 @@
-"""One client connection: a reader task, a writer task, and the two ways the server hangs up.
+"""The XML door's connection: the shared base (server/transport.py) plus what XML adds.
 
 Room and lobby logic is synchronous and never awaits a socket: it calls :meth:`Connection.send`,
-which only queues bytes.  A writer task drains the queue, so a slow or dead reader can never stall
-a room or another connection.
+which only queues bytes.  The base's writer task drains the queue, so a slow or dead reader can
+never stall a room or another connection.  What this family adds: the codec and the lobby as the
+receiver of every message, the batch write at the end of a step, the pacing of 2022+ clients and
+the protocol's two farewells.
 
 How the queue leaves depends on the dialect the client speaks:
 
@@ -33,7 +35,6 @@ The official server ends a connection in one of two ways (spec §2), and both ar
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import os
@@ -43,19 +44,15 @@ import trio
 
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import close_connection
+from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.protocol.writer import StreamWriter
+from swc_local.server import transport
 from swc_local.server.xml import peer_reads
 
 if TYPE_CHECKING:
     from swc_local.server.xml.room import PlayerSlot
 
 log = logging.getLogger("swc.connection")
-
-MAX_QUEUED_BYTES = 64 << 20
-"""A client that reads nothing while this much is queued for it is dropped."""
-CLOSE_FLUSH_SECONDS = 2.0
-"""How long a connection being closed may take to read its last bytes before it is cut off:
-a dropped client that only writes must not keep its connection (and its rooms) for ever."""
 
 PACE_LIMIT_SECONDS = 1.0
 """A 2022+ client's next message is held at most this long for it to read the one before."""
@@ -78,7 +75,6 @@ PACE_BUSY_MAX_SECONDS = 0.1
 """Longer waits (a client that thought or stalled) count as this much for the next estimate."""
 _UNKNOWN = object()
 
-_ids = itertools.count(1)
 _batch: list[Connection] | None = None
 """Connections that queued bytes while the current input message was handled (see begin_batch)."""
 
@@ -107,43 +103,54 @@ def end_batch() -> None:
             connection._flush()
 
 
-class Connection:
-    """Server-side state of one TCP client."""
+class Connection(transport.Connection):
+    """Server-side state of one TCP client of the XML door (the shared base: server/transport.py)."""
 
-    def __init__(self, stream: trio.abc.Stream | None, peer: str = "?") -> None:
-        self.id = next(_ids)
-        self.peer = peer
-        self.stream = stream
+    codec_errors = (ProtocolError,)
+
+    def __init__(self, stream: trio.abc.Stream | None, peer: str = "?", *, lobby=None, settings=None) -> None:
+        super().__init__(stream, peer)
         self.writer = StreamWriter()
         self.is_admin = False
-        self.engaged = False  # has joined a game or authenticated at some point (idle timeout)
         self.failed_logins = 0
         self.ignored_admin_requests = 0  # admin requests sent without authenticating (log once)
         self.slots: list[PlayerSlot] = []
-        self.closing = False  # no more input is processed; the writer closes after flushing
-        self.muted = False  # input is read but ignored (a rate-limited login waiting for its close)
         self.dialect: str | None = None  # "classic"/"modern" once a message showed it (dialects.route)
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
-        self.lost = False  # the peer went away; nothing can be written
-        self.reading = True  # the server's read loop still runs (the writer cancels it when it ends)
-        self._queue: list[bytes] = []
-        self._queued = 0
-        self._wakeup = trio.Event()
-        self.cancel_scope = trio.CancelScope()
         self.peer_queue: object = _UNKNOWN  # peer_reads.PeerQueue; None when it cannot be seen
-        self._last_send = -math.inf  # trio time of the last send (2022+ pacing)
         self._busy_hold = 0.0  # how long this client was last busy before reading (2022+ pacing)
-        self._sent_bytes = 0  # everything sent so far, to compare with what the client consumed
-        self._writing = False  # the writer task is inside a send (direct writes would reorder)
         self._batched = False  # in the current batch (begin_batch)
-        self._fd = (
-            stream.socket.fileno() if isinstance(stream, trio.SocketStream) and os.name == "posix" else None
-        )  # for direct non-blocking reads and writes
+        self.lobby = lobby
+        if settings is not None:  # the XML door's connections; tests make bare ones
+            self.codec = StreamReader(settings.max_message_bytes, settings.max_depth)
+            self.idle_timeout = settings.idle_timeout
+            self.fallback_dialect = settings.lobby_dialect
 
-    def __repr__(self) -> str:
-        return f"<connection {self.id} {self.peer}>"
+    # -- input (hooks of the shared read loop) -------------------------------------------------
+
+    def received(self, event) -> None:
+        if type(event) is StreamEnded:
+            self.drop("the client ended its stream")
+            return
+        begin_batch()  # what the message queues is written once it is handled
+        try:
+            self.lobby.receive(self, event.element)
+        finally:
+            end_batch()
+
+    def describe(self, event) -> str:
+        return f"<{event.element.tag}>"
+
+    def undecodable(self, error: BaseException) -> None:
+        self.protocol_error = True
+        self.drop(f"protocol error: {error}")
+
+    def idle_ended(self) -> None:
+        # Only connections that never joined or authenticated: after a game ends the official
+        # server keeps a player's connection open for as long as the client likes.
+        self.drop(f"idle for {self.idle_timeout:g} s without joining or authenticating")
 
     # -- output -------------------------------------------------------------------------------
 
@@ -153,54 +160,23 @@ class Connection:
             return
         self._push(self.writer.message(message))
 
-    def close_politely(self, reason: str, level: int = logging.INFO) -> None:
-        """CloseConnection, ``</protocol>``, hang up (the official "close").
+    def polite_farewell(self) -> bytes:
+        return self.writer.message(close_connection()) + self.writer.close()
 
-        ``level``: DEBUG where the caller already logged the reason in a summary (a flood of
-        rate-limited passphrase attempts must not cost a log line each).
-        """
-        if self.closing or self.lost:
-            return
-        log.log(level, "%r closed: %s", self, reason)
-        self._push(self.writer.message(close_connection()))
-        self._finish()
-
-    def drop(self, reason: str) -> None:
-        """``</protocol>`` (or ``<protocol/>``), hang up (the official "drop").
-
-        A connection that speaks the modern dialect is closed without a word instead: the 2022+
-        servers never end their stream on their own (ostseeschach_2022.md A.3, A.4).
-        """
-        if self.closing or self.lost:
-            return
-        log.info("%r dropped: %s", self, reason)
-        if (self.dialect or self.fallback_dialect) == "modern":
-            self.closing = True
-            self._wakeup.set()
-            return
-        self._finish()
+    def dropped_farewell(self) -> bytes:
+        """``</protocol>`` (or ``<protocol/>``); nothing for a connection that speaks the modern
+        dialect: the 2022+ servers never end their stream on their own (ostseeschach_2022.md A.3, A.4)."""
+        return b"" if (self.dialect or self.fallback_dialect) == "modern" else self.writer.close()
 
     def close_stream(self, reason: str) -> None:
         """``</protocol>`` (or ``<protocol/>``), hang up: the 2022+ answer to CloseConnection."""
         if self.closing or self.lost:
             return
         log.info("%r closed: %s", self, reason)
-        self._finish()
+        self.hang_up(reason, self.writer.close())
 
-    def _finish(self) -> None:
-        self._push(self.writer.close())
-        self.closing = True
-
-    def _push(self, data: bytes) -> None:
-        if data:
-            self._queue.append(data)
-            self._queued += len(data)
-        if self._queued > MAX_QUEUED_BYTES and not self.closing:
-            log.warning("%r dropped: it does not read (%d bytes queued)", self, self._queued)
-            self.closing = self.lost = True
-            self.cancel_scope.cancel()
-            self._wakeup.set()
-        elif _batch is not None:
+    def _queued_more(self) -> None:
+        if _batch is not None and not self.lost:
             if not self._batched:
                 self._batched = True
                 _batch.append(self)
@@ -272,82 +248,21 @@ class Connection:
             self.peer_queue = peer = peer_reads.observe(sock) if sock is not None else None
         return peer
 
-    async def receive_some(self, max_bytes: int) -> bytes:
-        """The next bytes from the client (b"" at its end): one ``recv`` per wake-up.
-
-        ``trio.SocketStream.receive_some`` tries ``recv`` before it waits, so every message
-        that was not there yet costs a failed ``recv`` and a caught BlockingIOError, and a
-        successful one an extra scheduling round; here the reader waits first.
-        """
-        fd = self._fd
-        if fd is None:
-            assert self.stream is not None
-            return await self.stream.receive_some(max_bytes)
-        while True:
-            await trio.lowlevel.wait_readable(fd)
-            try:
-                return os.read(fd, max_bytes)
-            except BlockingIOError:
-                continue
-            except OSError:  # reset by the peer: the same as its end
-                return b""
-
     @property
     def paced(self) -> bool:
         """One message per read: the 2022+ clients (see the module docstring)."""
         return (self.dialect or self.fallback_dialect) == "modern"
 
-    async def write_loop(self) -> None:
-        """Drain the queue into the socket; hang up once a close was queued and everything sent.
-
-        The queue is checked again after every send: a close queued while a send was in
-        progress must still go out before the socket is closed.
-        """
-        assert self.stream is not None
-        while True:
-            if self._queue and not self.lost:
-                if self.paced and not self.closing:
-                    self._writing = True  # holds a message while it waits: no direct writes meanwhile
-                    data = self._queue.pop(0)
-                    self._queued -= len(data)
-                    try:
-                        await self._until_read()
-                    finally:
-                        self._writing = False
-                else:
-                    data = b"".join(self._queue) if len(self._queue) > 1 else self._queue[0]
-                    self._queue.clear()
-                    self._queued = 0
-                try:
-                    if self.closing:
-                        with trio.move_on_after(CLOSE_FLUSH_SECONDS) as flush:
-                            await self.stream.send_all(data)
-                        if flush.cancelled_caught:
-                            log.info("%r did not read its last %d bytes; cut off", self, len(data))
-                            self.lost = True
-                    elif not self.lost:
-                        self._writing = True
-                        try:
-                            await self.stream.send_all(data)
-                        finally:
-                            self._writing = False
-                        self._last_send = trio.current_time()
-                        self._sent_bytes += len(data)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    self.lost = True
-                del data  # do not keep the last memento alive while idle
-                continue
-            if self.closing or self.lost:
-                if isinstance(self.stream, trio.SocketStream):
-                    await self.stream.aclose()  # a close and a checkpoint, never blocks: no timer
-                else:
-                    with trio.move_on_after(1):
-                        await self.stream.aclose()
-                if self.reading:
-                    self.cancel_scope.cancel()
-                return
-            await self._wakeup.wait()
-            self._wakeup = trio.Event()
+    async def _next_paced(self) -> bytes:
+        """One message, once the client has read the ones before (see :meth:`_until_read`)."""
+        self._writing = True  # holds a message while it waits: no direct writes meanwhile
+        data = self._queue.pop(0)
+        self._queued -= len(data)
+        try:
+            await self._until_read()
+        finally:
+            self._writing = False
+        return data
 
     async def _until_read(self) -> None:
         """Wait until the client has read everything sent so far (2022+ pacing), at most

@@ -20,6 +20,9 @@ Routing (in this order; the first that applies):
 * ``observe``/``pause``/``step``/``cancel``: the connection's dialect, else the room's;
 * anything else: the connection's dialect.
 
+The dialect chosen answers with its class in :data:`LOBBY_CLASSES` (``handle(connection,
+element)``), handed the shared :class:`~swc_local.server.xml.lobby.Lobby`.
+
 A connection that has shown no dialect yet (its first message is malformed, unknown, or an
 error case above) is answered in the server's ``lobbyDialect`` (default classic, the 2018/2019
 answers): the two servers answered byte-identical junk differently (``<protocol/>`` versus
@@ -34,6 +37,9 @@ from swc_local.games import registry
 from swc_local.games.plugin import CLASSIC, MODERN
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
+from swc_local.protocol.messages import ROOM_REQUESTS
+from swc_local.server.xml.classic_lobby import ClassicLobby
+from swc_local.server.xml.modern_lobby import ModernLobby
 from swc_local.server.xml.modern_room import ModernRoom
 from swc_local.server.xml.room import GameRoom
 
@@ -43,8 +49,9 @@ if TYPE_CHECKING:
 ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom}
 """The room that referees a game of each dialect (``plugin.dialect``)."""
 
-ROOM_REQUESTS = frozenset({"observe", "pause", "step", "cancel"})
-"""Admin requests about one room, routed by the room when the connection showed no dialect."""
+LOBBY_CLASSES: dict[str, type] = {CLASSIC: ClassicLobby, MODERN: ModernLobby}
+"""What answers the lobby requests of each dialect (admin requests about one room,
+``ROOM_REQUESTS``, are routed by the room when the connection showed no dialect)."""
 
 FIXES_DIALECT = frozenset({"join", "joinPrepared", "room", "authenticate"})
 """Tags whose routing fixes the connection's dialect even when the element shows none itself."""

@@ -1,12 +1,12 @@
-"""The lobby: who is admin, which rooms exist, and what each request does (spec §2, §5).
+"""The lobby: who is admin, which rooms exist, and what both dialects do alike (spec §2, §5).
 
-Spec-conformance notes:
+The answers to each dialect's requests are beside it (:mod:`.classic_lobby` for 2018/2019,
+:mod:`.modern_lobby` for 2022+); :mod:`.dialects` decides which of them answers a message
+(``LOBBY_CLASSES``), except a move: a ``<room>`` from a player of that room goes straight to the
+room (:meth:`Lobby.receive`).
 
-* Admin requests from a connection that has not authenticated are silently ignored.
-* Lobby errors close the connection as the official server does: "close" (CloseConnection then
-  ``</protocol>``) for a wrong passphrase, an unknown game type, an unknown reservation code, an
-  unknown room in ``observe``/``step``/``<room>``; "drop" for unknown elements, zero slots, an
-  unknown ``freeReservation`` code and an unknown ``scoreForPlayer`` name.
+Spec-conformance notes (those of one dialect are in its module):
+
 * Differences, all listed in the README: ``join`` pairs only clients of the same game type (the
   official server ignored the type when any room was open); rooms are searched in the order their
   seats became free, through an index of open rooms per game type, so a join costs the same with
@@ -15,16 +15,12 @@ Spec-conformance notes:
   was paired with the dead player); one connection holds at most ``maxSeatsPerConnection`` seats at
   once, a join beyond that drops it; a rejected ``prepare`` (three or more or zero slots)
   leaves no orphan room behind; a listed slot without ``displayName`` plays as ``Unknown``
-  instead of making the game impossible to start; ``timeout`` on a room that has not started sets
-  the slot's flag instead of crashing the admin's connection; ``cancel`` keeps the admin
-  connected; ``cancel`` of an unknown room closes the admin's connection.
-* A wrong passphrase is logged without the passphrase itself.  Each connection gets one attempt
-  (the official server closes it after a wrong one), and the close comes at once.  The server
-  checks at most ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket
-  holding up to four seconds' worth, so a script that authenticates for every game is not hit);
-  an attempt beyond that is closed unchecked with the same answer as a wrong one, so nothing tells
-  the attacker whether its guess was looked at, and joining players are never affected.
-* Unauthenticated admin requests are ignored silently on the wire; only the first of each
+  (2022+: an empty name) instead of making the game impossible to start.
+* A wrong passphrase is logged without the passphrase itself.  The server checks at most
+  ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket holding up to four
+  seconds' worth, so a script that authenticates for every game is not hit); an attempt beyond
+  that is answered unchecked as a wrong one, and joining players are never affected.
+* Unauthenticated admin requests are refused by the dialect's answer; only the first of each
   connection is logged at INFO (the rest at DEBUG), so a flood of them cannot flood the log.
 """
 
@@ -38,14 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from swc_local.games import registry
-from swc_local.games.plugin import CLASSIC, MODERN, GamePlugin, ScoreFragment
+from swc_local.games.plugin import GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
 from swc_local.server.xml.connection import Connection
-from swc_local.server.xml.dialects import ROOM_CLASSES, route
 from swc_local.server.limits import TokenBucket
-from swc_local.server.xml.modern_lobby import ModernLobby
+from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, route
 from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.lobby")
@@ -70,10 +65,10 @@ class TestScores:
 
 
 class Lobby:
-    """All rooms, reservations and admins of one server; what both dialects share (the
-    passphrase gate, the join path, preparing, seating, the admin requests about a room); and
-    the answers of the 2018/2019 requests.  :class:`ModernLobby` answers the 2022+ requests with
-    the same operations; :mod:`~swc_local.server.xml.dialects` decides which of the two answers."""
+    """All rooms, reservations and admins of one server, and what both dialects share (the
+    passphrase gate, the join path, preparing, seating, the admin requests about a room).  Each
+    dialect's answers (``LOBBY_CLASSES``: ``ClassicLobby``, ``ModernLobby``) use these
+    operations; :func:`~swc_local.server.xml.dialects.route` decides which dialect answers."""
 
     def __init__(
         self,
@@ -99,7 +94,8 @@ class Lobby:
         self.open_rooms: dict[str, dict[GameRoom, None]] = {}
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
-        self.modern = ModernLobby(self)
+        self.answers = {dialect: answers(self) for dialect, answers in LOBBY_CLASSES.items()}
+        """dialect -> the object answering its requests (``handle(connection, element)``)"""
 
     def receive(self, connection: Connection, element: Element) -> None:
         """One message from ``connection``.
@@ -118,10 +114,7 @@ class Lobby:
                     seat = room.game.current_seat
                     room.on_message(next((s for s in slots if s.seat == seat), slots[0]), element)
                     return
-        if route(self, connection, element) == MODERN:
-            self.modern.handle(connection, element)
-        else:
-            self.handle(connection, msg.decode_request(element))
+        self.answers[route(self, connection, element)].handle(connection, element)
 
     # -- rooms --------------------------------------------------------------------------------
 
@@ -302,6 +295,25 @@ class Lobby:
                 codes.append(slot.reservation)
         return room, codes
 
+    def answer_prepare(self, connection: Connection, request: msg.Prepare, closes: frozenset[str]) -> None:
+        """The admin's ``prepare`` of both dialects, whichever syntax it came in
+        (:func:`~swc_local.protocol.messages.decode_prepare`): ``prepared`` with the room and the
+        codes of its reserved seats.  A request that cannot be prepared (``game`` unknown, no
+        ``slots`` or more than two) closes the connection politely when its kind is in
+        ``closes`` (the dialect's answer), else drops it; it leaves no room behind."""
+        plugin = registry.get(request.game_type or "")
+        count = len(request.slots)
+        if plugin is None:
+            kind, reason = "game", f"prepare: unknown game type {request.game_type!r}"
+        elif not 1 <= count <= 2:
+            kind, reason = ("slots" if count else "no slots"), f"prepare with {count} slots"
+        else:
+            listed = request.slots + (msg.UNLISTED_SLOT,) * (2 - count)
+            room, codes = self.prepare(plugin, (listed[0], listed[1]), request.pause, tuple(s.reserved for s in listed))
+            connection.send(msg.prepared(room.id, codes))
+            return
+        (connection.close_politely if kind in closes else connection.drop)(reason)
+
     def room_request(
         self, connection: Connection, tag: str, room_id: str | None, flag: bool, missing: Callable[[], None]
     ) -> None:
@@ -319,128 +331,6 @@ class Lobby:
             room.step(flag)
         else:
             room.cancel()
-
-    # -- the 2018/2019 requests ---------------------------------------------------------------
-
-    def handle(self, connection: Connection, request: msg.Request) -> None:
-        """Process one 2018/2019 request from ``connection``; never raises for anything a
-        client sends.  Admin requests of a client that is not an admin are ignored."""
-        if isinstance(request, msg.ADMIN_REQUESTS) and not self.admit_admin(connection, type(request).__name__):
-            return
-        handler = getattr(self, "_on_" + type(request).__name__)
-        handler(connection, request)
-
-    def _on_Authenticate(self, connection: Connection, request: msg.Authenticate) -> None:
-        verdict = self.check_passphrase(connection, request.passphrase)
-        if verdict is None:
-            connection.close_politely("authentication failed (not checked: passphrase rate limit)", logging.DEBUG)
-        elif not verdict:
-            connection.close_politely("authentication failed")
-
-    def _on_Prepare(self, connection: Connection, request: msg.Prepare) -> None:
-        plugin = registry.get(request.game_type or "")
-        if plugin is None:
-            connection.close_politely(f"prepare: unknown game type {request.game_type!r}")
-            return
-        if not request.slots:
-            connection.drop("prepare without slots")
-            return
-        if len(request.slots) > 2:
-            connection.close_politely(f"prepare with {len(request.slots)} slots")
-            return
-        listed = list(request.slots)
-        paused = any(slot.should_be_paused for slot in listed)
-        descriptors = [s if s.display_name is not None else s.model_copy(update={"display_name": "Unknown"}) for s in listed]
-        while len(descriptors) < 2:
-            descriptors.append(msg.DEFAULT_SLOT)
-        room, codes = self.prepare(plugin, (descriptors[0], descriptors[1]), paused)
-        connection.send(msg.prepared(room.id, codes))
-
-    def _on_JoinPrepared(self, connection: Connection, request: msg.JoinPrepared) -> None:
-        refused = self.join_prepared(connection, request.reservation_code or "", CLASSIC)
-        if refused is not None:
-            connection.close_politely(f"joinPrepared: {refused}")
-
-    def _on_Join(self, connection: Connection, request: msg.Join) -> None:
-        if self.seat_limit_reached(connection):
-            return
-        plugin = registry.get(request.game_type or "")
-        if plugin is None:
-            connection.close_politely(f"join: unknown game type {request.game_type or ''!r}")
-            return
-        self.join(connection, plugin, msg.SlotDescriptor(display_name="Unknown", can_timeout=True))
-
-    def _close_on_unknown_room(self, connection: Connection, what: str, room_id: str | None) -> Callable[[], None]:
-        return lambda: connection.close_politely(f"{what}: unknown room {room_id!r}")
-
-    def _on_Observe(self, connection: Connection, request: msg.Observe) -> None:
-        missing = self._close_on_unknown_room(connection, "observe", request.room_id)
-        self.room_request(connection, "observe", request.room_id, False, missing)
-
-    def _on_Pause(self, connection: Connection, request: msg.Pause) -> None:
-        def missing() -> None:
-            log.info("%r: pause of unknown room %r ignored", connection, request.room_id)
-
-        self.room_request(connection, "pause", request.room_id, request.pause, missing)
-
-    def _on_Step(self, connection: Connection, request: msg.Step) -> None:
-        missing = self._close_on_unknown_room(connection, "step", request.room_id)
-        self.room_request(connection, "step", request.room_id, request.forced, missing)
-
-    def _on_Cancel(self, connection: Connection, request: msg.Cancel) -> None:
-        missing = self._close_on_unknown_room(connection, "cancel", request.room_id)
-        self.room_request(connection, "cancel", request.room_id, False, missing)
-
-    def _on_FreeReservation(self, connection: Connection, request: msg.FreeReservation) -> None:
-        entry = self.reservations.pop(request.reservation or "", None)
-        if entry is None:
-            connection.drop("freeReservation: unknown reservation code")
-            return
-        room, seat = entry
-        room.slots[seat].reservation = None
-        log.info("room %s: reservation of %s freed", room.id, room.slots[seat].label)
-        if room.status is Status.CREATED and room.slots[seat].is_open:
-            self.mark_open(room)
-
-    def _on_Timeout(self, connection: Connection, request: msg.Timeout) -> None:
-        room = self.rooms.get(request.room_id or "")
-        if room is None:
-            connection.close_politely(f"timeout: unknown room {request.room_id!r}")
-        elif request.slot in (0, 1):
-            room.slots[request.slot].can_timeout = request.activate
-
-    def _on_TestMode(self, connection: Connection, request: msg.TestMode) -> None:
-        self.test_mode = request.test_mode
-        connection.send(msg.testing(request.test_mode))
-
-    def _on_ScoreForPlayer(self, connection: Connection, request: msg.ScoreForPlayer) -> None:
-        scores = self.test_scores.get(request.display_name or "")
-        if scores is None:
-            connection.drop(f"scoreForPlayer: unknown name {request.display_name!r}")
-            return
-        connection.send(self._player_score(request.display_name or "", scores))
-
-    def _player_score(self, name: str, scores: TestScores) -> Element:
-        values = []
-        for fragment, total in zip(scores.fragments, scores.sums):
-            if fragment.aggregation == "AVERAGE":
-                text = f"{total / max(scores.games, 1):.6f}"
-            else:
-                text = str(int(total)) if total == int(total) else str(total)
-            fragment_element = fragment.to_element()
-            values.append(Element("values", children=[fragment_element, Element("value", text=text)]))
-        score = Element("score", {"displayName": name, "numberOfTests": str(scores.games)}, values)
-        return Element("playerScore", children=[score])
-
-    def _on_CloseConnection(self, connection: Connection, request: msg.CloseConnection) -> None:
-        connection.drop("the client closed the connection")
-
-    def _on_RoomPacket(self, connection: Connection, request: msg.RoomPacket) -> None:
-        # a player's own room data went to its room in receive(): this is someone else's room
-        connection.close_politely(f"data for room {request.room_id!r}, which is not the client's")
-
-    def _on_UnknownMessage(self, connection: Connection, request: msg.UnknownMessage) -> None:
-        connection.drop(f"unknown element <{request.tag}>")
 
     # -- connections --------------------------------------------------------------------------
 

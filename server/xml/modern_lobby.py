@@ -3,7 +3,8 @@
 :class:`~swc_local.server.xml.lobby.Lobby` keeps the rooms, reservations and admins of both
 dialects and the operations they share (the passphrase gate, the join path, preparing, seating,
 the admin requests about a room); :mod:`~swc_local.server.xml.dialects` decides which dialect
-answers a message.  This module never imports the lobby: it is handed one.
+answers a message.  This module never imports the lobby or the 2018/2019 answers: it is handed
+the lobby, as :class:`~swc_local.server.xml.classic_lobby.ClassicLobby` is.
 
 Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.md §3):
 
@@ -39,7 +40,7 @@ from swc_local.games.plugin import ENVELOPE_2022, MODERN, GamePlugin
 from swc_local.protocol import messages as msg
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
-from swc_local.server.xml.dialects import ROOM_REQUESTS
+from swc_local.protocol.messages import ROOM_REQUESTS
 from swc_local.server.xml.room import Status
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("swc.lobby")
 
 ADMIN_TAGS = ROOM_REQUESTS | {"prepare"}
+PREPARE_CLOSES: frozenset[str] = frozenset()
+"""Every ``prepare`` refusal drops the admin's connection without a word (22.final)."""
 ROOM_REQUEST_FLAGS = {"pause": "pause", "step": "forced"}
 """The attribute that carries a room request's flag."""
 _YEAR = re.compile(r"(\d{4})")
@@ -154,24 +157,7 @@ class ModernLobby:
             connection.send(wire.errorpacket(wire.AUTHENTICATION_FAILED, element))
 
     def _on_prepare(self, connection: Connection, element: Element) -> None:
-        request = wire.decode_prepare(element)
-        plugin = registry.get(request.game_type or "")
-        if plugin is None:
-            connection.drop(f"prepare: unknown game type {request.game_type!r}")
-            return
-        if not request.slots or len(request.slots) > 2:
-            connection.drop(f"prepare with {len(request.slots)} slots")
-            return
-        slots = list(request.slots)
-        while len(slots) < 2:
-            slots.append(wire.Slot(display_name=None, can_timeout=True, reserved=True))
-        blank = "" if plugin.dialect == MODERN else "Unknown"
-        descriptors = tuple(
-            msg.SlotDescriptor(display_name=s.display_name if s.display_name is not None else blank, can_timeout=s.can_timeout)
-            for s in slots
-        )
-        room, codes = self.lobby.prepare(plugin, descriptors, request.pause, tuple(s.reserved for s in slots))
-        connection.send(wire.prepared(room.id, codes))
+        self.lobby.answer_prepare(connection, wire.decode_prepare(element), closes=PREPARE_CLOSES)
 
     def _room_request(self, connection: Connection, element: Element) -> None:
         """``observe``/``pause``/``step``/``cancel``: an unknown room is an errorpacket."""

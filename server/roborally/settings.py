@@ -1,4 +1,4 @@
-"""The Robo Rally door inside ``swc serve``: its settings and its start beside the XML door.
+"""The Robo Rally door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
 
 ``server.properties`` keys (all optional; see ``server.properties.example``)::
 
@@ -24,6 +24,14 @@
     roborally.readyTimeout=120      # a lobby player not ready while others wait is closed (0: never)
     roborally.logMaxBytes=16777216  # per game log; later lines are counted in its header, not kept
 
+The keys are kept as text (:class:`RoboRallyKeys`) and read when the door starts: the ``swc serve``
+flags are put over them as text first, so a flag and a key get the same check and the same error.
+In-process servers leave the door off unless a port is set; ``swc serve`` opens it on 52020.
+
+The door knows its game through the registry (``registry.entry("roborally")``: its seats bound
+``minPlayers``); the rooms of server/roborally/lobby.py, the family's wire mapping (rules events
+to JSON messages), import the rules themselves, as a mapping of that one game.
+
 The door listens on the same address as the XML door and keeps serving: many lobbies and games
 at once (spec roborally.md §10.1). A port that cannot be bound is logged and the XML door runs
 on without it, so a second ``swc serve`` on one machine still works.
@@ -32,16 +40,19 @@ on without it, so a second ``swc serve`` on one machine still works.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-import trio
+from pydantic import BaseModel, ConfigDict
 
+from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
-from swc_local.server.config import ConfigError, Settings, port_number
-from swc_local.server.roborally.lobby import RoboRallySettings
+from swc_local.server.settings import ConfigError, Section, located, port_number, port_or_off_argument
 
 log = logging.getLogger("swc.roborally")
 
 DEFAULT_PORT = 52020
+PREFIX = "roborally."
 _FLOATS = {
     "aliveInterval": ("alive_interval", True), "timer": ("timer", True), "playCardTimeout": ("play_card_timeout", False),
     "pickDamageTimeout": ("pick_damage_timeout", False), "rebootDirectionWait": ("reboot_direction_wait", False),
@@ -50,9 +61,8 @@ _FLOATS = {
     "writeTimeout": ("write_timeout", False), "readyTimeout": ("ready_timeout", False),
 }
 _INTS = {"maxConnections": "max_connections", "maxIdle": "max_idle", "chatBurst": "chat_burst", "logMaxBytes": "log_max_bytes"}
-# the roborally.* keys of server.properties (a key read here and not listed is warned about as unknown)
+# the roborally.* keys (without the prefix) of server.properties; any other is warned about
 PROPERTY_KEYS = ("port", "minPlayers", "map", "seed", "protocols", "logDir", *_FLOATS, *_INTS)
-
 
 FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
     "roborally_min_players": "minPlayers", "roborally_map": "map", "roborally_seed": "seed",
@@ -63,33 +73,67 @@ FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
 }
 
 
-def add_serve_flags(parser) -> None:
-    """The Robo Rally door's settings as ``swc serve`` flags (they win over ``roborally.*`` keys)."""
-    group = parser.add_argument_group("Robo Rally door (spec roborally.md §10; times in seconds)")
-    group.add_argument("--roborally-min-players", type=int, metavar="N", help="players needed to start (default 2)")
-    group.add_argument("--roborally-map", choices=MAP_NAMES, help="fixed map (default: the first ready human chooses)")
-    group.add_argument("--roborally-seed", type=int, metavar="N", help="seed for shuffles and the random map (default: --seed)")
-    for flag, default in (("alive-interval", 5), ("timer", 30), ("play-card-timeout", 5), ("pick-damage-timeout", 5),
-                          ("reboot-direction-wait", 2), ("setup-timeout", 0), ("programming-limit", 0)):
-        group.add_argument(f"--roborally-{flag}", type=float, metavar="S", help=f"default {default}")
-    group.add_argument("--roborally-log-dir", metavar="DIR", help="write every game's messages as JSON lines here")
-    group.add_argument("--roborally-protocol", action="append", metavar="TEXT", help="accepted protocol string (repeatable)")
+class RoboRallyKeys(BaseModel):
+    """The section as given: the port (None: off in-process, 52020 for ``swc serve``; -1: off)
+    and the other ``roborally.*`` keys as text, without their prefix."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    port: int | None = None
+    keys: dict[str, str] = {}
 
 
-def serve_default(settings: Settings, args=None) -> Settings:
-    """``swc serve`` opens the door on 52020 unless told otherwise; flags over keys; checks early."""
-    if args is not None:
-        keys = dict(settings.roborally)
+class RoboRallySection(Section):
+    name = "roborally"
+    title = "Robo Rally door (spec roborally.md §10; times in seconds)"
+    keys: ClassVar[tuple[str, ...]] = tuple(PREFIX + key for key in PROPERTY_KEYS)
+    model = RoboRallyKeys
+
+    def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
+        keys = {key[len(PREFIX):]: value.strip() for key, value in props.items()}
+        return {"keys": keys} if keys else {}
+
+    def add_flags(self, group) -> None:
+        group.add_argument("--roborally-port", type=port_or_off_argument, help="port of the Robo Rally door (default 52020; -1: off)")
+        group.add_argument("--roborally-min-players", type=int, metavar="N", help="players needed to start (default 2)")
+        group.add_argument("--roborally-map", choices=MAP_NAMES, help="fixed map (default: the first ready human chooses)")
+        group.add_argument("--roborally-seed", type=int, metavar="N", help="seed for shuffles and the random map (default: --seed)")
+        for flag, default in (("alive-interval", 5), ("timer", 30), ("play-card-timeout", 5), ("pick-damage-timeout", 5),
+                              ("reboot-direction-wait", 2), ("setup-timeout", 0), ("programming-limit", 0)):
+            group.add_argument(f"--roborally-{flag}", type=float, metavar="S", help=f"default {default}")
+        group.add_argument("--roborally-log-dir", metavar="DIR", help="write every game's messages as JSON lines here")
+        group.add_argument("--roborally-protocol", action="append", metavar="TEXT", help="accepted protocol string (repeatable)")
+
+    def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
+        keys = dict(fields.get("keys", {}))
         for dest, key in FLAG_KEYS.items():
             value = getattr(args, dest, None)
             if value is not None:
                 keys[key] = ",".join(value) if isinstance(value, list) else str(value)
-        settings = settings.model_copy(update={"roborally": keys})
-    if settings.roborally_port is None:
-        port = settings.roborally.get("port", str(DEFAULT_PORT))
-        settings = settings.model_copy(update={"roborally_port": -1 if port.lower() == "off" else port_number("roborally.port", port, off=True)})
-    roborally_settings(settings)
-    return settings
+        fields = {**fields, "keys": keys}
+        if args.roborally_port is not None:
+            fields["port"] = args.roborally_port
+        return fields
+
+    def serve(self, part: RoboRallyKeys, settings, args) -> RoboRallyKeys:
+        """``swc serve`` opens the door on 52020 unless told otherwise, and checks its keys now."""
+        try:
+            part = serve_default(part)
+            door_settings(part, settings)
+        except ConfigError as error:
+            raise ConfigError(located(error, settings.sources)) from None
+        return part
+
+
+SECTION = RoboRallySection()
+
+
+def serve_default(part: RoboRallyKeys) -> RoboRallyKeys:
+    """The port ``swc serve`` gives the door: the flag, else ``roborally.port`` (``off``: -1), else 52020."""
+    if part.port is not None:
+        return part
+    port = part.keys.get("port", str(DEFAULT_PORT))
+    return part.model_copy(update={"port": -1 if port.lower() == "off" else port_number("roborally.port", port, off=True)})
 
 
 def _int(key: str, value: str) -> int:
@@ -99,12 +143,14 @@ def _int(key: str, value: str) -> int:
         raise ConfigError(f"{key} must be a whole number, not {value!r}") from None
 
 
-def roborally_settings(settings: Settings) -> RoboRallySettings | None:
-    """The door's settings, or None when the door is off."""
-    port = settings.roborally_port
+def door_settings(part: RoboRallyKeys, settings):
+    """The door's settings (server/roborally/lobby.py), or None when the door is off."""
+    from swc_local.server.roborally.lobby import RoboRallySettings
+
+    port = part.port
     if port is None or port < 0:
         return None
-    keys = settings.roborally
+    keys = part.keys
     fields: dict[str, object] = {"host": settings.host, "port": port, "single_game": False, "seed": settings.seed}
     for key, (name, strictly_positive) in _FLOATS.items():
         if key in keys:
@@ -116,9 +162,10 @@ def roborally_settings(settings: Settings) -> RoboRallySettings | None:
                 raise ConfigError(f"roborally.{key} must be {'>' if strictly_positive else '>='} 0, not {keys[key]!r}")
             fields[name] = value
     if "minPlayers" in keys:
+        fewest, most = registry.entry("roborally").seats
         fields["min_players"] = _int("roborally.minPlayers", keys["minPlayers"])
-        if not 2 <= fields["min_players"] <= 6:  # type: ignore[operator]
-            raise ConfigError("roborally.minPlayers must be 2..6")
+        if not fewest <= fields["min_players"] <= most:  # type: ignore[operator]
+            raise ConfigError(f"roborally.minPlayers must be {fewest}..{most}")
     if keys.get("map"):
         if keys["map"] not in MAP_NAMES:
             raise ConfigError(f"roborally.map must be one of {', '.join(MAP_NAMES)}, not {keys['map']!r}")
@@ -139,8 +186,14 @@ def roborally_settings(settings: Settings) -> RoboRallySettings | None:
     return RoboRallySettings(**fields)  # type: ignore[arg-type]
 
 
-async def start_beside(nursery: trio.Nursery, settings: Settings):
+def roborally_settings(settings):
+    """The door's settings for the house's ``settings``, or None when the door is off."""
+    return door_settings(settings.section("roborally"), settings)
+
+
+async def open_door(nursery, host):
     """Start the door as its own task in ``nursery``; None if it is off or cannot listen."""
+    settings = host.settings
     roborally = roborally_settings(settings)
     if roborally is None:
         return None

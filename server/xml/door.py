@@ -1,0 +1,138 @@
+"""The XML door (Software-Challenge, port 13050): its lobby, rooms and connections on the shared
+transport (server/transport.py).
+
+Every connection runs in its own cancel scope with a reader loop and a writer task; whatever a
+client sends, the worst that can happen is that *its* connection is dropped (and logged).  An
+unexpected exception in the lobby or a room is logged with its traceback, the offending
+connection is dropped, and its room ends with a result through the normal LEFT path.  A
+connection refused at ``maxConnections`` (or by the process's budget) gets ``<protocol/>``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from swc_local.server.config import Settings
+from swc_local.server.transport import FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
+from swc_local.server.xml.connection import Connection
+from swc_local.server.xml.lobby import Lobby
+
+log = logging.getLogger("swc.server")
+
+
+class XmlDoor:
+    """``await door.run(task_status=...)`` inside a nursery; the started value is the door.
+
+    A :class:`~swc_local.server.door.Door`: ``handle``, ``stop(reason)``, ``busy()``.
+    """
+
+    name = "xml"
+
+    def __init__(self, settings: Settings, game_factory=None) -> None:
+        self.settings = settings
+        if game_factory is None and settings.load_game_file:
+            from swc_local.server.xml.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
+
+            game_factory = position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
+        self.game_factory = game_factory
+        self.replay_writer = None
+        self.lobby: Lobby | None = None
+        self.port: int | None = None
+        self._nursery: trio.Nursery | None = None  # connections and rooms run here
+        self.transport = Transport("xml", log, max_connections=settings.max_connections, connect=self._connect,
+                                   serve=self._serve, refuse=_refuse, full_wait=FULL_WAIT_SECONDS)
+
+    @property
+    def connections(self) -> dict[Connection, None]:
+        return self.transport.connections  # type: ignore[return-value]
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        self.port = await self.transport.listen(self.settings.port, self.settings.host)
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            self.lobby = Lobby(self.settings, spawn=nursery.start_soon, game_factory=self.game_factory)
+            if self.settings.save_replay:
+                from swc_local.server.xml.replay import ReplayWriter  # saveReplay/replayDir (spec §7)
+
+                self.replay_writer = ReplayWriter(self.settings.replay_dir, self._replay_header())
+                self.replay_writer.attach(self.lobby)
+            log.info("listening on %s:%d", self.settings.host, self.port)
+            task_status.started(self)
+            await self.transport.run(nursery)
+            await trio.sleep_forever()  # connections and rooms live on until cancelled
+
+    def _replay_header(self) -> dict[str, str]:
+        loaded = self.settings.load_game_file
+        return {"loadGameFile": loaded, "turnToLoad": str(self.settings.turn_to_load)} if loaded else {}
+
+    def stop_accepting(self) -> None:
+        """Close the listening sockets; open connections go on (the first step of a shutdown)."""
+        self.transport.stop_accepting()
+        log.info("no longer accepting connections")
+
+    def stop(self, reason: str) -> None:
+        """The XML door's end (server/door.py): every running game ends as an admin's ``cancel``
+        ends it (``left``, no result, its replay marked ``unfinished``), rooms still waiting are
+        removed, every connection gets ``CloseConnection`` and ``</protocol>``."""
+        self.stop_accepting()
+        if self.lobby is not None:
+            for room in list(self.lobby.rooms.values()):
+                try:
+                    room.stop(reason)
+                except Exception:  # one broken room must not keep the others from ending
+                    log.exception("room %s: error while stopping it", room.id)
+        for connection in list(self.connections):
+            connection.close_politely(reason)
+
+    def busy(self) -> int:
+        return len(self.connections)
+
+    async def handle(self, stream: trio.SocketStream) -> None:
+        await self.transport.handle(stream)
+
+    def _connect(self, stream: trio.SocketStream, peer: str) -> Connection:
+        return Connection(stream, peer, lobby=self.lobby, settings=self.settings)
+
+    async def _serve(self, connection: Connection) -> None:
+        # DEBUG, like the last line of a connection that never joined: a flood of short-lived
+        # connections must not cost the server a log line each (the reason of a drop stays INFO).
+        log.debug("%r opened", connection)
+        try:
+            await connection.serve()
+        finally:
+            try:
+                assert self.lobby is not None
+                await self._leave_rooms_in_batches(connection)
+                self.lobby.disconnected(connection)
+            except Exception:
+                log.exception("%r: error while cleaning up after the connection", connection)
+            log.log(logging.INFO if connection.engaged else logging.DEBUG, "%r closed", connection)
+
+    async def _leave_rooms_in_batches(self, connection: Connection) -> None:
+        """End the rooms of a connection with many seats a batch at a time (each end renders a
+        result), yielding between batches so the goodbye of one client never stalls the others."""
+        with trio.CancelScope(shield=True):  # the rooms must end even while the server stops
+            for count, slot in enumerate(list(connection.slots), 1):
+                if slot in connection.slots:
+                    slot.room.on_disconnect(slot)
+                if count % MESSAGES_PER_TURN == 0:
+                    await trio.lowlevel.checkpoint()
+
+
+async def _refuse(stream: trio.SocketStream) -> None:
+    """The official answer to a connection over the limit: an empty stream, then the close."""
+    with trio.move_on_after(1):
+        await stream.send_all(b"<protocol/>")
+        await stream.aclose()
+
+
+# What swc serve reads of this door (server/door.py): its settings section and how it opens.
+from swc_local.server.xml.settings import SECTION  # noqa: E402,F401
+
+
+async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
+    """The host's XML door (built with the host, so its lobby is there before it listens); a port
+    it cannot open stops ``swc serve`` (exit 1), unlike the other doors."""
+    return await nursery.start(host.xml.run)

@@ -1,0 +1,132 @@
+"""The XML door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
+
+Its model :class:`XmlSettings` is the base of :class:`~swc_local.server.config.Settings` (a
+*flat* section): the XML door is the host's own door and every XML module reads its fields as
+``settings.paused`` and so on, as the official server's one settings object had them.
+
+Spec-conformance notes (classic lobby spec §7, modern_dialect_2023plus.md):
+
+* ``paused`` is lenient as on the official server (only ``true``, any case, is true), but any
+  other value than true/false is logged as a warning with the file and line.  Difference:
+  ``testMode`` (lenient on the official server) accepts ``true``/``false`` in any case and
+  rejects anything else.
+* ``turn`` (the 2022+ servers' name of ``turnToLoad``) is read too; ``turnToLoad`` wins.
+* ``timeout`` (true/false, default true) switches the timeouts of modern ``<join/>`` players, as
+  on the 25.x servers; the 2018/2019 servers never read it and classic rooms ignore it.
+* A ``defaultGame`` that is no modern game, and a ``loadGameFile`` that cannot be used, stop
+  ``swc serve`` before it listens, named by their flag or their file line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from swc_local.server.settings import (
+    ConfigError, Section, any_case_bool, lenient_bool, located, number, strict_bool, whole,
+)
+
+
+class XmlSettings(BaseModel):
+    """The XML door's fields (the keys below)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    paused: bool = False
+    load_game_file: str | None = None
+    turn_to_load: int = 0
+    test_mode: bool = False
+    max_message_bytes: int = 1 << 20
+    max_depth: int = 32
+    idle_timeout: float = 60.0
+    soft_timeout_ms: int | None = None
+    hard_timeout_ms: int | None = None
+    max_seats_per_connection: int = 100
+    passphrase_checks_per_second: float = 5.0
+    default_game: str | None = None  # <join/> without gameType (modern dialect): None = newest season
+    lobby_dialect: str = "classic"  # how a connection that showed no dialect yet is answered
+    join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
+
+
+_WHOLE = {"maxMessageBytes": "max_message_bytes", "maxDepth": "max_depth", "softTimeoutMs": "soft_timeout_ms",
+          "hardTimeoutMs": "hard_timeout_ms", "maxSeatsPerConnection": "max_seats_per_connection"}
+_NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphrase_checks_per_second"}
+
+
+class XmlSection(Section):
+    name = "xml"
+    title = "XML door (Software-Challenge lobby)"
+    flat: ClassVar[bool] = True
+    keys: ClassVar[tuple[str, ...]] = ("paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
+                                       *_WHOLE, *_NUMBER, "defaultGame", "lobbyDialect")
+    model = XmlSettings  # flat: Settings derives from it
+
+    def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        if "paused" in props:
+            fields["paused"] = lenient_bool("paused", props["paused"], sources["paused"])
+        if "loadGameFile" in props:
+            fields["load_game_file"] = props["loadGameFile"].strip() or None
+        for key in ("turn", "turnToLoad"):  # the 2022+ servers' name, then ours (it wins)
+            if key in props:
+                fields["turn_to_load"] = whole(key, props[key])
+        if "testMode" in props:
+            fields["test_mode"] = any_case_bool("testMode", props["testMode"])
+        for key, name in _WHOLE.items():
+            if key in props:
+                fields[name] = whole(key, props[key])
+        if "defaultGame" in props:
+            fields["default_game"] = props["defaultGame"].strip() or None
+        if "lobbyDialect" in props:
+            dialect = props["lobbyDialect"].strip()
+            if dialect not in ("classic", "modern"):
+                raise ConfigError(f"lobbyDialect must be classic or modern, not {dialect!r}")
+            fields["lobby_dialect"] = dialect
+        if "timeout" in props:
+            fields["join_timeout"] = strict_bool("timeout", props["timeout"])
+        for key, name in _NUMBER.items():
+            if key in props:
+                fields[name] = number(key, props[key])
+        return fields
+
+    def add_flags(self, group) -> None:
+        group.add_argument("--paused", action="store_true", help="start rooms created by join paused")
+        group.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
+        group.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
+        group.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
+        group.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
+        group.add_argument("--lobby-dialect", choices=("classic", "modern"),
+                           help="answers before a client showed its dialect (lobbyDialect)")
+
+    def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
+        given = {
+            "paused": True if args.paused else None,
+            "default_game": args.game,
+            "join_timeout": False if args.no_timeout else None,
+            "lobby_dialect": args.lobby_dialect,
+            "load_game_file": args.load_game,
+            "turn_to_load": args.turn,
+        }
+        return {**fields, **{name: value for name, value in given.items() if value is not None}}
+
+    def serve(self, part, settings, args):
+        """A wrong ``--game``/``defaultGame`` or ``--load-game``/``loadGameFile`` stops ``swc serve``."""
+        from swc_local.server.xml.modern_lobby import check_default_game
+        from swc_local.server.xml.replay import ReplayError, position_factory
+
+        problem = check_default_game(settings.default_game)
+        if problem is not None:
+            if args.game:
+                raise ConfigError(problem.replace("defaultGame", "--game", 1))
+            raise ConfigError(located(ConfigError(problem), settings.sources))
+        if settings.load_game_file:
+            try:
+                position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
+            except ReplayError as error:
+                raise ConfigError(str(error)) from None
+        return part
+
+
+SECTION = XmlSection()

@@ -1,0 +1,149 @@
+"""The shared transport (server/transport.py) on its own, with a line protocol it knows nothing of:
+the accept loop's cap and refusal hook, bounded reads that yield, the write deadline, the two
+ways to hang up. Each door's own tests cover its protocol on top of it."""
+
+from __future__ import annotations
+
+import trio
+
+from swc_local.server import transport
+
+
+class Lines:
+    """A codec in miniature: whole lines out of a byte stream."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def feed(self, data: bytes) -> list[bytes]:
+        *lines, self.buffer = (self.buffer + data).split(b"\n")
+        if len(self.buffer) > 100:
+            raise ValueError("line too long")
+        return lines
+
+
+class Echo(transport.Connection):
+    codec_errors = (ValueError,)
+
+    def __init__(self, stream, peer, handled: list) -> None:
+        super().__init__(stream, peer)
+        self.codec = Lines()
+        self.handled = handled
+
+    def received(self, line: bytes) -> None:
+        self.handled.append(line)
+        if line == b"bye":
+            self.close_politely("asked to")
+        else:
+            self.write(line.upper() + b"\n")
+
+    def polite_farewell(self) -> bytes:
+        return b"GOODBYE\n"
+
+    def dropped_farewell(self) -> bytes:
+        return b"DROPPED\n"
+
+
+async def refuse(stream) -> None:
+    await stream.send_all(b"FULL\n")
+
+
+async def echo_door(nursery, handled: list, **options) -> transport.Transport:
+    async def serve(connection: Echo) -> None:
+        await connection.serve()
+
+    door = transport.Transport("echo", transport.log, connect=lambda stream, peer: Echo(stream, peer, handled),
+                               serve=serve, refuse=refuse, **options)
+    door.port = await door.listen(0, "127.0.0.1")
+    nursery.start_soon(door.run, nursery)
+    return door
+
+
+async def read_all(stream) -> bytes:
+    received = b""
+    with trio.fail_after(10):
+        while data := await stream.receive_some(65536):
+            received += data
+    return received
+
+
+async def test_messages_in_order_and_a_polite_close(nursery):
+    handled: list[bytes] = []
+    door = await echo_door(nursery, handled, max_connections=10)
+    stream = await trio.open_tcp_stream("127.0.0.1", door.port)
+    await stream.send_all(b"one\ntwo\nbye\nnever\n")
+    assert await read_all(stream) == b"ONE\nTWO\nGOODBYE\n"
+    assert handled == [b"one", b"two", b"bye"]  # nothing after the close is handled
+    with trio.fail_after(5):
+        while door.connections:
+            await trio.sleep(0.01)
+    assert door.closed == 1
+
+
+async def test_an_undecodable_stream_is_dropped_with_the_protocols_end(nursery):
+    door = await echo_door(nursery, [], max_connections=10)
+    stream = await trio.open_tcp_stream("127.0.0.1", door.port)
+    await stream.send_all(b"ok\n")
+    assert await stream.receive_some(10) == b"OK\n"
+    await stream.send_all(b"x" * 200)
+    assert await read_all(stream) == b"DROPPED\n"
+
+
+async def test_one_write_of_many_messages_lets_the_others_run_between_batches(nursery):
+    handled: list[bytes] = []
+    door = await echo_door(nursery, handled, max_connections=10)
+    seen = set()
+
+    async def watch() -> None:
+        while True:
+            seen.add(len(handled))
+            await trio.lowlevel.checkpoint()
+
+    nursery.start_soon(watch)
+    stream = await trio.open_tcp_stream("127.0.0.1", door.port)
+    count = 4 * transport.MESSAGES_PER_TURN
+    await stream.send_all(b"m\n" * count)
+    with trio.fail_after(10):
+        while len(handled) < count:
+            await trio.sleep(0.01)
+    assert seen & set(range(1, count))  # another task ran while the write was being handled
+
+
+async def test_over_the_cap_the_refusal_hook_answers_and_the_slot_comes_back(nursery):
+    door = await echo_door(nursery, [], max_connections=1)
+    budget = door.budget
+    used = budget.used
+    first = await trio.open_tcp_stream("127.0.0.1", door.port)
+    await first.send_all(b"hi\n")
+    assert await first.receive_some(10) == b"HI\n"
+    second = await trio.open_tcp_stream("127.0.0.1", door.port)
+    assert await read_all(second) == b"FULL\n"
+    assert budget.used == used + 1
+    await first.aclose()
+    with trio.fail_after(5):
+        while door.connections or budget.used != used:
+            await trio.sleep(0.01)
+
+
+async def test_a_client_that_takes_no_data_is_cut_off_after_the_write_deadline(nursery):
+    done = trio.Event()
+    ended: list[Echo] = []
+
+    async def serve(connection: Echo) -> None:
+        connection.write_timeout = 0.2
+        for _ in range(200):
+            connection.write(b"y" * 65536 + b"\n")
+        await connection.serve()
+        ended.append(connection)
+        done.set()
+
+    door = transport.Transport("deaf", transport.log, max_connections=10,
+                               connect=lambda stream, peer: Echo(stream, peer, []), serve=serve)
+    port = await door.listen(0, "127.0.0.1")
+    nursery.start_soon(door.run, nursery)
+    deaf = await trio.open_tcp_stream("127.0.0.1", port)  # never reads
+    with trio.fail_after(10):
+        await done.wait()
+    (connection,) = ended
+    assert connection.lost and connection.timed_out and "took no data" in connection.reason
+    await deaf.aclose()
