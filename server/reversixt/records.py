@@ -20,7 +20,7 @@ from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, apply_event
 from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.text import board_text
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 log = logging.getLogger("swc.web")
 

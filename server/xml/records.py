@@ -28,7 +28,7 @@ from swc_local.games.plugin import GamePlugin, seat_labels
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 log = logging.getLogger("swc.web")
 

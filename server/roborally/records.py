@@ -14,7 +14,7 @@ from __future__ import annotations
 from swc_local.games.roborally.logview import follow, log_messages, parse_log
 from swc_local.games.roborally.text import render
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 
 class RoboRecord(GameRecord):
