@@ -1,4 +1,5 @@
-"""ReversiXT games: states from the door's own move log (``log_game.txt`` format).
+"""The web viewer's records of ReversiXT games: states from the door's own move log
+(``log_game.txt`` format). The door module (server/reversixt/door.py) hands them to the viewer.
 
 A live game's referee writes its log as it plays; the door tells the viewer when a game starts
 and after every turn, and the viewer replays that log through a fresh referee when a page asks,

@@ -1,4 +1,5 @@
-"""Robo Rally games: states from the door's game events, round by round.
+"""The web viewer's records of Robo Rally games: states from the door's game events, round by
+round. The door module (server/roborally/door.py) hands them to the viewer.
 
 The door's room hands every message it sends to its watchers (the same messages its game log
 records as ``"dir": "out"``); a log file is read the same way, and both are followed by

@@ -1,4 +1,5 @@
-"""XML games (the six Software-Challenge seasons): their states come from the observe path.
+"""The web viewer's records of XML games (the six Software-Challenge seasons): their states come
+from the observe path. The XML door module (server/xml/door.py) hands them to the viewer.
 
 A live room gets one more observer, :class:`XmlRecord`, beside any admin's connection: it is
 handed exactly the bytes an observing admin receives (``GameRoom.to_observers``) and keeps them,
