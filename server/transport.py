@@ -10,7 +10,10 @@ nothing of what it serves, this module knows no protocol; a door contributes hoo
   refuses it the door's way (``refuse``: the XML door sends ``<protocol/>``, the others close at
   once), retries accepts that fail for lack of descriptors and logs refusals once per burst.  It
   keeps the door's open connections (arrival order) and how many have closed: ``busy()`` and the
-  wait at the cap read them.
+  wait at the cap read them.  :meth:`Transport.stop` is what every door's ``stop(reason)`` does
+  to its connections: it stops accepting, closes every open connection the door's way (its
+  ``close`` hook) and closes that way, too, a connection accepted just before the listeners
+  closed (its handler would otherwise serve it as if nothing had happened).
 * :class:`Connection` (one per client, subclassed by each family) reads at most
   :data:`RECEIVE_SIZE` bytes at a time, hands them to the family's codec (``codec.feed`` returns
   whole messages) and each message to :meth:`Connection.received`, yielding to every other task
@@ -69,6 +72,11 @@ async def close_at_once(stream: trio.SocketStream) -> None:
     await trio.aclose_forcefully(stream)
 
 
+def close_politely(connection: Connection, reason: str) -> None:
+    """The default way a stopping door closes a connection: the protocol's goodbye, then the close."""
+    connection.close_politely(reason)
+
+
 class Transport:
     """One door's accept loop and its open connections (see the module docstring).
 
@@ -79,6 +87,8 @@ class Transport:
     ``refuse(stream)`` answers a refused connection the protocol's way; ``full_wait`` > 0 holds a
     connection at the cap while others keep closing (a flood of short-lived connections must not
     lock an honest client out).  The stream is closed after the handler, whatever happened.
+    ``close(connection, reason)`` is how the door ends a connection when it stops (the default:
+    :meth:`Connection.close_politely`); see :meth:`stop`.
     """
 
     def __init__(self, label: str, logger: logging.Logger, *, max_connections: int,
@@ -86,7 +96,8 @@ class Transport:
                  serve: Callable[[Connection], Awaitable[None]],
                  admit: Callable[[], str | None] | None = None, evict: Callable[[], bool] | None = None,
                  refuse: Callable[[trio.SocketStream], Awaitable[None]] = close_at_once,
-                 full_wait: float = 0.0) -> None:
+                 full_wait: float = 0.0,
+                 close: Callable[[Connection, str], None] = close_politely) -> None:
         self.label = label
         self.max_connections = max_connections
         self.connect = connect
@@ -95,6 +106,8 @@ class Transport:
         self.evict = evict
         self.refuse = refuse
         self.full_wait = full_wait
+        self.close = close
+        self.stopping: str | None = None  # why the door stopped (see stop)
         self.connections: dict[Connection, None] = {}  # open ones, in the order they came
         self.closed = 0  # how many have ended (the wait at the cap)
         self.budget = process_budget()
@@ -124,6 +137,14 @@ class Transport:
     def stop_accepting(self) -> None:
         """Close the listening sockets; open connections go on."""
         self._accepting.cancel()
+
+    def stop(self, reason: str) -> None:
+        """The door stops: no more accepts, and every open connection is closed the door's way
+        (``close``); so is one accepted just before the listeners closed, before its handler runs."""
+        self.stopping = reason
+        self.stop_accepting()
+        for connection in list(self.connections):
+            self.close(connection, reason)
 
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
         """What ``trio.serve_listeners`` does, less its ``aclose_forcefully`` after every handler
@@ -180,6 +201,8 @@ class Transport:
         try:
             connection = self.connect(stream, peer)
             self.connections[connection] = None
+            if self.stopping is not None:  # accepted just before the listeners closed
+                self.close(connection, self.stopping)
             try:
                 await self.serve(connection)
             finally:

@@ -1,6 +1,7 @@
 """The shared transport (server/transport.py) on its own, with a line protocol it knows nothing of:
 the accept loop's cap and refusal hook, bounded reads that yield, the write deadline, the two
-ways to hang up. Each door's own tests cover its protocol on top of it."""
+ways to hang up, the door's stop (every connection, and one accepted as it stops, closed the
+door's way). Each door's own tests cover its protocol on top of it."""
 
 from __future__ import annotations
 
@@ -67,6 +68,20 @@ async def read_all(stream) -> bytes:
     return received
 
 
+async def all_closed(door: transport.Transport) -> None:
+    with trio.fail_after(5):
+        while door.connections:
+            await trio.sleep(0.01)
+
+
+async def greeted(door: transport.Transport, word: bytes) -> trio.SocketStream:
+    """A client whose first line the door has answered (so its connection is open)."""
+    client = await trio.open_tcp_stream("127.0.0.1", door.port)
+    await client.send_all(word + b"\n")
+    assert await client.receive_some(10) == word.upper() + b"\n"
+    return client
+
+
 async def test_messages_in_order_and_a_polite_close(nursery):
     handled: list[bytes] = []
     door = await echo_door(nursery, handled, max_connections=10)
@@ -74,9 +89,7 @@ async def test_messages_in_order_and_a_polite_close(nursery):
     await stream.send_all(b"one\ntwo\nbye\nnever\n")
     assert await read_all(stream) == b"ONE\nTWO\nGOODBYE\n"
     assert handled == [b"one", b"two", b"bye"]  # nothing after the close is handled
-    with trio.fail_after(5):
-        while door.connections:
-            await trio.sleep(0.01)
+    await all_closed(door)
     assert door.closed == 1
 
 
@@ -147,3 +160,42 @@ async def test_a_client_that_takes_no_data_is_cut_off_after_the_write_deadline(n
     (connection,) = ended
     assert connection.lost and connection.timed_out and "took no data" in connection.reason
     await deaf.aclose()
+
+
+def stop_with_reason(connection: Echo, reason: str) -> None:
+    """A door's own way to end a connection when it stops: here its reason on the wire."""
+    connection.hang_up(reason, b"STOPPED " + reason.encode() + b"\n")
+
+
+async def test_stop_closes_every_open_connection_the_doors_way(nursery):
+    door = await echo_door(nursery, [], max_connections=10, close=stop_with_reason)
+    clients = [await greeted(door, word) for word in (b"one", b"two", b"three")]
+    door.stop("maintenance")
+    assert door.stopping == "maintenance"
+    for client in clients:
+        assert await read_all(client) == b"STOPPED maintenance\n"
+    await all_closed(door)
+    assert door.closed == 3
+
+
+async def test_by_default_a_stopping_door_says_the_protocols_goodbye(nursery):
+    door = await echo_door(nursery, [], max_connections=10)
+    client = await greeted(door, b"hi")
+    door.stop("server stopped")
+    assert await read_all(client) == b"GOODBYE\n"
+
+
+async def test_a_connection_accepted_as_the_door_stops_is_closed_the_doors_way(nursery):
+    """Accepted just before the listeners closed, its handler runs after the stop: the transport
+    closes it the door's way before the door serves it."""
+    door = await echo_door(nursery, [], max_connections=10, close=stop_with_reason)
+    door.stop("maintenance")
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    client = await trio.open_tcp_stream("127.0.0.1", port)
+    accepted = await listeners[0].accept()  # the race: in the accept loop when the stop came
+    nursery.start_soon(door.handle, accepted)
+    assert await read_all(client) == b"STOPPED maintenance\n"
+    await all_closed(door)
+    assert door.closed == 1
+    await listeners[0].aclose()

@@ -146,7 +146,6 @@ class ToyDoor:
         self.port: int | None = port
         self.rules = registry.entry("count_to_three").rules_module()  # the door knows its game by the registry
         self.logs: list[str] = []  # each game's log, as the family would write it to a file
-        self.stopping: str | None = None
         self.transport = transport.Transport(
             "toy", log, max_connections=max_connections, connect=self._connect, serve=self._serve)
         self._waiting: ToyConnection | None = None  # a player without a partner yet
@@ -164,12 +163,9 @@ class ToyDoor:
     def stop(self, reason: str) -> None:
         """Stop accepting; every game ends unfinished (its log written) and every connection gets
         the toy protocol's goodbye, then closes once it is sent."""
-        self.stopping = reason
-        self.transport.stop_accepting()
         for table in list(self._tables):
             self._end(table, f"unfinished {reason}")
-        for connection in list(self.transport.connections):
-            connection.close_politely(reason)
+        self.transport.stop(reason)  # a connection accepted meanwhile gets the goodbye too
 
     def busy(self) -> int:
         return len(self.transport.connections) + len(self._tables)
@@ -180,8 +176,6 @@ class ToyDoor:
         return ToyConnection(stream, peer, self)
 
     async def _serve(self, connection: ToyConnection) -> None:
-        if self.stopping is not None:  # accepted just before the listeners closed
-            connection.close_politely(self.stopping)
         try:
             await connection.serve()
         finally:

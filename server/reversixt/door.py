@@ -125,9 +125,8 @@ class ReversiDoor:
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "reversixt", log, max_connections=settings.max_connections, connect=self._connect,
-            serve=self._serve_seat, admit=self._admit, evict=self._evict_idle)
+            serve=self._serve_seat, admit=self._admit, evict=self._evict_idle, close=_abort_seat)
         self._games: dict[str, trio.CancelScope] = {}  # running games by id
-        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         self.port = await self.transport.listen(self.settings.port, self.settings.host or None)
@@ -160,9 +159,8 @@ class ReversiDoor:
 
     def stop(self, reason: str) -> None:
         """Stop accepting; every game and every connection ends as the reference's abort (see above)."""
-        self.stopping = reason
-        self.transport.stop_accepting()
-        for scope in [*self._games.values(), *(seat.cancel_scope for seat in self.transport.connections)]:
+        self.transport.stop(reason)
+        for scope in self._games.values():
             scope.cancel()
         self._waiting, self._waiting_since = [], None
 
@@ -197,9 +195,7 @@ class ReversiDoor:
         return Seat(0, stream, write_timeout=self.settings.write_timeout, peer=peer)
 
     async def _serve_seat(self, seat: Seat) -> None:
-        if self.stopping is not None:
-            seat.cancel_scope.cancel()
-        with seat.cancel_scope:
+        with seat.cancel_scope:  # cancelled already if the door stopped (_abort_seat)
             await self._serve_connection(next(self._counter), seat)
 
     def _join_limit(self) -> float:
@@ -320,7 +316,7 @@ class ReversiDoor:
         )
         log.info("reversixt game %s started: groups %s", game_id, groups)
         scope = self._games[game_id] = trio.CancelScope()
-        if self.stopping is not None:
+        if self.transport.stopping is not None:
             scope.cancel()
         try:
             with scope:
@@ -344,8 +340,8 @@ class ReversiDoor:
                         await seat.close_now()
                     return players
             if scope.cancelled_caught:
-                log.info("reversixt game %s stopped before its end (%s)", game_id, self.stopping)
-                await self._write({".log": "".join(referee.log) + f"game stopped before its end: {self.stopping}\n"}, game_id)
+                log.info("reversixt game %s stopped before its end (%s)", game_id, self.transport.stopping)
+                await self._write({".log": "".join(referee.log) + f"game stopped before its end: {self.transport.stopping}\n"}, game_id)
                 return players
         finally:
             del self._games[game_id]
@@ -365,6 +361,11 @@ class ReversiDoor:
             base = os.path.join(self.settings.replay_dir, f"reversixt-{game_id}")
             with trio.CancelScope(shield=True):  # a stop's cancel must not lose the record of a game
                 await trio.to_thread.run_sync(write_game_files, {base + suffix: text for suffix, text in files.items()})
+
+
+def _abort_seat(seat: Seat, reason: str) -> None:
+    """How a stopping door ends a connection: as the reference's abort, without another byte."""
+    seat.cancel_scope.cancel()
 
 
 def write_game_files(files: dict[str, str]) -> None:

@@ -116,9 +116,8 @@ class RoboRallyDoor:
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "Robo Rally", log, max_connections=settings.max_connections, connect=self._connect,
-            serve=self._serve_connection, admit=self._admit, evict=self._evict_idle)
+            serve=self._serve_connection, admit=self._admit, evict=self._evict_idle, close=_hang_up)
         self._clocks: dict[Room, trio.CancelScope] = {}  # the clock task of every running game
-        self.stopping: str | None = None  # why the door was stopped
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         self.port = await self.transport.listen(self.settings.port, self.settings.host)
@@ -169,15 +168,12 @@ class RoboRallyDoor:
 
     def stop(self, reason: str) -> None:
         """Stop accepting; end every game unfinished and close every connection (see above)."""
-        self.stopping = reason
-        self.transport.stop_accepting()
         if self.door is not None:
             for room in list(self.door.rooms):
                 room.unfinished = reason  # no more moves, removals or timeouts: the game stands
         for scope in self._clocks.values():
             scope.cancel()  # each clock writes its game's log as it ends
-        for connection in list(self.connections):
-            connection.hang_up(reason)
+        self.transport.stop(reason)
 
     def busy(self) -> int:
         return len(self.connections) + len(self._clocks)
@@ -233,8 +229,8 @@ class RoboRallyDoor:
     async def _room_clock(self, room: Room) -> None:
         """Runs one game's clock; whatever fails in it ends that game only (logged)."""
         scope = self._clocks[room] = trio.CancelScope()
-        if self.stopping is not None:
-            room.unfinished = self.stopping
+        if self.transport.stopping is not None:
+            room.unfinished = self.transport.stopping
             scope.cancel()
         try:
             with scope:
@@ -297,6 +293,11 @@ class RoboRallyDoor:
         finally:
             if self.settings.single_game:
                 self.done.set()
+
+
+def _hang_up(connection: _Connection, reason: str) -> None:
+    """How a stopping door ends a connection: once what was queued for it is sent (spec §7)."""
+    connection.hang_up(reason)
 
 
 async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

@@ -83,8 +83,7 @@ class XmlDoor:
                     room.stop(reason)
                 except Exception:  # one broken room must not keep the others from ending
                     log.exception("room %s: error while stopping it", room.id)
-        for connection in list(self.connections):
-            connection.close_politely(reason)
+        self.transport.stop(reason)
 
     def busy(self) -> int:
         return len(self.connections)
