@@ -102,6 +102,10 @@ class ReversiRecord(GameRecord):
     def status(self) -> str:
         return "finished" if self._finished else "running"
 
+    def players_key(self) -> object:
+        self._sync()
+        return tuple(self._log.groups) if self._log is not None else ()  # from the log's header
+
     def players(self) -> list[SeatRow]:
         self._sync()
         groups = self._log.groups if self._log is not None else []

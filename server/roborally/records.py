@@ -61,6 +61,9 @@ class RoboRecord(GameRecord):
     def status(self) -> str:
         return "finished" if self._finished else "running"
 
+    def players_key(self) -> object:
+        return tuple(self.names.items())
+
     def players(self) -> list[SeatRow]:
         return [SeatRow(name or f"client {pid}", str(pid)) for pid, name in sorted(self.names.items())]
 

@@ -86,7 +86,11 @@ class GameRecord(Versioned):
         self.source = source  # "live" or the file name
         self.created = time.time()
         self.book: GameBook | None = None
-        self._summary: list | None = None  # [stamp, summary, its JSON or None]
+        self._summary: list | None = None  # [stamp, summary, its JSON or None, the players' JSON]
+        self._static: tuple[dict, str] | None = None  # the summary's unchanging head (see _head)
+        self._players: tuple | None = None  # (players_key, rows, their JSON)
+        self.summaries_built = 0  # how often the summary was built again (tests count them)
+        self.players_built = 0
         self.end_listeners: list = []  # called when a live game ended (its live feed, server/web/live.py)
 
     # -- what subclasses provide -----------------------------------------------------------------
@@ -145,11 +149,34 @@ class GameRecord(Versioned):
         """What the summary depends on beyond the states (cheap): it is rebuilt when this moves."""
         return (self.version, self.status())
 
+    def players_key(self) -> object:
+        """What the players shown depend on (cheap): they are built again only when it moves.
+        Families know better (names, seats); this default rebuilds them on every change."""
+        return self.stamp()
+
+    def _players_cached(self) -> tuple:
+        key = self.players_key()
+        cached = self._players
+        if cached is None or cached[0] != key:
+            self.players_built += 1
+            rows = [row.to_dict() for row in self.players()]
+            cached = self._players = (key, rows, json.dumps(rows))
+        return cached
+
+    def _head(self) -> tuple[dict, str]:
+        """The parts of the summary that never change (id, game, title, ...), and their JSON
+        without the closing brace, so every summary's JSON starts with the same string."""
+        if self._static is None:
+            head = {"id": self.id, "game": self.game_type, "title": self.title, "family": self.family,
+                    "source": self.source}
+            self._static = (head, json.dumps(head)[:-1])
+        return self._static
+
     def _cached_summary(self) -> list:
         stamp = self.stamp()
         cached = self._summary
         if cached is None or cached[0] != stamp:
-            cached = self._summary = [stamp, self._summary_now(), None]
+            cached = self._summary = [stamp, *self._summary_now()]
         return cached
 
     def summary(self) -> dict:
@@ -157,27 +184,29 @@ class GameRecord(Versioned):
         return dict(self._cached_summary()[1])
 
     def summary_json(self) -> str:
-        """The summary as JSON, encoded once per change (the start page's list joins these)."""
+        """The summary as JSON, encoded once per change (the start page's list joins these): the
+        cached head and players joined with what moved (state, turn, result, version)."""
         cached = self._cached_summary()
         if cached[2] is None:
-            cached[2] = json.dumps(cached[1])
+            data = cached[1]
+            result = data["result"]
+            cached[2] = (f'{self._head()[1]}, "status": {json.dumps(data["status"])}, "players": {cached[3]}, '
+                         f'"progress": {json.dumps(data["progress"])}, '
+                         f'"result": {"null" if result is None else json.dumps(result)}, '
+                         f'"version": {data["version"]}, "can_play_from": {"true" if data["can_play_from"] else "false"}}}')
         return cached[2]
 
-    def _summary_now(self) -> dict:
+    def _summary_now(self) -> tuple[dict, None, str]:
+        """The summary, its JSON still to encode, the players' JSON. Only what moved is built
+        again: the head once, the players when their key moved."""
+        self.summaries_built += 1
+        _, players, players_json = self._players_cached()
         result = self.result()
-        return {
-            "id": self.id,
-            "game": self.game_type,
-            "title": self.title,
-            "family": self.family,
-            "source": self.source,
-            "status": self.status(),
-            "players": [row.to_dict() for row in self.players()],
-            "progress": self.progress(),
-            "result": [row.to_dict() for row in result] if result is not None else None,
-            "version": self.version,
-            "can_play_from": self.can_play_from,
-        }
+        data = dict(self._head()[0])
+        data.update(status=self.status(), players=players, progress=self.progress(),
+                    result=[row.to_dict() for row in result] if result is not None else None,
+                    version=self.version, can_play_from=self.can_play_from)
+        return data, None, players_json
 
 
 class GameBook(Versioned):
@@ -189,6 +218,7 @@ class GameBook(Versioned):
         self.finished_kept = finished_kept
         self._finished_live: deque[str] = deque()  # live games that ended, oldest first
         self._uploads: deque[str] = deque()
+        self.end_listeners: list = []  # called when a live game ended (the list's feeds: its result goes out at once)
 
     def add(self, record: GameRecord, *, uploaded: bool = False) -> GameRecord:
         record.book = self
@@ -209,7 +239,7 @@ class GameBook(Versioned):
     def finished(self, record: GameRecord) -> None:
         """A live game ended: it stays listed among the newest ``finished_kept`` finished ones."""
         record.touch()
-        for listener in list(record.end_listeners):
+        for listener in (*record.end_listeners, *self.end_listeners):
             listener()
         self._finished_live.append(record.id)
         while len(self._finished_live) > self.finished_kept:

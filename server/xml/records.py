@@ -185,6 +185,9 @@ class XmlRecord(GameRecord):
     def _room_names(room) -> tuple[str, str]:
         return tuple(slot.display_name for slot in room.slots)  # type: ignore[return-value]
 
+    def players_key(self) -> object:
+        return self.names()  # the seats never change; a name does when a player joins
+
     def players(self) -> list[SeatRow]:
         return [SeatRow(name, label) for name, label in zip(self.names(), self.labels)]
 
