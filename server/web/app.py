@@ -175,6 +175,20 @@ def game_feed(context: WebContext, record: GameRecord, with_step: bool):
     return make
 
 
+def list_event(book: GameBook, game: str | None) -> bytes:
+    """One event of the start page's stream: the games' summaries, newest first, joined from the
+    JSON each record keeps of its summary (only a game that changed encodes its own again)."""
+    return ('data: {"games": [' + ", ".join(
+        r.summary_json() for r in reversed(book.records.values()) if not game or r.game_type == game) + "]}\n\n").encode()
+
+
+def list_feed(book: GameBook, game: str | None):
+    """How the feed of the start page's stream is made: in the budget's lane of the list."""
+    def make(budget) -> Feed:
+        return Feed(book, lambda: list_event(book, game), budget, LIST_INTERVAL, lane="list")
+    return make
+
+
 def build_app(context: WebContext) -> Starlette:
     book, gate = context.book, context.gate
 
@@ -257,17 +271,9 @@ def build_app(context: WebContext) -> Starlette:
         return event_stream(context.feeds, (record.id, with_step), game_feed(context, record, with_step),
                             context.open_streams)
 
-    def list_event(game: str | None) -> bytes:
-        return ('data: {"games": [' + ", ".join(
-            r.summary_json() for r in reversed(book.records.values()) if not game or r.game_type == game) + "]}\n\n").encode()
-
     async def api_list_stream(request: Request) -> Response:
         game = request.query_params.get("game") or None
-
-        def make(budget) -> Feed:
-            return Feed(book, lambda: list_event(game), budget, LIST_INTERVAL)
-
-        return event_stream(context.feeds, ("list", game), make, context.open_streams)
+        return event_stream(context.feeds, ("list", game), list_feed(book, game), context.open_streams)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]

@@ -22,6 +22,13 @@ Notes (also in the README):
   just opened) and a game's final state, which goes out as soon as the game ends (once per game).
 * Feeds take turns for the budget in arrival order (trio's fair lock): under load every watched
   game gets updates at the same pace rather than the busiest one starving the rest.
+* The start page's list has a lane of its own in the budget: ``LIST_PART`` (a quarter) of every
+  refill goes to the list's bucket until it holds ``LIST_BURST``, the rest (and whatever the full
+  list bucket does not take) to the game feeds. So the list never waits behind the game feeds'
+  turns (under load it waited behind all 50 of them and changed every few minutes), the total
+  stays what the budget allows, and with no list open the games get it all. A list event joins
+  summaries cached per game (server/web/book.py), so it costs little; a game's end publishes it
+  at once, like a game's final state.
 * What a feed cannot time (hypercorn writing the event to each page's socket) is charged as
   ``DELIVERY_COST`` per page and event.
 """
@@ -49,6 +56,10 @@ DELIVERY_COST = 0.0002
 """CPU seconds charged per page and event for what happens outside the feed's timed code (the
 streaming response and hypercorn sending the bytes): twice the 0.08-0.11 ms measured in-process
 with 50 streams on one game, to err on the side of the games."""
+LIST_PART = 0.25
+"""Share of each refill of the budget kept for the start page's list (see the notes)."""
+LIST_BURST = 0.002
+"""CPU seconds the list's bucket holds at most; a full one leaves the rest to the game feeds."""
 STEPS_CACHED = 256
 """Built steps (their JSON) kept for pages and API calls, the least recently used dropped first."""
 
@@ -61,8 +72,11 @@ class LiveBudget:
     """
 
     def __init__(self, floor: float = FLOOR, share: float = SHARE, burst: float = 0.02,
-                 cpu: Callable[[], float] = time.process_time, clock: Callable[[], float] | None = None) -> None:
+                 cpu: Callable[[], float] = time.process_time, clock: Callable[[], float] | None = None,
+                 list_part: float = LIST_PART, list_burst: float = LIST_BURST) -> None:
         self.floor, self.share, self.burst = floor, share, burst
+        self.list_part, self.list_burst = list_part, list_burst
+        self.list_tokens = list_burst
         self.cpu = cpu
         self.clock = clock or trio.current_time
         self.tokens = burst
@@ -70,6 +84,7 @@ class LiveBudget:
         self.rate = floor  # tokens per second at the last refill (to know how long to wait)
         self.last_wall, self.last_cpu, self.last_spent = self.clock(), cpu(), 0.0
         self._turns = trio.Lock()  # feeds wait in turn (trio's locks are fair): one polls at a time
+        self._list_turns = trio.Lock()  # the list's lane: never behind the game feeds
 
     def refill(self) -> None:
         wall, cpu = self.clock(), self.cpu()
@@ -78,23 +93,32 @@ class LiveBudget:
         gained = max(self.share * games, self.floor * elapsed - games)
         if elapsed > 0:
             self.rate = max(gained / elapsed, self.share * 1e-3)
-        self.tokens = min(self.burst, self.tokens + gained)
+        to_list = min(self.list_part * gained, max(0.0, self.list_burst - self.list_tokens))
+        self.list_tokens += to_list
+        self.tokens = min(self.burst, self.tokens + gained - to_list)
         self.last_wall, self.last_cpu, self.last_spent = wall, cpu, self.spent
 
-    async def wait(self) -> None:
-        """Until the bucket is not in debt (at once when it is not)."""
-        async with self._turns:
+    def _tokens(self, lane: str) -> float:
+        return self.list_tokens if lane == "list" else self.tokens
+
+    async def wait(self, lane: str = "games") -> None:
+        """Until the lane's bucket (``games`` or ``list``) is not in debt (at once when it is not)."""
+        async with self._list_turns if lane == "list" else self._turns:
             self.refill()
-            while self.tokens < 0:
-                await trio.sleep(min(1.0, max(0.01, -self.tokens / self.rate)))
+            while self._tokens(lane) < 0:
+                rate = self.rate * (self.list_part if lane == "list" else 1.0)
+                await trio.sleep(min(1.0, max(0.01, -self._tokens(lane) / rate)))
                 self.refill()
 
-    def charge(self, seconds: float, capped: bool = True) -> None:
-        """CPU the viewer spent; taken from the bucket unless it is outside the cap (it is then
-        still told apart from the games' CPU)."""
+    def charge(self, seconds: float, capped: bool = True, lane: str = "games") -> None:
+        """CPU the viewer spent; taken from the lane's bucket unless it is outside the cap (it is
+        then still told apart from the games' CPU)."""
         self.spent += seconds
         if capped:
-            self.tokens -= seconds
+            if lane == "list":
+                self.list_tokens -= seconds
+            else:
+                self.tokens -= seconds
 
 
 class Feed:
@@ -103,8 +127,9 @@ class Feed:
     every subscribed page sends the newest of them."""
 
     def __init__(self, source, build: Callable[[], bytes], budget: LiveBudget, interval: float,
-                 final: Callable[[], bool] = lambda: False) -> None:
+                 final: Callable[[], bool] = lambda: False, lane: str = "games") -> None:
         self.source = source
+        self.lane = lane  # which of the budget's buckets pays (the list has its own)
         self.build = build
         self.budget = budget
         self.interval = interval
@@ -126,7 +151,7 @@ class Feed:
                 capped = bool(self.published) and not self.final()  # see the notes: first and final are not held back
                 if capped:
                     with trio.CancelScope() as self._waiting:  # the game's end cuts the wait short
-                        await self.budget.wait()
+                        await self.budget.wait(self.lane)
                     self._waiting = None
                 version = self.source.version
                 self._publish(capped and not self.final())
@@ -143,7 +168,7 @@ class Feed:
             self.data = self.build()
         except Exception:  # a bug in building one event must not end the feed (pages keep the previous one)
             log.exception("live event of %r could not be built", self.source)
-        self.budget.charge(self.budget.cpu() - started + DELIVERY_COST * self.pages, capped)
+        self.budget.charge(self.budget.cpu() - started + DELIVERY_COST * self.pages, capped, self.lane)
         self.published += 1
         self._new.set()
         self._new = trio.Event()
