@@ -98,12 +98,14 @@ class Pages:
         self.watched: set[str] = set()
         self.changed = trio.Event()
         self.states_shown = 0
+        self.lists = 0  # events of the start page's list stream
         self.open = 0  # pages loaded and following their game
         self.all_open = trio.Event()
 
     async def start_page(self) -> None:
         async for listing in _sse(self.port, "/api/stream?game=swc_2019_piranhas"):
             self.running = [g["id"] for g in listing["games"] if g["status"] == "running"]
+            self.lists += 1
             self.changed.set()
             self.changed = trio.Event()
 
@@ -141,9 +143,10 @@ async def run_pages(port: int, warmup: float, seconds: float, count: int = PAGES
         await pages.all_open.wait()
         print("open", flush=True)
         await trio.sleep(warmup)
-        shown = pages.states_shown
+        shown, lists = pages.states_shown, pages.lists
         await trio.sleep(seconds)
-        result = {"watched": len(pages.watched), "shown": pages.states_shown - shown, "games_seen": len(pages.running)}
+        result = {"watched": len(pages.watched), "shown": pages.states_shown - shown, "games_seen": len(pages.running),
+                  "lists": pages.lists - lists}
         nursery.cancel_scope.cancel()
     return result
 
@@ -208,7 +211,8 @@ async def measure_sides(sides: tuple[bool, ...], seconds: float, warmup: float =
             for (moves, cpu, ended), (moves_after, cpu_after), stats, process in zip(before, after, every_stats, pages):
                 moves, cpu = moves_after - moves, cpu_after - cpu
                 result = {"moves": moves, "cpu": cpu, "wall": wall, "per_move_us": cpu / max(moves, 1) * 1e6,
-                          "errors": len(stats.errors), "moves_per_second": moves / wall, "watched": 0, "shown": 0}
+                          "errors": len(stats.errors), "moves_per_second": moves / wall, "watched": 0, "shown": 0,
+                          "lists": 0}
                 if process is not None:
                     out, _ = await trio.to_thread.run_sync(lambda: process.communicate(timeout=60))
                     result |= json.loads(out.strip().splitlines()[-1])
@@ -224,6 +228,7 @@ def _pooled(runs: list[dict]) -> dict:
     moves, cpu, wall = (sum(r[k] for r in runs) for k in ("moves", "cpu", "wall"))
     return runs[-1] | {"moves": moves, "cpu": cpu, "wall": wall, "per_move_us": cpu / max(moves, 1) * 1e6,
                        "moves_per_second": moves / wall, "shown": sum(r["shown"] for r in runs),
+                       "lists": sum(r["lists"] for r in runs),
                        "errors": sum(r["errors"] for r in runs), "ended": sum(r["ended"] for r in runs)}
 
 
@@ -253,6 +258,7 @@ def row(seconds: float, rounds: int = 3) -> tuple[str, str, str, str]:
     measured = (f"{per_move[False]:.0f} → {per_move[True]:.0f} µs server CPU/move (medians) at "
                 f"{without['moves_per_second']:,.0f} / {with_pages['moves_per_second']:,.0f} moves/s "
                 f"({with_pages['watched']} pages open, {with_pages['shown'] / with_pages['wall']:.1f} states drawn/s, "
+                f"{with_pages['lists'] / with_pages['wall']:.2f} start-page list events/s, "
                 f"{with_pages['ended']} games ended in the windows; {without['errors'] + with_pages['errors']} errors); "
                 f"ratios of the {rounds} pairs: " + ", ".join(f"{(r - 1) * 100:+.1f} %" for r in ratios)
                 + f"; load average {load_before:.1f} → {os.getloadavg()[0]:.1f}")
