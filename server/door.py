@@ -26,11 +26,27 @@ A door module (named by ``Family.door``) offers two names:
 * ``async open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
   ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off
   or cannot listen (logged; the other doors go on).
+
+and, when the family's games are to be shown by the web viewer (server/web/), its viewer hooks
+(found through :func:`family_doors`; a family without them is served but not shown):
+
+* ``watch_for_viewer(door, book)``: called once for the family's started door (the door whose
+  ``name`` is the family's name) when a viewer opens; gives each of its games a record (a
+  ``GameRecord`` of server/web/book.py) in ``book`` as the game starts;
+* ``read_record_file(data, source, *, max_message_bytes, max_depth) -> GameRecord | None``: one
+  of the family's replays or logs opened by ``swc view`` or uploaded, None when ``data`` is not
+  the family's (raises ValueError when it is but cannot be read). Readers are asked in registry
+  order, except that one whose module sets ``RECORD_FILE_FALLBACK = True`` (the XML family's:
+  an XML replay has no fixed first bytes) is asked last.
+
+Both import the family's records module (``server/<family>/records.py``) only when called, so a
+server without a viewer never imports the viewer's parts.
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import trio
@@ -69,6 +85,14 @@ def door_modules() -> list[str]:
     from swc_local.games import registry
 
     return [family.door for family in registry.FAMILIES if family.door] + [VIEWER]
+
+
+def family_doors() -> list[tuple[str, ModuleType]]:
+    """``(family name, its door module)`` for every family of the registry that has a door, in
+    registry order: where the viewer looks for the optional hooks above."""
+    from swc_local.games import registry
+
+    return [(family.name, importlib.import_module(family.door)) for family in registry.FAMILIES if family.door]
 
 
 async def start_doors(nursery: trio.Nursery, host: Server) -> list[Door]:

@@ -17,7 +17,7 @@ from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
 from swc_local.server.web.files import open_bytes
 from swc_local.server.web.live import FEED_INTERVAL, FLOOR, SHARE, LiveBudget
-from swc_local.server.web.xml_games import XmlRecord
+from swc_local.server.xml.records import XmlRecord
 
 from .web_helpers import OFFICIAL_PIRANHAS
 

@@ -17,7 +17,7 @@ from swc_local.games import registry
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import parse
 from swc_local.server.web.book import GameBook
-from swc_local.server.web.xml_games import XmlRecord
+from swc_local.server.xml.records import XmlRecord
 
 XML_PLUGINS = registry.all_plugins()  # the six XML games
 

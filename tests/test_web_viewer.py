@@ -277,7 +277,7 @@ async def test_event_streams_are_bounded(nursery, monkeypatch):
 
 def test_a_live_reversixt_log_is_followed_as_it_grows():
     """The door's log read again and again as lines arrive ends in the same steps as the file."""
-    from swc_local.server.web.reversixt_games import ReversiRecord, read_move_log_file
+    from swc_local.server.reversixt.records import ReversiRecord, read_move_log_file
 
     text = REFERENCE_REVERSIXT.read_text()
     whole = read_move_log_file(text, "log_game.txt")

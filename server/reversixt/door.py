@@ -384,6 +384,27 @@ async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGN
     await ReversiDoor(settings).run(task_status=task_status)
 
 
+# What the web viewer reads of this family (server/door.py's viewer hooks); its records
+# (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
+
+
+def watch_for_viewer(door: ReversiDoor, book) -> None:
+    """Every game of the door gets a record in the viewer's ``book``, told of each turn as it happens."""
+    from swc_local.server.reversixt.records import watch_door
+
+    watch_door(door, book)
+
+
+def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+    """A move log (``log_game.txt``, ours or the reference server's: it starts with ``Starting game
+    with map``); None for any other file."""
+    if not data.startswith(b"Starting game with map "):
+        return None
+    from swc_local.server.reversixt.records import read_move_log_file
+
+    return read_move_log_file(data.decode("utf-8", "replace"), source)
+
+
 # What swc serve reads of this door (server/door.py): its settings section and how it opens;
 # and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
 from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401

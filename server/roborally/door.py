@@ -304,6 +304,28 @@ async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_
     await RoboRallyDoor(settings).run(task_status=task_status)
 
 
+# What the web viewer reads of this family (server/door.py's viewer hooks); its records
+# (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
+
+
+def watch_for_viewer(door: RoboRallyDoor, book) -> None:
+    """Every game of the door's lobby gets a record in the viewer's ``book``, fed by its room."""
+    if door.door is None:
+        return
+    from swc_local.server.roborally.records import watch_door
+
+    watch_door(door.door, book)
+
+
+def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+    """A game log (JSON lines, ``--replays``); None for a file that does not start with ``{``."""
+    if data.lstrip()[:1] != b"{":
+        return None
+    from swc_local.server.roborally.records import read_game_log
+
+    return read_game_log(data.decode("utf-8", "replace"), source)
+
+
 # What swc serve reads of this door (server/door.py): its settings section and how it opens;
 # and the family's own swc command (server/cli.py): the drop-in ``swc roborally``.
 from swc_local.server.roborally.cli import add_commands  # noqa: E402,F401

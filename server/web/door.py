@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from swc_local.server.door import family_doors
 from swc_local.server.settings import PortSection
 
 if TYPE_CHECKING:
@@ -104,16 +105,14 @@ class ViewerSection(PortSection):
 
 SECTION = ViewerSection()
 
-def _watch(door, book) -> None:
-    """Show the door's live games, when the viewer knows its family's records (server/web/*_games.py)."""
-    from . import reversixt_games, roborally_games, xml_games
-
-    if door.name == "xml":
-        xml_games.watch_lobby(door.lobby, book)
-    elif door.name == "reversixt":
-        reversixt_games.watch_door(door, book)
-    elif door.name == "roborally" and door.door is not None:
-        roborally_games.watch_door(door.door, book)
+def watch_doors(doors, book) -> None:
+    """Show the live games of every door whose family's door module offers ``watch_for_viewer``
+    (server/door.py); a family without it is served but not shown."""
+    watchers = {name: module.watch_for_viewer for name, module in family_doors() if hasattr(module, "watch_for_viewer")}
+    for door in doors:
+        watch = watchers.get(door.name)
+        if watch is not None:
+            watch(door, book)
 
 
 async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
@@ -128,8 +127,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     if port is None or port < 0:
         return None
     book = GameBook()
-    for door in server.doors:
-        _watch(door, book)
+    watch_doors(server.doors, book)
     lobby = server.lobby
     gate = Gate(settings.host, settings.password, lobby.passphrase_gate)
     context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth)

@@ -1,9 +1,11 @@
 """Replays and logs opened without a game server: ``swc view FILE...`` and the start page's upload.
 
-What kind a file is comes from its bytes, never from its name: gzip is unpacked (bounded), a
-ReversiXT move log starts with ``Starting game with map``, a Robo Rally game log is JSON lines
-whose first object says ``"game": "roborally"``, anything else is read as an XML replay with the
-game ports' reader and limits. The name is only a label (shown escaped).
+What kind a file is comes from its bytes, never from its name: gzip is unpacked (bounded), then
+each family's reader (``read_record_file`` of its door module, server/door.py) says whether the
+bytes are its own: a ReversiXT move log starts with ``Starting game with map``, a Robo Rally game
+log is JSON lines whose first object says ``"game": "roborally"``, and anything else is read as
+an XML replay with the game ports' reader and limits (the XML reader is the fallback, asked
+last). The name is only a label (shown escaped).
 """
 
 from __future__ import annotations
@@ -12,10 +14,9 @@ import gzip
 import io
 import zlib
 
+from swc_local.server.door import family_doors
+
 from .book import GameRecord
-from .reversixt_games import read_move_log_file
-from .roborally_games import read_game_log
-from .xml_games import read_xml_replay
 
 MAX_UPLOAD_BYTES = 8 << 20
 """Largest file the start page takes (and the largest a gzip may unpack to)."""
@@ -44,13 +45,20 @@ def open_bytes(data: bytes, source: str, *, max_message_bytes: int = 1 << 20, ma
     if data[:2] == b"\x1f\x8b":
         data = _gunzip(data, limit, source)
     try:
-        if data.startswith(b"Starting game with map "):
-            return read_move_log_file(data.decode("utf-8", "replace"), source)
-        if data.lstrip()[:1] == b"{":
-            return read_game_log(data.decode("utf-8", "replace"), source)
-        return read_xml_replay(data, source, max_message_bytes, max_depth)
+        for read in readers():
+            record = read(data, source, max_message_bytes=max_message_bytes, max_depth=max_depth)
+            if record is not None:
+                return record
     except FileError:
         raise
     except (ValueError, KeyError, TypeError, IndexError) as error:
         text = str(error)
         raise FileError(text if text.startswith(source) else f"{source}: cannot be shown ({text})") from None
+    raise FileError(f"{source}: not a replay or log of a known game")
+
+
+def readers() -> list:
+    """Every family's ``read_record_file`` (server/door.py), the fallback (XML's) last."""
+    modules = [module for _, module in family_doors() if hasattr(module, "read_record_file")]
+    modules.sort(key=lambda module: getattr(module, "RECORD_FILE_FALLBACK", False))  # stable: registry order
+    return [module.read_record_file for module in modules]

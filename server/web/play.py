@@ -8,10 +8,13 @@ A position that is already decided is refused, as ``--load-game`` refuses it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from swc_local.games.plugin import MODERN
 from swc_local.protocol import messages as msg
 
-from .xml_games import XmlRecord
+if TYPE_CHECKING:
+    from swc_local.server.xml.records import XmlRecord
 
 
 class PlayError(ValueError):

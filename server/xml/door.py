@@ -135,3 +135,26 @@ async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
     """The host's XML door (built with the host, so its lobby is there before it listens); a port
     it cannot open stops ``swc serve`` (exit 1), unlike the other doors."""
     return await nursery.start(host.xml.run)
+
+
+# What the web viewer reads of this family (server/door.py's viewer hooks); its records
+# (server/xml/records.py) are imported only when a viewer runs or a file is opened.
+
+
+def watch_for_viewer(door: XmlDoor, book) -> None:
+    """Every room of the door's lobby gets a record in the viewer's ``book`` from its first state."""
+    from swc_local.server.xml.records import watch_lobby
+
+    watch_lobby(door.lobby, book)
+
+
+RECORD_FILE_FALLBACK = True
+"""The XML reader takes whatever no other family's reader recognized (an XML replay has no fixed
+first bytes: ours start with ``<protocol``, official ones may not), so it is asked last."""
+
+
+def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+    """An XML replay (ours or an official server's), read with the game ports' reader and limits."""
+    from swc_local.server.xml.records import read_xml_replay
+
+    return read_xml_replay(data, source, max_message_bytes, max_depth)

@@ -1,4 +1,5 @@
-"""ReversiXT games: states from the door's own move log (``log_game.txt`` format).
+"""The web viewer's records of ReversiXT games: states from the door's own move log
+(``log_game.txt`` format). The door module (server/reversixt/door.py) hands them to the viewer.
 
 A live game's referee writes its log as it plays; the door tells the viewer when a game starts
 and after every turn, and the viewer replays that log through a fresh referee when a page asks,
@@ -20,7 +21,7 @@ from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, apply_event
 from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.text import board_text
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 log = logging.getLogger("swc.web")
 

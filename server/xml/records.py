@@ -1,4 +1,5 @@
-"""XML games (the six Software-Challenge seasons): their states come from the observe path.
+"""The web viewer's records of XML games (the six Software-Challenge seasons): their states come
+from the observe path. The XML door module (server/xml/door.py) hands them to the viewer.
 
 A live room gets one more observer, :class:`XmlRecord`, beside any admin's connection: it is
 handed exactly the bytes an observing admin receives (``GameRoom.to_observers``) and keeps them,
@@ -28,7 +29,7 @@ from swc_local.games.plugin import GamePlugin, seat_labels
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 log = logging.getLogger("swc.web")
 

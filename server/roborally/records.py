@@ -1,4 +1,5 @@
-"""Robo Rally games: states from the door's game events, round by round.
+"""The web viewer's records of Robo Rally games: states from the door's game events, round by
+round. The door module (server/roborally/door.py) hands them to the viewer.
 
 The door's room hands every message it sends to its watchers (the same messages its game log
 records as ``"dir": "out"``); a log file is read the same way, and both are followed by
@@ -14,7 +15,7 @@ from __future__ import annotations
 from swc_local.games.roborally.logview import follow, log_messages, parse_log
 from swc_local.games.roborally.text import render
 
-from .book import GameRecord, SeatRow, Step
+from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 
 class RoboRecord(GameRecord):
