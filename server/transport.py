@@ -456,6 +456,7 @@ class Connection:
                 continue
             if self.closing or self.lost:
                 if isinstance(self.stream, trio.SocketStream):
+                    self._drop_unread_input()
                     await self.stream.aclose()  # a close and a checkpoint, never blocks: no timer
                 else:
                     with trio.move_on_after(1):
@@ -465,6 +466,24 @@ class Connection:
                 return
             await self._wakeup.wait()
             self._wakeup = trio.Event()
+
+    def _drop_unread_input(self) -> None:
+        """Read (and ignore) what input has arrived but was not read, without waiting, at most
+        :data:`DRAIN_LIMIT` bytes: a TCP socket closed with unread input sends a reset instead of
+        its end of stream, and the reset throws away what is still on its way to the client (the
+        last messages, the farewell) -- e.g. the ``</protocol>`` a client writes after its
+        goodbye while its backlog is still being sent."""
+        if self._fd is None:
+            return
+        drained = 0
+        while drained < DRAIN_LIMIT:
+            try:
+                data = os.read(self._fd, 65536)
+            except OSError:  # BlockingIOError: nothing more has arrived
+                return
+            if not data:
+                return
+            drained += len(data)
 
     async def _send(self, data: bytes) -> None:
         """One backlog, in pieces; a piece the client does not take within the write deadline

@@ -86,7 +86,7 @@ async def test_a_crashing_and_a_hanging_bot_cost_their_games_not_the_match(tmp_p
             bot + " --crash-at 3",  # crashes on its third move
             bot + " --hang-at 3",  # never answers its third move request
         ],
-        options=dict(soft_timeout_ms=1500, hard_timeout_ms=2000),
+        options=dict(soft_timeout_ms=5000, hard_timeout_ms=5000),  # far beyond a good move on a loaded machine
     )
     report = await run_match(config)
     assert report.complete

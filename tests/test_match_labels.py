@@ -123,7 +123,7 @@ async def test_a_2022_player_that_never_joins_loses_instead_of_hanging_the_match
     config = MatchConfig(
         registry.get("swc_2022_ostseeschach"), games=1, seed=1,
         players=[registry.entry("ostseeschach").bot_command(), sleeper],
-        start_timeout=8, game_timeout=60, options=dict(soft_timeout_ms=300, hard_timeout_ms=600),
+        start_timeout=8, game_timeout=60, options=dict(soft_timeout_ms=5000, hard_timeout_ms=5000),
     )
     report = await run_match(config)
     (record,) = report.records

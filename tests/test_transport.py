@@ -199,3 +199,22 @@ async def test_a_connection_accepted_as_the_door_stops_is_closed_the_doors_way(n
     await all_closed(door)
     assert door.closed == 1
     await listeners[0].aclose()
+
+
+async def test_input_after_the_close_does_not_cost_the_client_its_last_bytes(nursery):
+    """A client that writes on after the message that closes its connection (a goodbye, then the
+    protocol's end in a second write) while it has not read its backlog yet: a TCP socket closed
+    with unread input sends a reset instead of its end, which throws away what is still on its way
+    to the client. The transport reads that input before it closes, so everything arrives."""
+    door = await echo_door(nursery, [], max_connections=10)
+    client = await greeted(door, b"hi")
+    (connection,) = door.connections
+    backlog = b"y" * 65535 + b"\n"
+    for _ in range(64):  # 4 MiB: more than the sockets' buffers take while the client does not read
+        connection.write(backlog)
+    await client.send_all(b"bye\n")
+    with trio.fail_after(5):
+        while not connection.closing:
+            await trio.sleep(0.001)
+    await client.send_all(b"late\n")  # never read by the read loop: it ended with the close
+    assert await read_all(client) == backlog * 64 + b"GOODBYE\n"
