@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from swc_local.server.settings import ConfigError, Section, port_argument, port_number
+from swc_local.server.settings import ConfigError, Section, number, port_argument, port_number, whole
 
 DEFAULT_PORT = 7777
 log = logging.getLogger("swc.reversixt")
@@ -36,13 +36,6 @@ class ReversiSettings(BaseModel):
     max_idle: int = 100  # connections without a GROUP; the oldest makes room (issue 21)
 
 
-def _number(key: str, value: str, kind=float):
-    try:
-        return kind(value.strip())
-    except ValueError:
-        raise ConfigError(f"{key} must be a {'whole ' if kind is int else ''}number, not {value!r}") from None
-
-
 class ReversiSection(Section):
     name = "reversixt"
     title = "ReversiXT door"
@@ -62,19 +55,19 @@ class ReversiSection(Section):
         if "reversixtMap" in props:
             fields["map"] = props["reversixtMap"].strip() or None
         if "reversixtTimeLimit" in props:
-            fields["time_limit"] = _number("reversixtTimeLimit", props["reversixtTimeLimit"])
+            fields["time_limit"] = number("reversixtTimeLimit", props["reversixtTimeLimit"])
         if "reversixtDepth" in props:
-            fields["depth"] = _number("reversixtDepth", props["reversixtDepth"], int)
+            fields["depth"] = whole("reversixtDepth", props["reversixtDepth"])
         if "reversixtZleep" in props:
-            zleep = _number("reversixtZleep", props["reversixtZleep"])
+            zleep = number("reversixtZleep", props["reversixtZleep"])
             fields["zleep"] = zleep if zleep > 0 else None
         for key, name in (("reversixtJoinTimeout", "join_timeout"), ("reversixtWriteTimeout", "write_timeout")):
             if key in props:
-                fields[name] = _number(key, props[key])
+                fields[name] = number(key, props[key])
                 if fields[name] < 0:
                     raise ConfigError(f"{key} must be 0 or more seconds, not {props[key]!r}")
         if "reversixtMaxIdle" in props:
-            fields["max_idle"] = _number("reversixtMaxIdle", props["reversixtMaxIdle"], int)
+            fields["max_idle"] = whole("reversixtMaxIdle", props["reversixtMaxIdle"])
             if fields["max_idle"] < 1:
                 raise ConfigError(f"reversixtMaxIdle must be at least 1, not {props['reversixtMaxIdle']!r}")
         return fields

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict
 
 from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
-from swc_local.server.settings import ConfigError, Section, located, port_number, port_or_off_argument
+from swc_local.server.settings import ConfigError, Section, located, number, port_number, port_or_off_argument, whole
 
 log = logging.getLogger("swc.roborally")
 
@@ -136,13 +136,6 @@ def serve_default(part: RoboRallyKeys) -> RoboRallyKeys:
     return part.model_copy(update={"port": -1 if port.lower() == "off" else port_number("roborally.port", port, off=True)})
 
 
-def _int(key: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ConfigError(f"{key} must be a whole number, not {value!r}") from None
-
-
 def door_settings(part: RoboRallyKeys, settings):
     """The door's settings (server/roborally/lobby.py), or None when the door is off."""
     from swc_local.server.roborally.lobby import RoboRallySettings
@@ -154,16 +147,13 @@ def door_settings(part: RoboRallyKeys, settings):
     fields: dict[str, object] = {"host": settings.host, "port": port, "single_game": False, "seed": settings.seed}
     for key, (name, strictly_positive) in _FLOATS.items():
         if key in keys:
-            try:
-                value = float(keys[key])
-            except ValueError:
-                raise ConfigError(f"roborally.{key} must be a number, not {keys[key]!r}") from None
+            value = number(f"roborally.{key}", keys[key])
             if value < 0 or (strictly_positive and value == 0):
                 raise ConfigError(f"roborally.{key} must be {'>' if strictly_positive else '>='} 0, not {keys[key]!r}")
             fields[name] = value
     if "minPlayers" in keys:
         fewest, most = registry.entry("roborally").seats
-        fields["min_players"] = _int("roborally.minPlayers", keys["minPlayers"])
+        fields["min_players"] = whole("roborally.minPlayers", keys["minPlayers"])
         if not fewest <= fields["min_players"] <= most:  # type: ignore[operator]
             raise ConfigError(f"roborally.minPlayers must be {fewest}..{most}")
     if keys.get("map"):
@@ -172,13 +162,13 @@ def door_settings(part: RoboRallyKeys, settings):
         fields["map"] = keys["map"]
     for key, name in _INTS.items():
         if key in keys:
-            fields[name] = _int(f"roborally.{key}", keys[key])
+            fields[name] = whole(f"roborally.{key}", keys[key])
             if fields[name] < 1:  # type: ignore[operator]
                 raise ConfigError(f"roborally.{key} must be at least 1, not {keys[key]!r}")
     if "maxConnections" in keys and "maxIdle" not in keys:  # idle ones must leave room for players
         fields["max_idle"] = min(RoboRallySettings.max_idle, max(1, fields["max_connections"] // 2))  # type: ignore[operator]
     if "seed" in keys:
-        fields["seed"] = _int("roborally.seed", keys["seed"])
+        fields["seed"] = whole("roborally.seed", keys["seed"])
     if keys.get("protocols"):
         fields["protocols"] = tuple(p.strip() for p in keys["protocols"].split(",") if p.strip())
     if keys.get("logDir"):
