@@ -22,7 +22,8 @@ run does, game after game (K at a time, ``parallel``):
    groups are stopped.
 
 Seeds: game *i* of a run is exactly ``specs[i]`` (its board seed, its seat order), whatever
-``parallel`` is; each seat's ``{seed}`` is derived from the game's seed and the seat number.
+``parallel`` is; each seat's ``{seed}`` is derived from the game's seed and the seat number
+(unless the spec gives ``seat_seeds``: a tournament gives every bot a stream of its own).
 
 A family contributes only its seat adapter, the module named by its registry entry: a class
 ``Family(nursery)`` with ``table(spec)``, an async context manager yielding the table described
@@ -69,6 +70,7 @@ class GameSpec:
     start_timeout: float = 15.0
     game_timeout: float = 900.0
     options: dict = field(default_factory=dict)  # per-family extras (map, timeouts)
+    seat_seeds: tuple[int, ...] = ()  # each seat's {seed} (tournaments: per bot); empty: seat_seed()
 
 
 @dataclass
@@ -262,7 +264,8 @@ async def _play(family, game_type: str, spec: GameSpec) -> GameResult:
 
             async def start_and_join(k: int) -> None:
                 seat = seats[k]
-                values = dict(table.values(k), seed=seat_seed(spec.seed, k), game=game_type)
+                seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
+                values = dict(table.values(k), seed=seed, game=game_type)
                 seat.argv = expand(seat.command, **values)
                 await processes.start(seat.run)
                 cause = await seat.join(table, spec.start_timeout)

@@ -42,15 +42,60 @@ def settings_from(args: argparse.Namespace):
     if (sprt_settings or significance) and (len(bots) != 2 or seats != 2):
         raise UsageError("--sprt and --significance compare exactly two bots in a two-player game; give two --bot")
     cap = SPRT_CAP if sprt_settings else SIGNIFICANCE_CAP if significance else DEFAULT_GAMES
+    openings, order, book = _openings(args, game, seats)
+    if openings and args.games_per_pairing is None and not (sprt_settings or significance):
+        cap = len(openings) * seats  # each opening once per pairing
     games = args.games_per_pairing if args.games_per_pairing is not None else max(cap, seats)
+    limits = _time_limits(args.bot_timeout, [bot.name for bot in bots], game)
     if significance and games > binomial.MAX_GAMES:
         raise UsageError(f"--games-per-pairing {games}: with --significance at most {binomial.MAX_GAMES} games (as the test client)")
     return Settings(
         game=game, bots=[(bot.name, bot.command) for bot in bots], format=args.format, games_per_pairing=games,
         seats=seats, seed=args.seed, sprt=sprt_settings, significance=significance, options=options,
         start_timeout=args.start_timeout, game_timeout=args.game_timeout,
-        replays=str(args.replays) if args.replays else None, logs=str(args.logs) if args.logs else None,
+        replays=str((args.replays or _beside(args.db, "replays")).resolve()),
+        logs=str(args.logs.resolve()) if args.logs else None,
+        openings=[o.to_dict() for o in openings] if openings else None, openings_order=order, book=book, time_limits=limits,
+        dask_files=args.dask_files,
     )
+
+
+def _beside(db, what: str):
+    """``NAME-replays`` beside ``NAME.db``."""
+    from pathlib import Path
+
+    db = Path(db)
+    return db.with_name(f"{db.stem}-{what}")
+
+
+def _openings(args: argparse.Namespace, game: str, seats: int):
+    """(the book as written, its order, where it came from) or (None, "sequential", None)."""
+    if not args.openings:
+        return None, "sequential", None
+    from swc_local.games import registry
+    from swc_local.tools.tournament.openings import check_positions, parse_options, read_book
+
+    path, order, plies = parse_options(args.openings)
+    book = read_book(path, plies)
+    check_positions(book, game, registry.entry(game).family.name == "xml")
+    return book, order, f"{path} (order={order})"
+
+
+def _time_limits(items: list[str], names: list[str], game: str) -> dict[str, int]:
+    limits = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not value.isdigit() or int(value) < 1:
+            raise UsageError(f"--bot-timeout {item!r}: expected NAME=MS, e.g. --bot-timeout {names[0]}=1000")
+        if name not in names:
+            raise UsageError(f"--bot-timeout {item!r}: no --bot is called {name!r} ({', '.join(names)})")
+        limits[name] = int(value)
+    if limits:
+        from swc_local.games import registry
+
+        if registry.entry(game).family.name != "xml":
+            raise UsageError("--bot-timeout needs a game whose moves are timed: the Software-Challenge games")
+    return limits
 
 
 def _sprt(items: list[str]) -> dict:

@@ -6,12 +6,20 @@
         [--games-per-pairing N] [--concurrency K] --db FILE [--resume] [--seed S]
         [--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic] [--significance P --min-tests N]
         [--dask tcp://HOST:8786] [--replays DIR] [--logs DIR] [--map MAP] [--seats K] ...
-    swc tournament report DB [--json | --csv]
+        [--openings FILE|DIR [order=sequential|random] [plies=N]] [--bot-timeout NAME=MS]
+        [--dask-files return|shared]
+    swc tournament --resume --db FILE          (everything else from the database)
+    swc tournament report DB [--json | --csv [standings|games|pairs|sprt]]
+    swc tournament openings OUT (--count N [--seed S] | --from DIR [--plies P] [--count N])
 
 Every error is one line naming the value and what is accepted, exit status 2. A bot command that
 cannot be started at all is reported before any game is scheduled. Exit status 0 when every
 scheduled game (or every game up to a stopping rule's decision) is in the database, 1 otherwise
-(interrupted, or games that could not be played: ``--resume`` plays them).
+(interrupted, or games that could not be played: ``--resume`` plays them); 2 also when a bot's
+command turned out not to play at all (the tournament stops at once, as ``swc match`` does).
+
+Replays are kept by default in ``NAME-replays/`` beside the database ``NAME.db`` (the run page
+opens every game from there); ``--replays DIR`` puts them elsewhere.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import secrets
 import sys
 from pathlib import Path
 
@@ -27,6 +36,7 @@ from swc_local.tools.tournament.arguments import (
     DEFAULT_GAMES, SIGNIFICANCE_CAP, SPRT_CAP, UsageError, check_commands, settings_from,
 )
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb
+from swc_local.tools.tournament.openings import BookError
 from swc_local.tools.tournament.schedule import ScheduleError, schedule
 
 log = logging.getLogger("swc.tournament")
@@ -37,21 +47,24 @@ def add_commands(commands) -> None:
     )
     from swc_local.games import registry
 
-    parser.add_argument("game", help="'report' to print the tournament in DB, or the game: " + ", ".join(registry.game_names()))
-    parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database")
+    parser.add_argument("game", nargs="?", help="'report' to print the tournament in DB, 'openings' to write a book, or the game: " + ", ".join(registry.game_names()))
+    parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database; with 'openings': the book to write")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
                         help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
     parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone) or gauntlet (the first bot meets each other)")
     parser.add_argument("--games-per-pairing", type=int, help=f"games of each pairing, a multiple of the seats (default {DEFAULT_GAMES}; the cap with --sprt: {SPRT_CAP}, with --significance: {SIGNIFICANCE_CAP})")
     parser.add_argument("--concurrency", type=int, help="games at the same time (default 1; with --dask: the cluster's threads)")
     parser.add_argument("--db", type=Path, help="the results database (SQLite), written as every game ends")
-    parser.add_argument("--resume", action="store_true", help="continue the tournament in --db where it stopped")
+    parser.add_argument("--resume", action="store_true", help="continue the tournament in --db where it stopped (--db alone is enough)")
+    parser.add_argument("--openings", nargs="+", metavar="FILE", help="a book: board seeds or REPLAY@TURN a line, or a folder of replays; then order=sequential|random plies=N")
+    parser.add_argument("--bot-timeout", action="append", default=[], metavar="NAME=MS", help="a bot's own limit per move: a slower move loses the game (TIME_LIMIT); repeat")
+    parser.add_argument("--dask-files", choices=("return", "shared"), default="return", help="with --dask: replays and logs come back with each result (return, default) or are written to --replays/--logs on a shared folder (shared)")
     parser.add_argument("--seed", type=int, help="seed of the boards (default: random, stored in --db)")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE", help="stop when the SPRT between the first two bots decides: elo0= elo1= alpha= beta= model=logistic|normalized")
     parser.add_argument("--significance", type=float, metavar="P", help="stop when one of two bots is significantly better (the test client's binomial rule)")
     parser.add_argument("--min-tests", type=int, default=binomial.DEFAULT_MIN_TESTS, help="with --significance: games before the first test (default 20)")
     parser.add_argument("--dask", metavar="ADDRESS", help="play the games as tasks on this Dask scheduler (tcp://HOST:8786)")
-    parser.add_argument("--replays", type=Path, help="keep every game's replay in this directory")
+    parser.add_argument("--replays", type=Path, help="keep every game's replay in this directory (default: NAME-replays beside NAME.db)")
     parser.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
@@ -63,7 +76,10 @@ def add_commands(commands) -> None:
     parser.add_argument("--turn-delay", type=float, metavar="S", help="reversixt: pause between moves (default 0.1 s, as the reference server)")
     parser.add_argument("--max-rounds", type=int, help="roborally: rounds before a game ends without winner")
     parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")
-    parser.add_argument("--csv", action="store_true", help="with 'report': the standings as CSV")
+    parser.add_argument("--csv", nargs="?", const="standings", metavar="KIND", help="with 'report': CSV of standings (default), games, pairs or sprt (the LLR and Elo after every pair)")
+    parser.add_argument("--count", type=int, help="with 'openings': how many openings")
+    parser.add_argument("--from", dest="from_dir", type=Path, metavar="DIR", help="with 'openings': replays to take positions from (a match's --replays)")
+    parser.add_argument("--plies", type=int, default=8, help="with 'openings --from': moves into each replay (default 8)")
     parser.set_defaults(run=main)
 
 
@@ -71,19 +87,24 @@ def main(args: argparse.Namespace) -> int:
     try:
         if args.game == "report":
             return _report(args)
+        if args.game == "openings":
+            return _openings(args)
         return _tournament(args)
-    except (UsageError, ScheduleError, DatabaseError) as error:
+    except (UsageError, ScheduleError, DatabaseError, BookError) as error:
         print(f"swc tournament: error: {error}", file=sys.stderr)
         return 2
 
 
 def _report(args: argparse.Namespace) -> int:
     from swc_local.tools.tournament.core import Settings, Tournament
-    from swc_local.tools.tournament.report import csv_report, json_report
+    from swc_local.tools.tournament.report import CSV_KINDS, csv_report, json_report
+
     if args.report_db is None:
         raise UsageError("report needs the database: swc tournament report FILE [--json | --csv]")
     if args.json and args.csv:
         raise UsageError("--json and --csv: give one of them")
+    if args.csv is not None and args.csv not in CSV_KINDS:
+        raise UsageError(f"--csv {args.csv!r}: accepted are {', '.join(CSV_KINDS)}")
     with ResultsDb(args.report_db, create=False) as db:
         stored = db.settings()
         if stored is None:
@@ -92,9 +113,39 @@ def _report(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(json_report(tournament), indent=1))
         elif args.csv:
-            sys.stdout.write(csv_report(tournament))
+            sys.stdout.write(csv_report(tournament, args.csv))
         else:
             _print_report(tournament)
+    return 0
+
+
+def _openings(args: argparse.Namespace) -> int:
+    from swc_local.tools.tournament.openings import write_positions, write_seeds
+
+    if args.report_db is None:
+        raise UsageError("openings needs the book to write: swc tournament openings OUT (--count N | --from DIR)")
+    if args.count is not None and args.count < 1:
+        raise UsageError(f"--count {args.count}: must be 1 or more")
+    if args.from_dir is not None:
+        if not args.from_dir.is_dir():
+            raise UsageError(f"--from {args.from_dir}: no such folder of replays")
+        if args.plies < 0:
+            raise UsageError(f"--plies {args.plies}: must be 0 or more")
+        lines = write_positions(args.from_dir, args.plies, args.count)
+        if not lines:
+            raise UsageError(f"--from {args.from_dir}: no replay there is still undecided after {args.plies} moves")
+        what = f"{len(lines)} positions after {args.plies} moves of the replays in {args.from_dir}"
+    else:
+        if args.count is None:
+            raise UsageError("openings: give --count N (board seeds) or --from DIR (positions from replays)")
+        seed = args.seed if args.seed is not None else secrets.randbits(31)
+        lines = write_seeds(args.count, seed)
+        what = f"{len(lines)} board seeds (from --seed {seed})"
+    try:
+        args.report_db.write_text(f"# swc tournament openings: {what}\n" + "\n".join(lines) + "\n")
+    except OSError as error:
+        raise UsageError(f"cannot write {args.report_db}: {error.strerror or error}") from None
+    print(f"{args.report_db}: {what}")
     return 0
 
 
@@ -105,9 +156,21 @@ def _tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"unexpected argument {str(args.report_db)!r}; the database is given with --db FILE")
     if args.db is None:
         raise UsageError("--db FILE is needed: every finished game is written there (and --resume reads it)")
-    from swc_local.tools.tournament.core import Tournament
+    from swc_local.tools.tournament.core import Settings, Tournament
 
-    settings = settings_from(args)
+    if args.game is None and not args.bot:
+        if not args.resume:
+            raise UsageError("the game is needed: swc tournament GAME --bot NAME=COMMAND ... --db FILE "
+                             "(or --resume --db FILE to continue a tournament)")
+        with ResultsDb(args.db, create=False) as db:
+            stored = db.settings()
+        if stored is None:
+            raise DatabaseError(f"--db {args.db}: holds no tournament to resume")
+        settings = Settings.from_dict(stored)
+    else:
+        if args.game is None:
+            raise UsageError("the game is needed: swc tournament GAME --bot NAME=COMMAND ... --db FILE")
+        settings = settings_from(args)
     schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)  # errors first
     check_commands(settings)
     tournament = Tournament.open(settings, args.db, resume=args.resume)
@@ -120,6 +183,12 @@ def _tournament(args: argparse.Namespace) -> int:
         return 130
     finally:
         tournament.db.close()
+    if tournament.broken:
+        print(f"swc tournament: error: {tournament.broken}; the tournament stops ({len(tournament.stored)} games "
+              f"are in {args.db})", file=sys.stderr)
+        return 2
+    for key, count in tournament.retried:
+        print(f"game {key} was played again after {count} worker(s) died running it (stored once)", file=sys.stderr)
     _print_report(tournament)
     return 0 if complete else 1
 
@@ -137,12 +206,14 @@ def _play(tournament, args: argparse.Namespace) -> bool:
     with LiveView(tournament):
         if args.dask:
             return _play_on_dask(tournament, args)
+        if tournament.broken:  # a resumed run whose command already failed
+            return False
         import trio
 
         from swc_local.tools.tournament.executors import play_locally
 
         trio.run(play_locally, tournament, args.concurrency or 1)
-    return tournament.verdict is not None or not tournament.pending()
+    return tournament.broken is None and (tournament.verdict is not None or not tournament.pending())
 
 
 def _play_on_dask(tournament, args: argparse.Namespace) -> bool:
@@ -164,4 +235,4 @@ def _print_report(tournament) -> None:
 
     from swc_local.tools.tournament.report import text_report
 
-    Console(soft_wrap=False, width=160 if not sys.stdout.isatty() else None).print(text_report(tournament))
+    Console(soft_wrap=False, width=200 if not sys.stdout.isatty() else None).print(text_report(tournament))

@@ -8,6 +8,14 @@ seat label, rank, score parts, cause, reason, exit code) for queries with plain 
 keeps the tournament's settings, so ``--resume`` plays the same schedule and ``report`` needs
 nothing but the file.
 
+Book runs keep each game's opening (``games.opening``); Dask runs the worker that played it and
+how often the scheduler had to run it again because a worker died (``games.worker``,
+``games.retries``); ``seats`` keeps each bot's moves and think times (average and maximum ms, where
+the game's moves are timed). ``sprt`` holds one row per finished game pair of the first two bots:
+the pentanomial counts, the LLR (with ``--sprt``) and the Elo estimate with its 95 % interval
+after that pair, so the run page and ``report`` can draw their history later. A database of an
+older version gets the new columns and table when it is opened (empty for its old games).
+
 The game's schedule key is the primary key: a result that arrives twice (a task retried after
 its worker died, a resumed run) is stored and counted once.
 
@@ -20,7 +28,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from swc_local.tools.results import GameResult
@@ -37,7 +45,15 @@ CREATE TABLE IF NOT EXISTS seats (
     seat TEXT NOT NULL, rank INTEGER NOT NULL, score TEXT NOT NULL, cause TEXT NOT NULL,
     reason TEXT, exit_code INTEGER, PRIMARY KEY (game_key, seat_index)
 );
+CREATE TABLE IF NOT EXISTS sprt (
+    pair INTEGER PRIMARY KEY, games INTEGER NOT NULL, pentanomial TEXT NOT NULL, llr REAL,
+    elo REAL, elo_low REAL, elo_high REAL, finished_at REAL NOT NULL
+);
 """
+ADDED_COLUMNS = {  # (table, column, type): what databases of older versions lack
+    ("games", "opening", "TEXT"), ("games", "worker", "TEXT"), ("games", "retries", "INTEGER NOT NULL DEFAULT 0"),
+    ("seats", "moves", "INTEGER"), ("seats", "think_avg_ms", "REAL"), ("seats", "think_max_ms", "REAL"),
+}
 
 
 class DatabaseError(Exception):
@@ -49,6 +65,13 @@ class Stored:
     key: str
     block: str
     result: GameResult
+    info: dict = field(default_factory=dict, compare=False)  # opening, worker, retries, think
+
+
+def think_of(result: GameResult) -> dict[str, list[float]]:
+    """Per bot ``[moves, average ms, maximum ms]`` of a game whose moves were timed."""
+    return {name: [len(times), 1000 * sum(times) / len(times), 1000 * max(times)]
+            for name, times in result.move_times.items() if times}
 
 
 class ResultsDb:
@@ -63,9 +86,16 @@ class ResultsDb:
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=FULL")
             self.connection.executescript(SCHEMA)
+            self._add_columns()
         except sqlite3.DatabaseError as error:
             raise DatabaseError(f"{path}: not a tournament database ({error})") from None
         self.path = path
+
+    def _add_columns(self) -> None:
+        for table, column, kind in sorted(ADDED_COLUMNS):
+            present = {row[1] for row in self.connection.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self.connection.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
     def close(self) -> None:
         self.connection.close()
@@ -86,20 +116,29 @@ class ResultsDb:
     def keys(self) -> set[str]:
         return {key for (key,) in self.connection.execute("SELECT key FROM games")}
 
-    def record(self, key: str, position: int, block: str, result: GameResult) -> bool:
-        """Store one finished game; False (and nothing written) if ``key`` is already stored."""
-        data = result.to_dict()
+    def record(self, key: str, position: int, block: str, result: GameResult, info: dict | None = None) -> bool:
+        """Store one finished game; False (and nothing written) if ``key`` is already stored.
+
+        ``info``: ``opening``, ``worker``, ``retries`` and ``think`` (:func:`think_of`), kept in
+        their columns and in the record."""
+        info = dict(info or {})
+        data = result.to_dict() | {"info": info}
+        think = info.get("think", {})
         with self.connection:  # one transaction: the game and its seats, or nothing
             self.connection.execute("BEGIN IMMEDIATE")
             inserted = self.connection.execute(
-                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO games (key, position, block, game, seed, bots, duration, replay, error, "
+                "finished_at, record, opening, worker, retries) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (key, position, block, result.game, result.seed, ",".join(s.name for s in result.seats),
-                 result.duration, result.replay, result.error, time.time(), json.dumps(data)),
+                 result.duration, result.replay, result.error, time.time(), json.dumps(data),
+                 info.get("opening"), info.get("worker"), info.get("retries", 0)),
             ).rowcount
             if inserted:
                 self.connection.executemany(
-                    "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(key, i, s.name, s.seat, s.rank, json.dumps(list(s.score)), s.cause, s.reason, s.exit_code)
+                    "INSERT INTO seats (game_key, seat_index, bot, seat, rank, score, cause, reason, exit_code, "
+                    "moves, think_avg_ms, think_max_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(key, i, s.name, s.seat, s.rank, json.dumps(list(s.score)), s.cause, s.reason, s.exit_code,
+                      *(think.get(s.name) or (None, None, None)))
                      for i, s in enumerate(result.seats)],
                 )
         return bool(inserted)
@@ -107,4 +146,28 @@ class ResultsDb:
     def stored(self) -> list[Stored]:
         """Every stored game in the order the games finished."""
         rows = self.connection.execute("SELECT key, block, record FROM games ORDER BY rowid")
-        return [Stored(key, block, GameResult.from_dict(json.loads(record))) for key, block, record in rows]
+        stored = []
+        for key, block, record in rows:
+            data = json.loads(record)
+            stored.append(Stored(key, block, GameResult.from_dict(data), data.get("info") or {}))
+        return stored
+
+    def record_pair(self, pair: int, games: int, pentanomial: list[int], llr: float | None, elo) -> None:
+        """One row of the ``sprt`` history (``elo``: an EloEstimate with ``low``/``high``, or None)."""
+        self.connection.execute(
+            "INSERT OR REPLACE INTO sprt VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (pair, games, json.dumps(pentanomial), None if llr is None or llr != llr else llr,
+             _finite(elo.elo) if elo else None, _finite(elo.low) if elo else None,
+             _finite(elo.high) if elo else None, time.time()),
+        )
+
+    def history(self) -> list[dict]:
+        rows = self.connection.execute(
+            "SELECT pair, games, pentanomial, llr, elo, elo_low, elo_high FROM sprt ORDER BY pair")
+        return [{"pair": pair, "games": games, "pentanomial": json.loads(counts), "llr": llr, "elo": elo,
+                 "elo_low": low, "elo_high": high} for pair, games, counts, llr, elo, low, high in rows]
+
+
+def _finite(value: float) -> float | None:
+    """SQLite and JSON keep no infinity: an Elo without a finite value is stored as NULL."""
+    return value if value == value and abs(value) != float("inf") else None

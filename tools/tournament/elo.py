@@ -19,6 +19,12 @@ Conformance notes (official-stockfish/fishtest ``server/fishtest/stats/stat_util
 - LOS is ``Phi((mu - 1/2) / (sigma / sqrt(games)))``, with ``Phi`` from ``erfc`` so that a LOS
   deep in the lower tail (1e-89 for a clearly weaker bot) keeps its digits as fishtest's
   ``scipy.stats.norm.cdf`` does, instead of rounding to 0.
+
+What the tables show (:func:`shown`) differs in two places, as cutechess-cli and fishtest's pages
+do: a score of exactly 0 % or 100 % has no finite Elo (``-inf``/``+inf``; fishtest's regularized
+number would be a made-up +1200), shown with the one-sided 97.5 % bound the games allow (all
+``n`` games won: the score is at least ``0.025^(1/n)``, Clopper-Pearson); and an estimate from
+fewer than :data:`TRUSTED_PAIRS` game pairs is marked ``small`` (the tables add a ``*``).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 REGULARIZER = 1e-3  # what a zero count becomes (fishtest's epsilon)
+TRUSTED_PAIRS = 30  # fewer game pairs than this: the interval is marked as a small sample
 _NORMAL = NormalDist()
 
 
@@ -74,9 +81,25 @@ class EloEstimate:
     elo: float
     elo95: float  # half the width of the 95 % interval
     los: float  # likelihood of superiority, 0..1
+    low: float = math.nan  # the 95 % interval
+    high: float = math.nan
+    bound: float | None = None  # at 0 % / 100 %: the finite one-sided bound (elo is -inf / +inf)
+    small: bool = False  # from fewer than TRUSTED_PAIRS game pairs
+
+    @property
+    def finite(self) -> bool:
+        return math.isfinite(self.elo)
+
+    def text(self) -> str:
+        """``+24.1 ± 80.2``, ``+inf (≥ +93.2)``; a ``*`` for a small sample."""
+        mark = " *" if self.small else ""
+        if not self.finite:
+            relation = "≥" if self.elo > 0 else "≤"
+            return f"{'+' if self.elo > 0 else '-'}inf ({relation} {self.bound:+.1f}){mark}"
+        return f"{self.elo:+.1f} ± {self.elo95:.1f}{mark}"
 
     def __str__(self) -> str:
-        return f"{self.elo:+.1f} ± {self.elo95:.1f} (LOS {self.los:.1%})"
+        return f"{self.text()} (LOS {self.los:.1%})"
 
 
 def estimate(results: list[float]) -> EloEstimate:
@@ -89,4 +112,23 @@ def estimate(results: list[float]) -> EloEstimate:
         elo=elo_of_score(stats.mu),
         elo95=(elo_of_score(high) - elo_of_score(low)) / 2,
         los=phi((stats.mu - 0.5) / error),
+        low=elo_of_score(low), high=elo_of_score(high),
     )
+
+
+def shown(results: list[float]) -> EloEstimate:
+    """What the tables show: :func:`estimate`, except no finite Elo at a 0 % or 100 % score, and
+    marked ``small`` below :data:`TRUSTED_PAIRS` pairs (trinomial counts: games / 2)."""
+    found = estimate(results)
+    last = len(results) - 1
+    pairs = sum(results) if last == 4 else sum(results) / 2
+    small = pairs < TRUSTED_PAIRS
+    games = sum(results) * last / 2
+    if results[last] == sum(results) or results[0] == sum(results):
+        won = results[last] > 0
+        least = 0.025 ** (1 / games)  # all n games won: score >= 0.025^(1/n)
+        bound = elo_of_score(least) if won else -elo_of_score(least)
+        infinity = math.inf if won else -math.inf
+        return EloEstimate(infinity, math.nan, 1.0 if won else 0.0, low=bound if won else -math.inf,
+                           high=math.inf if won else bound, bound=bound, small=small)
+    return EloEstimate(found.elo, found.elo95, found.los, found.low, found.high, small=small)

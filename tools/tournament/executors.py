@@ -14,8 +14,16 @@ finished game to :meth:`Tournament.accept` (which writes it to the database) as 
   the database, so ``--resume`` plays it again.
 
 Conformance notes: a game is the unit of work on Dask (not a game pair) so a dead worker costs
-one game, as the issue asks; the two games of a pair still share their board (the seed is in the
-spec). Replay and log paths are paths on the worker that played the game.
+one game; the two games of a pair still share their board (the seed is in the spec).
+
+Where a Dask game's files go (``--dask-files``, the user's choice): ``return`` (the default) plays
+into a scratch folder on the worker and sends the replay and the bot logs back inside the task's
+result; the host writes them to ``--replays``/``--logs`` (default: ``NAME-replays/`` beside the
+database), so every path in the database is a path on the tournament's host. ``shared`` has the
+worker write straight to ``--replays``/``--logs``, which must then be the same folder on every
+machine (a network share; the paths are made absolute on the host). Each game records the worker
+that played it and how often the scheduler had to run it again because a worker died (the
+scheduler's count of workers lost while running the task), in the database and the output.
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ def spec_for(tournament: Tournament, slot: Slot) -> GameSpec:
         replays=Path(settings.replays) if settings.replays else None,
         logs=Path(settings.logs) if settings.logs else None,
         start_timeout=settings.start_timeout, game_timeout=settings.game_timeout,
-        options=dict(settings.options),
+        options=dict(settings.options) | dict(slot.options), seat_seeds=slot.bot_seeds,
     )
 
 
@@ -56,27 +64,18 @@ async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame
                        play_games=None) -> None:
     """Play every pending game on this machine, ``concurrency`` at a time, until done or decided.
 
-    A bot that crashes or never joins just loses its games (the runner is told never to give up
-    on it). A command that could not be started in one game (checked once before the run, so
-    something changed since) loses that game too: the runner stops its run for it, the game is
-    already stored, and the run goes on with the games still pending.
+    A bot that crashes or never joins just loses its games; a command that cannot play at all
+    (:attr:`Tournament.broken`) stops the run at once.
     """
     play_games = play_games or runner.play_games
-    reported: set[str] = set()
-    while True:
-        specs = [spec_for(tournament, slot) for slot in tournament.pending()]
-        if not specs:
-            return
-        stored = len(tournament.stored)
-        try:
-            await _play_until_decided(tournament, specs, concurrency, on_game, play_games)
-            return
-        except runner.CommandError as error:
-            if len(tournament.stored) == stored:  # nothing was recorded: it would only repeat
-                raise
-            if str(error) not in reported:  # once per command and reason, not once per game
-                reported.add(str(error))
-                log.warning("%s; it loses its games, the tournament goes on", error)
+    specs = [spec_for(tournament, slot) for slot in tournament.pending()]
+    if not specs:
+        return
+    try:
+        await _play_until_decided(tournament, specs, concurrency, on_game, play_games)
+    except runner.CommandError as error:  # the runner stops for a command that cannot start
+        if tournament.broken is None:
+            tournament.broken = str(error)
 
 
 async def _play_until_decided(tournament: Tournament, specs, concurrency: int, on_game, play_games) -> None:
@@ -91,19 +90,105 @@ async def _play_until_decided(tournament: Tournament, specs, concurrency: int, o
         await play_games(specs, parallel=max(1, concurrency), on_result=on_result, give_up_after=None)
 
 
-def play_task(spec: GameSpec) -> list[dict]:
+def play_task(spec: GameSpec, bring_back: bool = False) -> list[dict]:
     """One game on a Dask worker: its own in-process door, the records as plain dicts.
 
-    A command that cannot start stops the runner after it reported the game (cause
-    ``CANNOT_START``): that game is returned like any other.
+    Each record has ``info``: the worker, the think times and, with ``bring_back``, the replay
+    and log files' bytes (``files``: {"replay": ..., "logs": {bot: ...}}); then the game is played
+    into a scratch folder that is removed afterwards. A command that cannot start stops the
+    runner after it reported the game (cause ``CANNOT_START``): that game is returned like any
+    other.
     """
+    import dataclasses
+    import shutil
+    import tempfile
+
+    from swc_local.tools.tournament.db import think_of
+
+    scratch = Path(tempfile.mkdtemp(prefix="swc-task-")) if bring_back else None
+    if scratch is not None:
+        spec = dataclasses.replace(spec, replays=scratch / "replays" if spec.replays else None,
+                                   logs=scratch / "logs" if spec.logs else None)
     results: list[GameResult] = []
     try:
-        runner.play_games_blocking([spec], parallel=1, on_result=results.append, give_up_after=None)
-    except runner.CommandError:
-        if not results:
-            raise
-    return [result.to_dict() for result in results]
+        try:
+            runner.play_games_blocking([spec], parallel=1, on_result=results.append, give_up_after=None)
+        except runner.CommandError:
+            if not results:
+                raise
+        records = []
+        for result in results:
+            info = {"worker": _worker_name(), "think": think_of(result)}
+            if scratch is not None:
+                info["files"] = _read_files(result)
+            records.append(result.to_dict() | {"info": info})
+        return records
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _worker_name() -> str | None:
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return None
+    return str(worker.name) if worker.name is not None else worker.address
+
+
+def _read_files(result: GameResult) -> dict:
+    def read(path: str | None) -> bytes | None:
+        try:
+            return Path(path).read_bytes() if path else None
+        except OSError:
+            return None
+
+    return {"replay": [Path(result.replay).name, read(result.replay)] if result.replay else None,
+            "logs": {seat.name: [Path(seat.log).name, read(seat.log)] for seat in result.seats if seat.log}}
+
+
+def land_files(tournament: Tournament, result: GameResult, files: dict | None) -> GameResult:
+    """Write the files a task brought back to ``--replays``/``--logs`` on this host; the result
+    with those paths."""
+    import dataclasses
+
+    if not files:
+        return result
+    settings = tournament.settings
+    replay = result.replay
+    if files.get("replay") and settings.replays:
+        name, data = files["replay"]
+        if data is not None:
+            folder = Path(settings.replays)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+            replay = str(folder / name)
+    seats = []
+    for seat in result.seats:
+        log_file = (files.get("logs") or {}).get(seat.name)
+        if log_file and settings.logs and log_file[1] is not None:
+            folder = Path(settings.logs)
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / log_file[0]).write_bytes(log_file[1])
+            seat = dataclasses.replace(seat, log=str(folder / log_file[0]))
+        seats.append(seat)
+    return dataclasses.replace(result, replay=replay, seats=tuple(seats))
+
+
+def _lost_workers(dask_scheduler, key: str) -> int:
+    """On the scheduler: how many workers died while running the task ``key``."""
+    task = dask_scheduler.tasks.get(key)
+    return int(task.suspicious) if task is not None else 0
+
+
+def _retries(client, key: str) -> int:
+    try:
+        return client.run_on_scheduler(_lost_workers, key=key)
+    except Exception as error:  # an older scheduler: the game counts, its retries are unknown
+        log.info("retries of %s unknown: %s", key, error)
+        return 0
 
 
 def task_key(tournament: Tournament, slot: Slot) -> str:
@@ -138,9 +223,11 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
     slot_of: dict[str, Slot] = {}
     in_flight: dict[str, object] = {}
 
+    bring_back = tournament.settings.dask_files == "return"
+
     def submit(slot: Slot):
         spec = spec_for(tournament, slot)
-        future = client.submit(task, spec, key=task_key(tournament, slot), pure=False, retries=0)
+        future = client.submit(task, spec, bring_back, key=task_key(tournament, slot), pure=False, retries=0)
         slot_of[future.key] = slot
         in_flight[future.key] = future
         return future
@@ -152,6 +239,7 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
         in_flight.pop(future.key, None)
         try:
             records = future.result()
+            retries = _retries(client, future.key)
         except Exception as error:  # the task failed for good (e.g. its workers kept dying)
             log.error("game %s could not be played: %s: %s", slot.key, type(error).__name__, error)
             failed.append(slot.key)
@@ -160,8 +248,13 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
             future.release()
         stop = False
         for record in records:
-            result = GameResult.from_dict(record)
-            stop = tournament.accept(result) or stop
+            info = dict(record.get("info") or {})
+            result = land_files(tournament, GameResult.from_dict(record), info.pop("files", None))
+            if retries:
+                info["retries"] = retries
+                log.warning("game %s was played again after %d worker(s) died running it; it counts once",
+                            slot.key, retries)
+            stop = tournament.accept(result, info) or stop
             if on_game is not None:
                 on_game(result)
         if stop:

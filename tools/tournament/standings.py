@@ -16,7 +16,13 @@ Conformance notes (choices where no server defines the numbers):
 - *ratings* are openskill's Plackett-Luce model fed with the ranks of every game with a result,
   in the order the games finished (for every game, two-player ones included); the table shows
   ``mu ± sigma`` and sorts by the conservative ordinal ``mu - 3 sigma``;
-- *causes* are every cause other than ``REGULAR`` a bot's seat ended with, counted per bot.
+- *causes* are every cause other than ``REGULAR`` a bot's seat ended with, counted per bot;
+- *think time* is the average and the maximum time a bot took per move, over every timed move
+  (the XML games: the observer's clock, as ``swc match``'s ms/move; other families do not time
+  moves, so their bots show none);
+- a game pair is a *mirror* when its second game ended seat for seat as its first (same ranks,
+  score parts and causes per seat) although the bots swapped seats: what two copies of a bot
+  that ignores ``{seed}`` play. The report says so when every pair of a pairing was one.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from openskill.models import PlackettLuce
 
 from swc_local.tools.results import REGULAR, GameResult
 from swc_local.tools.tournament.db import Stored
-from swc_local.tools.tournament.elo import EloEstimate, estimate
+from swc_local.tools.tournament.elo import EloEstimate, shown
 
 
 @dataclass
@@ -46,6 +52,13 @@ class BotLine:
     sigma: float = 0.0
     ordinal: float = 0.0
     elo: EloEstimate | None = None
+    moves: int = 0  # timed moves
+    think_total_ms: float = 0.0
+    think_max_ms: float | None = None
+
+    @property
+    def think_avg_ms(self) -> float | None:
+        return self.think_total_ms / self.moves if self.moves else None
 
     @property
     def score(self) -> float:
@@ -59,15 +72,20 @@ class HeadToHead:
     second: str
     pentanomial: list[int] = field(default_factory=lambda: [0] * 5)  # pairs, first bot's view
     trinomial: list[int] = field(default_factory=lambda: [0] * 3)  # [L, D, W] games, first bot's view
+    mirrors: int = 0  # pairs whose second game repeated the first seat for seat
 
     @property
     def pairs(self) -> int:
         return sum(self.pentanomial)
 
+    @property
+    def all_mirrors(self) -> bool:
+        return self.pairs > 0 and self.mirrors == self.pairs
+
     def elo(self) -> EloEstimate | None:
         if self.pairs:
-            return estimate(self.pentanomial)
-        return estimate(self.trinomial) if sum(self.trinomial) else None
+            return shown(self.pentanomial)
+        return shown(self.trinomial) if sum(self.trinomial) else None
 
 
 @dataclass
@@ -103,6 +121,12 @@ class Tally:
         table, result = self.table, item.result
         table.games += 1
         _count(table, result, table.bots, self.model, self.ratings)
+        for name, (moves, average, most) in (item.info.get("think") or {}).items():
+            line = table.bots.get(name)
+            if line is not None and moves:
+                line.moves += moves
+                line.think_total_ms += moves * average
+                line.think_max_ms = most if line.think_max_ms is None else max(line.think_max_ms, most)
         if result.ok and len(result.seats) == 2:
             games = self.blocks[item.block]
             games.append(result)
@@ -169,6 +193,14 @@ def _add_pair(heads, names: list[str], games: list[GameResult]) -> None:
     head = _head(heads, names, games[0])
     total = sum(_score_of(game, head.first) for game in games)
     head.pentanomial[round(2 * total)] += 1
+    if is_mirror(*games):
+        head.mirrors += 1
+
+
+def is_mirror(first: GameResult, second: GameResult) -> bool:
+    """The second game of a pair ended seat for seat as the first, with the bots swapped."""
+    outcome = [[(s.rank, s.score, s.cause) for s in game.seats] for game in (first, second)]
+    return outcome[0] == outcome[1] and [s.name for s in first.seats] == [s.name for s in second.seats][::-1]
 
 
 def _field_elo(bots: dict[str, BotLine], heads) -> None:
@@ -180,4 +212,4 @@ def _field_elo(bots: dict[str, BotLine], heads) -> None:
             pooled[head.second][4 - i] += count
     for name, counts in pooled.items():
         if sum(counts):
-            bots[name].elo = estimate(counts)
+            bots[name].elo = shown(counts)
