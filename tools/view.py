@@ -4,11 +4,16 @@ Takes every file kind ``swc replay`` reads: XML replays of all six XML games (ou
 official servers' ``.xml``/``.xml.gz``), ReversiXT move logs (ours and the reference server's
 ``log_game.txt``) and Robo Rally game logs (``.jsonl``). It serves the same pages and API as
 ``swc serve``'s viewer (server/web/) until Ctrl-C; more files can be dropped on the start page.
+
+A ``swc tournament`` database (``swc view course.db``) gets its run page (``/tournament/t1``):
+standings, crosstable, the LLR and Elo after every pair, irregular ends and every game, each
+opening in the viewer; a running tournament's page follows the database as it is written.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import sys
 from pathlib import Path
@@ -22,7 +27,7 @@ log = logging.getLogger("swc.view")
 
 def add_commands(commands) -> None:
     view = commands.add_parser("view", help="show replays and game logs in the browser (no game server needed)")
-    view.add_argument("files", nargs="+", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt or Robo Rally .jsonl")
+    view.add_argument("files", nargs="+", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt, Robo Rally .jsonl or a swc tournament database")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
     view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
     view.add_argument("--password", help="passphrase the pages ask for when --host is not loopback")
@@ -34,8 +39,12 @@ def load_files(paths: list[Path]):
     from swc_local.server.web.book import GameBook
     from swc_local.server.web.files import MAX_UPLOAD_BYTES, open_bytes
 
+    from swc_local.tools.tournament.page import is_database
+
     book = GameBook()
     for path in paths:
+        if is_database(path):  # a tournament: tournament_sources() reads it
+            continue
         try:
             data = path.read_bytes()
         except OSError as error:
@@ -44,17 +53,41 @@ def load_files(paths: list[Path]):
     return book
 
 
-async def serve_book(book, host: str, port: int, password: str | None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+def tournament_sources(paths: list[Path], book) -> dict:
+    """The run page's source of every tournament database among ``paths`` (``t1``, ``t2``, ...);
+    ValueError naming a database that holds no tournament."""
+    from swc_local.tools.tournament.db import DatabaseError
+    from swc_local.tools.tournament.page import TournamentSource, is_database
+
+    def add(record) -> None:  # the source runs in a worker thread; the book lives in trio's
+        trio.from_thread.run_sync(book.add, record)
+
+    sources = {}
+    for path in paths:
+        if is_database(path):
+            try:
+                sources[f"t{len(sources) + 1}"] = TournamentSource(path, book, add)
+            except DatabaseError as error:
+                raise ValueError(str(error)) from None
+    return sources
+
+
+async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
+                     task_status=trio.TASK_STATUS_IGNORED) -> None:
     from swc_local.server.limits import TokenBucket
     from swc_local.server.web.app import WebContext
     from swc_local.server.web.auth import Gate
     from swc_local.server.web.door import WebDoor
 
     limiter = TokenBucket(5.0, burst=20.0)  # passphrase checks a second, as swc serve's default
-    door = WebDoor(WebContext(book, Gate(host, password, limiter)), host, port)
+    context = WebContext(book, Gate(host, password, limiter))
+    context.tournaments = dict(tournaments or {})
+    door = WebDoor(context, host, port)
     async with trio.open_nursery() as nursery:
         await nursery.start(door.run)
         print(f"viewer on {door.url}/", flush=True)
+        for tid, source in context.tournaments.items():
+            print(f"  {door.url}/tournament/{tid}  tournament: {source.path}", flush=True)
         for record in book.records.values():
             print(f"  {door.url}/game/{record.id}  {record.title}: {record.source}", flush=True)
         task_status.started(door)
@@ -72,11 +105,12 @@ def _view(args: argparse.Namespace) -> int:
         return 2
     try:
         book = load_files(args.files)
+        tournaments = tournament_sources(args.files, book)
     except (ValueError, FileError) as error:
         log.error("%s", error)
         return 2
     try:
-        trio.run(_serve_until_signalled, book, args.host, args.port, args.password)
+        trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments)
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -95,11 +129,11 @@ def _view(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve_until_signalled(book, host: str, port: int, password: str | None) -> None:
+async def _serve_until_signalled(book, host: str, port: int, password: str | None, tournaments=None) -> None:
     import signal
 
     async with trio.open_nursery() as nursery:
-        await nursery.start(serve_book, book, host, port, password)
+        await nursery.start(functools.partial(serve_book, tournaments=tournaments), book, host, port, password)
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for _ in signals:
                 log.info("stopped")

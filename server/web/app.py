@@ -12,6 +12,7 @@ API (also in the README):
   paced and budgeted as :mod:`.live` says. A slow reader gets the newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
+* ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
 
 Assets are read from the package once, at start-up; no request path is ever joined to a file
 system path. Everything a client sent (names, map names, file names) reaches the page as JSON
@@ -35,6 +36,7 @@ from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
+from .tournament import routes as tournament_routes
 
 log = logging.getLogger("swc.web")
 
@@ -335,6 +337,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", api_stream),
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
+        *tournament_routes(context, SECURITY_HEADERS),
     ]
     app = Starlette(routes=routes)
     return GatedApp(app, gate)

@@ -75,18 +75,24 @@ def think_of(result: GameResult) -> dict[str, list[float]]:
 
 
 class ResultsDb:
-    def __init__(self, path: Path | str, *, create: bool = True) -> None:
+    def __init__(self, path: Path | str, *, create: bool = True, readonly: bool = False) -> None:
+        """``readonly``: for readers beside a running tournament (the viewer): nothing is written,
+        not even the tables a database of an older version lacks."""
         path = Path(path)
         if not create and not path.is_file():
             raise DatabaseError(f"{path}: no such tournament database")
         if not path.parent.is_dir():
             raise DatabaseError(f"--db {path}: the directory {path.parent} does not exist")
         try:
-            self.connection = sqlite3.connect(path, isolation_level=None)
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=FULL")
-            self.connection.executescript(SCHEMA)
-            self._add_columns()
+            if readonly:
+                self.connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+                self.connection.execute("SELECT COUNT(*) FROM games")
+            else:
+                self.connection = sqlite3.connect(path, isolation_level=None)
+                self.connection.execute("PRAGMA journal_mode=WAL")
+                self.connection.execute("PRAGMA synchronous=FULL")
+                self.connection.executescript(SCHEMA)
+                self._add_columns()
         except sqlite3.DatabaseError as error:
             raise DatabaseError(f"{path}: not a tournament database ({error})") from None
         self.path = path
@@ -161,9 +167,21 @@ class ResultsDb:
              _finite(elo.high) if elo else None, time.time()),
         )
 
+    def counts(self) -> tuple[int, int]:
+        """(games, history rows): what changed since a reader last looked."""
+        games = self.connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        try:
+            pairs = self.connection.execute("SELECT COUNT(*) FROM sprt").fetchone()[0]
+        except sqlite3.OperationalError:  # a database of an older version, opened read-only
+            pairs = 0
+        return games, pairs
+
     def history(self) -> list[dict]:
-        rows = self.connection.execute(
-            "SELECT pair, games, pentanomial, llr, elo, elo_low, elo_high FROM sprt ORDER BY pair")
+        try:
+            rows = self.connection.execute(
+                "SELECT pair, games, pentanomial, llr, elo, elo_low, elo_high FROM sprt ORDER BY pair").fetchall()
+        except sqlite3.OperationalError:  # a database of an older version, opened read-only
+            return []
         return [{"pair": pair, "games": games, "pentanomial": json.loads(counts), "llr": llr, "elo": elo,
                  "elo_low": low, "elo_high": high} for pair, games, counts, llr, elo, low, high in rows]
 
