@@ -28,6 +28,7 @@ game.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -108,6 +109,10 @@ def seating_design(group: tuple[str, ...], blocks: int) -> tuple[str, list[tuple
     bases = [(group[0], *rest) for rest in itertools.permutations(group[1:])]
     if blocks % len(bases) == 0:
         return "every order", [bases[b % len(bases)] for b in range(blocks)]
+    found = _decomposition(seats)
+    cycles = [tuple(group[i] for i in order) for order in found] if found is not None else None
+    if cycles is not None:  # each bot right before each other exactly once per len(cycles) blocks
+        return "balanced", [cycles[b % len(cycles)] for b in range(blocks)]
     before: Counter = Counter()
     used: Counter = Counter()
     chosen = []
@@ -121,6 +126,35 @@ def seating_design(group: tuple[str, ...], blocks: int) -> tuple[str, list[tuple
         before.update(_neighbours(best))
         used[best] += 1
     return "balanced", chosen
+
+
+@functools.lru_cache(maxsize=None)
+def _decomposition(seats: int, budget: int = 20000) -> tuple[tuple[int, ...], ...] | None:
+    """k-1 base orders (of seat numbers) in which every bot sits right before every other exactly
+    once (a split of the complete directed graph into Hamiltonian cycles: none exists for 4 and 6
+    seats), found by a search of at most ``budget`` steps; None if none was found."""
+    bases = [(0, *rest) for rest in itertools.permutations(range(1, seats))]
+    steps = [0]
+
+    def extend(chosen: list, taken: set) -> list | None:
+        if len(chosen) == seats - 1:
+            return list(chosen)
+        for base in bases:
+            steps[0] += 1
+            if steps[0] > budget:
+                return None
+            if chosen and base <= chosen[-1]:  # each set once, in order
+                continue
+            pairs = set(_neighbours(base))
+            if pairs & taken:
+                continue
+            found = extend(chosen + [base], taken | pairs)
+            if found is not None:
+                return found
+        return None
+
+    found = extend([], set())
+    return tuple(found) if found is not None else None
 
 
 def _neighbours(order: tuple[str, ...]) -> list[tuple[str, str]]:
