@@ -115,32 +115,34 @@ def test_sprt_between_two_copies_of_one_bot_never_accepts_h1(tmp_path, capsys):
 
 def test_bots_that_crash_or_never_join_lose_with_their_cause_and_the_tournament_goes_on(tmp_path, capsys):
     db = tmp_path / "bad.db"
-    crash = f"--bot=crash={PY} -c 'import sys; sys.exit(3)'"
+    crash_seed = next(dict(zip(slot.seating, slot.bot_seeds))["crash"]  # one game in which it crashes
+                      for slot in schedule(["ref", "crash", "sleeper"], "roundrobin", 2, 2, 1) if "crash" in slot.seating)
+    crash = f"--bot=crash=sh -c 'test \"$0\" = {crash_seed} && exit 3; exec \"$@\"' {{seed}} {PIRANHAS}"
     sleeper = f"--bot=sleeper={PY} -c 'import time; time.sleep(60)'"
     code = tournament("piranhas", f"--bot=ref={PIRANHAS}", crash, sleeper, "--db", str(db), "--concurrency", "3",
-                      "--start-timeout", "5", "--hard-timeout", "500", "--seed", "1")
+                      "--start-timeout", "10", "--hard-timeout", "500", "--seed", "1")
     assert code == 0
     data = report(db, capsys)
     assert data["games"] == 6
     standings = {row["bot"]: row for row in data["standings"]}
-    assert standings["ref"]["wins"] == 4 and standings["ref"]["causes"] == {}
-    assert standings["crash"]["causes"] == {"CRASHED": 4}
-    assert standings["sleeper"]["causes"] == {"NEVER_JOINED": 4}
-    reasons = rows(db, "SELECT reason FROM seats WHERE bot = 'crash'")
+    assert standings["ref"]["causes"] == {}
+    assert standings["crash"]["causes"] == {"CRASHED": 1}
+    assert standings["sleeper"]["causes"] == {"NEVER_JOINED": 4} and standings["sleeper"]["losses"] == 4
+    reasons = rows(db, "SELECT reason FROM seats WHERE bot = 'crash' AND cause = 'CRASHED'")
     assert all("exited with code 3" in reason for (reason,) in reasons)
 
 
-def test_a_command_that_fails_to_start_in_its_games_loses_them(tmp_path, capsys, caplog):
+@pytest.mark.parametrize("command, reason", [
+    ("sh -c 'exit 127'", "broken's command cannot play"),
+    (f"{PY} /no/such/dir/my_bot.py --port {{port}}", "crashed before joining in each of its first 2 games"),
+])
+def test_a_command_that_cannot_play_stops_the_tournament_at_once(tmp_path, capsys, command, reason):
     db = tmp_path / "broken.db"
-    code = tournament("piranhas", f"--bot=ref={PIRANHAS}", "--bot=broken=sh -c 'exit 127'", "--db", str(db),
-                      "--concurrency", "2", "--seed", "1")
-    assert code == 0
-    warnings = [r.getMessage() for r in caplog.records if "broken's command cannot play" in r.getMessage()]
-    assert len(warnings) == 1, warnings  # reported once, not once per game
-    data = report(db, capsys)
-    standings = {row["bot"]: row for row in data["standings"]}
-    assert data["games"] == 2 and data["no_result"] == 0
-    assert standings["ref"]["wins"] == 2 and standings["broken"]["causes"] == {"CANNOT_START": 2}
+    code = tournament("piranhas", f"--bot=ref={PIRANHAS}", f"--bot=broken={command}", "--db", str(db),
+                      "--games-per-pairing", "20", "--concurrency", "2", "--seed", "1")
+    err = capsys.readouterr().err
+    assert code == 2 and reason in err and "the tournament stops" in err and "Traceback" not in err
+    assert 1 <= rows(db, "SELECT COUNT(*) FROM games")[0][0] <= 4  # not 20: stopped at once
 
 
 def test_a_command_that_cannot_start_is_reported_once_before_any_game(tmp_path, capsys):
