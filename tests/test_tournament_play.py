@@ -243,6 +243,9 @@ def test_dask_cluster_losing_a_worker_mid_game_records_every_game_once(tmp_path,
     assert_every_game_once(db, expected)
     for task in cut_short:  # played again on the other worker, stored once
         assert str(task).split("-", 3)[3] in expected
+    beside = tmp_path / "dask-replays"  # brought back from the workers (--dask-files return, the default)
+    for replay, worker in rows(db, "SELECT replay, worker FROM games"):
+        assert Path(replay).parent == beside and Path(replay).is_file() and worker
 
 
 def test_a_three_seat_reversixt_map_rotates_every_bot_through_every_seat(tmp_path, capsys):

@@ -185,8 +185,6 @@ class Tournament:
         info.setdefault("think", think_of(result))
         if slot.opening is not None:
             info["opening"] = slot.opening
-        if info.get("retries"):
-            self.retried.append((slot.key, info["retries"]))
         result = self._judge_time(scored(result), info["think"])
         item = Stored(slot.key, slot.block, result, info)
         with self.lock:
@@ -241,6 +239,8 @@ class Tournament:
         """Count a stored game; True when it completed a pair of the first two bots."""
         self.stored.append(item)
         self._tally.add(item)
+        if item.info.get("retries"):
+            self.retried.append((item.key, item.info["retries"]))
         result = item.result
         self._watch_commands(result)
         if not result.ok or len(result.seats) != 2 or self.verdict is not None:
