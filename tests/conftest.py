@@ -59,6 +59,9 @@ SLOW_TESTS = {
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example"},
+    "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
+                                      "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
+    "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
 }
 
 
