@@ -226,16 +226,22 @@ async def test_off_a_terminal_every_finished_pair_prints_one_plain_line(tmp_path
     tournament.db.close()
 
 
-def test_the_live_table_fits_the_terminal_width():
+async def test_on_an_80_column_terminal_the_tables_fit_and_no_elo_is_cut(tmp_path):
     from rich.console import Console
 
-    from swc_local.tools.tournament.report import standings_table
-    from swc_local.tools.tournament.standings import Tally
+    from swc_local.tools.tournament.live import LiveView
 
-    tally = Tally(["strong3", "weak1"])
+    tournament = await played(tmp_path, play=fake_play_games(noise=5), bots=[("a_long_bot_name3", "x"), ("weak1", "x")],
+                              sprt={"elo0": 0, "elo1": 5})
     console = Console(record=True, width=80, force_terminal=True)
-    console.print(standings_table(tally.standings(), width=80))
-    assert all(len(line) <= 80 and "…" not in line for line in console.export_text().splitlines())
+    console.print(text_report(tournament, width=80))
+    console.print(LiveView(tournament, console))
+    text = console.export_text()
+    assert "…" not in text and all(len(line) <= 80 for line in text.splitlines())
+    for row in json_report(tournament)["standings"]:
+        assert row["elo_text"] in text  # the Elo column whole
+    assert "left out at this width" in text
+    tournament.db.close()
 
 
 async def test_report_csv_of_games_pairs_and_the_sprt_history(tmp_path):

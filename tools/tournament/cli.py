@@ -235,4 +235,5 @@ def _print_report(tournament) -> None:
 
     from swc_local.tools.tournament.report import text_report
 
-    Console(soft_wrap=False, width=200 if not sys.stdout.isatty() else None).print(text_report(tournament))
+    console = Console(soft_wrap=False, width=200 if not sys.stdout.isatty() else None)
+    console.print(text_report(tournament, width=console.width if sys.stdout.isatty() else None))

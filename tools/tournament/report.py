@@ -65,48 +65,53 @@ def standing_rows(standings: Standings) -> list[dict]:
 
 
 def standings_table(standings: Standings, width: int | None = None) -> Table:
-    """The standings; with ``width`` (the live view) only the columns that fit into it."""
+    """The standings; with ``width`` (a terminal's) only the columns that fit into it, the Elo
+    column always whole (the others are left out in this order, and the caption says which)."""
     table = Table(title="Standings", title_justify="left", caption_justify="left")
     columns = ["#", "bot", "games", "W", "D", "L", "no result", "points", "score", "Elo ± 95 %", "ms/move avg max",
                "rating μ ± σ", "not regular"]
-    if width is not None:
-        for dropped in ("rating μ ± σ", "no result", "not regular", "D", "W", "L", "points", "ms/move avg max"):
-            if _width_of(columns) <= width:
-                break
-            columns.remove(dropped)
-    for column in columns:
-        table.add_column(column, justify="left" if column in ("bot", "not regular") else "right",
-                         no_wrap=column not in ("bot", "not regular"), overflow="fold")
+    rows = []
     small = False
     for row in standing_rows(standings):
         small = small or bool(row["small_sample"])
-        cells = {
+        rows.append({
             "#": str(row["rank"]), "bot": row["bot"], "games": str(row["games"]), "W": str(row["wins"]),
             "D": str(row["draws"]), "L": str(row["losses"]), "no result": str(row["no_result"]),
             "points": str(row["points"]), "score": f"{row['score']:.1%}", "Elo ± 95 %": row["elo_text"] or "-",
             "ms/move avg max": (f"{row['think_avg_ms']:.0f} {row['think_max_ms']:.0f}" if row["moves"] else "-"),
             "rating μ ± σ": f"{row['rating_mu']:.1f} ± {row['rating_sigma']:.1f}",
             "not regular": ", ".join(f"{cause} {count}" for cause, count in row["causes"].items()) or "-",
-        }
+        })
+    left_out = []
+    if width is not None:
+        for dropped in ("rating μ ± σ", "no result", "not regular", "points", "D", "W", "L", "ms/move avg max"):
+            if _width_of(columns, rows) <= width:
+                break
+            columns.remove(dropped)
+            left_out.append(dropped)
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("bot", "not regular") else "right",
+                         no_wrap=column not in ("bot", "not regular"), overflow="fold")
+    for cells in rows:
         table.add_row(*(cells[column] for column in columns))
-    if small:
-        table.caption = SMALL_NOTE
+    captions = [SMALL_NOTE] if small else []
+    if left_out:
+        captions.append(f"left out at this width: {', '.join(left_out)} (report --json has every column)")
+    table.caption = "\n".join(captions) or None
     return table
 
 
-def _width_of(columns: list[str]) -> int:
-    """A rough width of the standings with these columns (headers or typical values, + borders)."""
-    typical = {"#": 2, "bot": 10, "games": 5, "W": 3, "D": 3, "L": 3, "no result": 9, "points": 6, "score": 6,
-               "Elo ± 95 %": 16, "ms/move avg max": 15, "rating μ ± σ": 12, "not regular": 14}
-    return sum(typical[c] + 3 for c in columns) + 1
+def _width_of(columns: list[str], rows: list[dict]) -> int:
+    """The table's width with these columns: the widest cell of each, its padding and borders."""
+    return sum(max([len(column), *(len(row[column]) for row in rows)]) + 3 for column in columns) + 1
 
 
 def heads_table(standings: Standings) -> Table:
     table = Table(title="Head to head (Elo of the first bot, from game pairs)", title_justify="left")
-    for column in ("pairing", "pairs", "pentanomial LL..WW", "games L/D/W", "Elo ± 95 %", "LOS"):
+    for column in ("pairing", "pairs", "pentanomial", "L/D/W", "Elo ± 95 %", "LOS"):
         table.add_column(column, justify="left" if column == "pairing" else "right")
     for column in table.columns:
-        column.no_wrap, column.overflow = column.header != "pairing", "fold"
+        column.no_wrap, column.overflow = True, "fold"
     small = False
     for head in standings.heads.values():
         estimate = head.elo()
@@ -169,9 +174,11 @@ def status_line(tournament: Tournament) -> Text:
     return Text("\n".join(parts))
 
 
-def text_report(tournament: Tournament) -> Group:
+def text_report(tournament: Tournament, width: int | None = None) -> Group:
+    """The final block; ``width``: the terminal's, the standings keep the columns that fit."""
     standings = tournament.standings()
-    parts = [status_line(tournament), *(Text(note) for note in notes(tournament, standings)), standings_table(standings)]
+    parts = [status_line(tournament), *(Text(note) for note in notes(tournament, standings)),
+             standings_table(standings, width=width)]
     if standings.heads:
         parts.append(heads_table(standings))
     parts.append(crosstable(standings, tournament.settings.names))
