@@ -74,6 +74,7 @@ def test_the_run_page_of_a_finished_sprt_shows_its_llr_chart_and_the_report(fini
         assert bounds == pytest.approx([expected["sprt"]["lower_bound"], expected["sprt"]["upper_bound"]])
         assert driver.find_elements(By.CSS_SELECTOR, "#elo-chart polygon.band")  # Elo with its interval
         assert expected["verdict"] in driver.find_element(By.ID, "verdict").text
+        assert driver.find_element(By.ID, "status").text == f"{expected['games']} of {expected['scheduled']} games (finished)"
         standings = driver.find_element(By.ID, "standings").text
         assert "greedy" in standings and expected["standings"][0]["elo_text"] in standings
         games = driver.find_elements(By.CSS_SELECTOR, "#game-list tbody tr")
@@ -93,7 +94,7 @@ async def test_a_running_tournaments_page_follows_its_database(tmp_path):
                         sprt={"elo0": 0, "elo1": 5})
     tournament = Tournament.open(settings, tmp_path / "live.db", resume=False)
     source = TournamentSource(tmp_path / "live.db", GameBook())
-    assert source()["report"]["games"] == 0 and source()["running"]
+    assert source()["report"]["games"] == 0 and not source()["finished"]
     play = fake_play_games(noise=5)
 
     async def some(specs, **options):
@@ -101,7 +102,7 @@ async def test_a_running_tournaments_page_follows_its_database(tmp_path):
 
     await play_locally(tournament, 1, play_games=some)
     now = source()
-    assert now["report"]["games"] == 6 and len(now["report"]["history"]) == 3 and now["running"]
+    assert now["report"]["games"] == 6 and len(now["report"]["history"]) == 3 and not now["finished"]
     tournament.db.close()
 
 

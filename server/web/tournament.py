@@ -3,12 +3,13 @@
 What fishtest's run page shows testers, for ``swc tournament``: standings with their intervals,
 the crosstable, the LLR after every pair as a chart with both bounds, the Elo after every pair
 with its 95 % band, the causes of every irregular end and the list of games, each opening in the
-viewer. The page polls its data while the tournament runs (every two seconds) and stops once it
-is finished.
+viewer. The page polls its data every two seconds until the tournament is finished (a database
+cannot say whether an unfinished tournament still runs or was interrupted; the page says both).
 
 The web layer never reads a tournament database itself (server/ never imports tools/): whoever
 starts the viewer registers a *source* per tournament (``context.tournaments[id] = source``), a
-function without arguments returning ``{"report": ..., "viewer": {game key: game id}}``, where
+function without arguments returning ``{"report": ..., "finished": bool, "viewer": {game key: game
+id}}``, where
 ``report`` is exactly what ``swc tournament report DB --json`` prints and ``viewer`` maps the
 games whose replays the book holds to their viewer pages. ``swc view course.db`` registers one
 that reads the database (a finished tournament, or a running one as it writes it). A source is

@@ -59,7 +59,7 @@ class TournamentSource:
                 tournament = Tournament(Settings.from_dict(db.settings()), db)
                 report = json_report(tournament)
                 finished = bool(report["verdict"] or report["stopped"] or report["games"] >= report["scheduled"])
-                self._data, self._seen = {"report": report, "running": not finished}, seen
+                self._data, self._seen = {"report": report, "finished": finished}, seen
         self._open_replays(self._data["report"]["game_list"])
         return self._data | {"viewer": dict(self.viewer)}
 

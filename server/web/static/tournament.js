@@ -73,9 +73,9 @@
     const settings = report.settings;
     document.getElementById("title").textContent = `${settings.game}: ${settings.bots.map(b => b[0]).join(", ")}`;
     document.title = `tournament ${settings.bots.map(b => b[0]).join(" vs ")}`;
-    const running = data.running;
+    const running = !data.finished;  // or interrupted: the page cannot tell, it keeps looking
     const status = document.getElementById("status");
-    status.textContent = `${report.games} of ${report.scheduled} games` + (running ? " (running)" : " (finished)");
+    status.textContent = `${report.games} of ${report.scheduled} games` + (running ? " (not finished: running, or interrupted)" : " (finished)");
     status.className = running ? "running" : "finished";
     document.getElementById("verdict").textContent = report.verdict || report.stopped || "";
     document.getElementById("notes").replaceChildren(...report.notes.map(n => el("li", n)));
