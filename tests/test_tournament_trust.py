@@ -328,3 +328,26 @@ class _MemoryDb:
     def stored(self) -> list:
         return []
 
+
+
+@pytest.mark.parametrize("args, message", [
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--openings", "missing.txt"], "cannot read the book"),
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--openings", "book.txt", "order=shuffled"], "sequential, random"),
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--bot-timeout", "c=100"], "no --bot is called 'c'"),
+    (["piranhas", "--bot=a=true", "--bot=b=true", "--db", "x.db", "--bot-timeout", "a=fast"], "expected NAME=MS"),
+    (["report", "x.db", "--csv", "moves"], "standings, games, pairs, sprt"),
+    (["openings", "out.txt"], "--count N"),
+    (["openings", "out.txt", "--from", "nowhere"], "no such folder"),
+    (["--db", "x.db"], "the game is needed"),
+    (["--resume", "--db", "missing.db"], "no such tournament database"),
+])
+def test_bad_new_arguments_are_one_line_errors(tmp_path, capsys, monkeypatch, args, message):
+    from swc_local.tools.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "book.txt").write_text("1\n2\n")
+    if args[0] == "report":
+        Tournament.open(settings(), tmp_path / "x.db", resume=False).db.close()
+    assert main(["tournament", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err

@@ -160,3 +160,16 @@ def test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_re
     data = report(db, capsys)
     assert {row["game"]: row["retries"] for row in data["retries"]} == retried
     assert any("played again after a worker died" in note for note in data["notes"])
+
+
+def test_a_bot_over_its_own_time_limit_loses_its_games(tmp_path, capsys):
+    db = tmp_path / "limit.db"
+    assert tournament("piranhas", f"--bot=slow={PIRANHAS}", f"--bot=free={PIRANHAS}", "--db", str(db), "--seed", "2",
+                      "--bot-timeout", "slow=1", "--games-per-pairing", "2", "--concurrency", "2") == 0
+    data = report(db, capsys)
+    standings = {row["bot"]: row for row in data["standings"]}
+    assert standings["slow"]["causes"] == {"TIME_LIMIT": 2} and standings["slow"]["losses"] == 2
+    assert standings["free"]["wins"] == 2 and standings["slow"]["think_max_ms"] > 1
+    assert tournament("reversixt", f"--bot=a={GREEDY}", f"--bot=b={RANDOM}", "--db", str(tmp_path / "r.db"),
+                      "--bot-timeout", "a=10") == 2
+    assert "moves are timed" in capsys.readouterr().err
