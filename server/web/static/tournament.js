@@ -104,6 +104,8 @@
     const history = report.history;
     document.getElementById("sprt-section").hidden = !history.length;
     if (history.length) {
+      document.getElementById("pairs-title").textContent = `After every game pair of ${names[0]} vs ${names[1]}`;
+      document.getElementById("llr-box").hidden = !report.sprt;
       const lines = report.sprt ? [{name: "H1", y: report.sprt.upper_bound}, {name: "H0", y: report.sprt.lower_bound}] : [];
       chart(document.getElementById("llr-chart"), history.map(h => ({x: h.pair, y: h.llr})), [], lines, "llr");
       chart(document.getElementById("elo-chart"), history.map(h => ({x: h.pair, y: h.elo})),
