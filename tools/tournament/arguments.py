@@ -72,12 +72,12 @@ def _openings(args: argparse.Namespace, game: str, seats: int):
     """(the book as written, its order, where it came from) or (None, "sequential", None)."""
     if not args.openings:
         return None, "sequential", None
-    from swc_local.games import registry
+    from swc_local.tools.tournament.games import loads_positions
     from swc_local.tools.tournament.openings import check_positions, parse_options, read_book
 
     path, order, plies = parse_options(args.openings)
     book = read_book(path, plies)
-    check_positions(book, game, registry.entry(game).family.name == "xml")
+    check_positions(book, game, loads_positions(game))
     return book, order, f"{path} (order={order})"
 
 
@@ -91,9 +91,9 @@ def _time_limits(items: list[str], names: list[str], game: str) -> dict[str, int
             raise UsageError(f"--bot-timeout {item!r}: no --bot is called {name!r} ({', '.join(names)})")
         limits[name] = int(value)
     if limits:
-        from swc_local.games import registry
+        from swc_local.tools.tournament.games import times_moves
 
-        if registry.entry(game).family.name != "xml":
+        if not times_moves(game):
             raise UsageError("--bot-timeout needs a game whose moves are timed: the Software-Challenge games")
     return limits
 

@@ -38,3 +38,15 @@ def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, in
         accepted = f"{fewest}" if fewest == most else f"{fewest} to {most}"
         raise ValueError(f"--seats {seats}: a {game.name} game has {accepted} seats")
     return game.game_type, seats, options
+
+
+def loads_positions(name: str) -> bool:
+    """True for the games whose runner can start from a replay position (``load_game``)."""
+    game = registry.entry(name)
+    return game is not None and "load_game" in getattr(importlib.import_module(game.family.adapter), "OPTIONS", ())
+
+
+def times_moves(name: str) -> bool:
+    """True for the games whose moves the runner times (the XML games' observer; see
+    :mod:`swc_local.tools.xml_match`): per-bot think times and ``--bot-timeout`` need it."""
+    return loads_positions(name)  # the same family: the Software-Challenge games
