@@ -20,6 +20,7 @@ and is put into the page as text, never as markup.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 from importlib import resources
@@ -92,6 +93,17 @@ class WebContext:
         return self.steps.get((record.id, index), lambda: step_json(record, index, count, self.renderer), stable)
 
 
+def missing_page(game_id: str) -> Response:
+    """The page of a game the viewer does not know (forgotten, or from another server): why,
+    and the way back to the list. The id is the client's text: escaped."""
+    body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No such game \u2014 swc-local</title>'
+            f'<link rel="stylesheet" href="/static/style.css"></head><body><header><h1><a href="/">swc-local</a></h1>'
+            f'</header><main class="missing"><h2>No game {html.escape(game_id)} here</h2><p>This server does not know that '
+            f'game: it may have been forgotten (the viewer keeps the newest finished games and uploads) or belong to '
+            f'another server.</p><p><a id="back" href="/">Back to every game</a></p></main></body></html>')
+    return Response(body, status_code=404, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+
+
 def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
 
@@ -161,6 +173,7 @@ def event_stream(feeds: Feeds, key, make, open_streams: list[int]) -> Response:
 def game_event(context: WebContext, record: GameRecord, with_step: bool) -> bytes:
     """One event of a game's stream: its summary, and with ``with_step`` its newest step drawn."""
     data = record.summary()
+    data["can_play_from"] = data["can_play_from"] and context.lobby is not None
     data["count"] = count = record.count()
     if with_step and count:
         data["step"] = context.step_json(record, count - 1, count)
@@ -203,7 +216,7 @@ def build_app(context: WebContext) -> Starlette:
 
     async def game_page(request: Request) -> Response:
         if record_or_none(request) is None:
-            return Response("no such game", status_code=404, media_type="text/plain")
+            return missing_page(request.path_params["game_id"])
         return page("game.html")
 
     async def asset(request: Request) -> Response:
@@ -236,6 +249,7 @@ def build_app(context: WebContext) -> Starlette:
 
     def game_json(record: GameRecord, full: bool) -> dict:
         data = record.summary()
+        data["can_play_from"] = data["can_play_from"] and context.lobby is not None  # swc view has no lobby
         data["count"] = record.count()
         if full:  # every state read (costly for a long live game: only when asked for)
             data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}

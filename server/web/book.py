@@ -114,7 +114,7 @@ class GameRecord(Versioned):
         raise NotImplementedError
 
     def status(self) -> str:
-        """``waiting``, ``running`` or ``finished``."""
+        """``waiting``, ``running``, ``paused`` (a live XML room an admin paused) or ``finished``."""
         raise NotImplementedError
 
     def result(self) -> list[SeatRow] | None:

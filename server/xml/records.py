@@ -194,7 +194,9 @@ class XmlRecord(GameRecord):
     def status(self) -> str:
         if self.room is not None:
             value = self.room.status.value
-            return "waiting" if value == "created" else ("running" if value == "running" else "finished")
+            if value == "running":
+                return "paused" if getattr(self.room, "paused", False) else "running"
+            return "waiting" if value == "created" else "finished"
         return "finished" if self._ended or self.source != "live" else "waiting"
 
     def progress(self) -> str:
@@ -271,6 +273,7 @@ def watch_lobby(lobby, book) -> None:
     def watch(room) -> None:
         record = XmlRecord(room.plugin, "live", room=room)
         room.observers.append(record)
+        room.on_pause = lambda paused: record.touch()  # "paused" on the pages at once
         on_over = room.on_over
 
         def over(closed_room) -> None:

@@ -9,6 +9,16 @@ let count = 0, index = 0, follow = true, playing = null, summary = null, loading
 
 function text(id, value) { $(id).textContent = value ?? ""; }
 
+// "RED (Unknown)": the seat first, so two players without a name are still told apart.
+function seatName(p) { return String(p.seat).toUpperCase() + " (" + p.name + ")"; }
+
+// The result belongs to the last step: earlier steps show the game as it was then.
+function showResult() { $("result-box").hidden = !(summary && summary.result) || index !== count - 1; }
+
+function showCounter() { text("counter", "\u00b7 step " + (index + 1) + " of " + count); }
+
+const PAUSE_ICON = '<svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="M3 2h3.5v12H3zM9.5 2H13v12H9.5z"/></svg>';
+
 function showSummary(data) {
   if (data.step && follow) { loading++; drawStep(data.step); }
   summary = data;
@@ -20,15 +30,14 @@ function showSummary(data) {
   players.replaceChildren();
   for (const p of data.players) {
     const item = document.createElement("li");
-    item.textContent = p.name + " (" + p.seat + ")";
+    item.textContent = seatName(p);
     players.appendChild(item);
   }
-  const box = $("result-box"), body = $("result").querySelector("tbody");
+  const body = $("result").querySelector("tbody");
   body.replaceChildren();
-  box.hidden = !data.result;
   for (const r of data.result || []) {
     const row = document.createElement("tr");
-    for (const cell of [r.rank ?? "-", r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
+    for (const cell of [r.rank ?? "-", String(r.seat).toUpperCase(), r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
       const td = document.createElement("td");
       td.textContent = cell;
       row.appendChild(td);
@@ -38,7 +47,8 @@ function showSummary(data) {
   $("play-from").hidden = !data.can_play_from;
   count = data.count;
   $("scrub").max = Math.max(0, count - 1);
-  if (follow) go(count - 1, false); else text("counter", (index + 1) + " / " + count);
+  if (follow) go(count - 1, false); else showCounter();
+  showResult();
 }
 
 async function showStep(wanted) {
@@ -74,7 +84,8 @@ function go(target, byUser = true) {
     if (was !== follow) listen();
   }
   $("scrub").value = index;
-  text("counter", (index + 1) + " / " + count);
+  showCounter();
+  showResult();
   const params = new URLSearchParams(location.search);
   if (byUser) { params.set("step", index); history.replaceState(null, "", "?" + params); }
   if (index !== shown) showStep(index);
@@ -83,7 +94,7 @@ function go(target, byUser = true) {
 function togglePlay() {
   if (playing) { clearInterval(playing); playing = null; $("play").textContent = "\u25B6"; return; }
   if (index >= count - 1) go(0);
-  $("play").textContent = "\u23F8";
+  $("play").innerHTML = PAUSE_ICON;
   playing = setInterval(() => {
     if (index >= count - 1) { if (summary.status === "finished") togglePlay(); return; }
     go(index + 1);
