@@ -19,6 +19,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from swc_local.client.admin import Admin
 from swc_local.client.bot import play_game
+from swc_local.client.client import Client
+from swc_local.client.messages import MoveRequest
 from swc_local.games import registry
 from swc_local.games.svg import header
 from swc_local.server.roborally.records import read_game_log
@@ -160,3 +162,113 @@ async def test_nameless_players_the_result_the_counter_and_the_icons_in_a_browse
 
     with trio.fail_after(120):
         await trio.to_thread.run_sync(look)
+
+
+async def game_of(url: str) -> dict:
+    _, listing = await http(url + "/api/games")
+    _, game = await http(url + "/api/games/" + listing["games"][0]["id"])
+    return game
+
+
+async def control(url: str, game_id: str, action: str, **extra):
+    body = json.dumps({"action": action, **extra}).encode()
+    return await http(f"{url}/api/games/{game_id}/control", body, {"Content-Type": "application/json"}, "POST")
+
+
+async def test_an_admin_pauses_steps_unpauses_and_cancels_a_live_room_through_the_api(nursery):
+    """The room changes as the admin lobby's own requests change it: a step is one move, and
+    a cancel ends the game for an observing admin with ``left`` and no result."""
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    reports = []
+
+    async def bot(code, seed):
+        reports.append(await play_game(piranhas, "127.0.0.1", server.port, code, seed))
+
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        await admin.observe(room.room_id)
+        game = await game_of(url)
+        assert game["controls"] == ["start", "cancel"] and game["controls_need_passphrase"] is False
+        async with trio.open_nursery() as bots:
+            for seed, code in enumerate(room.reservations):
+                bots.start_soon(bot, code, seed)
+            game = await wait_status(url, "paused")
+            game = await game_of(url)
+            assert game["controls"] == ["step", "unpause", "cancel"]
+            before = game["count"]
+            status, answer = await control(url, game["id"], "step")
+            assert status == 200, answer
+            with trio.fail_after(20):  # the step's request is answered: one move more, as <step> does
+                while (await game_of(url))["count"] < before + 1:
+                    await trio.sleep(0.05)
+            assert (await control(url, game["id"], "pause"))[0] == 409  # already paused: not offered
+            assert (await control(url, game["id"], "unpause"))[0] == 200
+            await wait_status(url, "running")
+            assert (await control(url, game["id"], "pause"))[0] == 200
+            await wait_status(url, "paused")
+            assert (await control(url, game["id"], "cancel"))[0] == 200
+            with trio.fail_after(20):
+                assert await admin.wait_result(room.room_id) is None  # left, no result: as <cancel>
+        await wait_status(url, "finished")
+    assert len(reports) == 2 and all(report.result is None for report in reports)
+    game = await game_of(url)
+    assert game["controls"] == [] and (await control(url, game["id"], "pause"))[0] == 409
+    assert (await control(url, game["id"], "dance"))[0] == 409
+    status, answer = await http(f"{url}/api/games/{game['id']}/control", b"not json", {}, "POST")
+    assert status == 400 and "action" in answer["error"]
+
+
+async def thinking_bot(port: int, code: str, moves: list) -> None:
+    """A bot that thinks half a second a move, so an unpaused game lasts to be paused again;
+    ``moves`` gets one entry per move sent."""
+    async with await Client.connect("127.0.0.1", port, game="piranhas") as client:
+        await client.join_prepared(code)
+        async for message in client:
+            if isinstance(message, MoveRequest):
+                await trio.sleep(0.5)
+                await client.send_move(client.plugin.legal_moves(client.memento.game)[0])
+                moves.append(1)
+
+
+async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browser):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        async with trio.open_nursery() as bots:
+            moves: list = []
+            for code in room.reservations:
+                bots.start_soon(thinking_bot, server.port, code, moves)
+            game = await wait_status(url, "paused")
+
+            def buttons(driver) -> list[str]:
+                return [b.get_attribute("data-action") for b in driver.find_elements(By.CSS_SELECTOR, "#control-form button")
+                        if b.is_displayed()]
+
+            def click(action: str) -> None:
+                browser.find_element(By.CSS_SELECTOR, f'#control-form button[data-action="{action}"]').click()
+
+            def steer():
+                browser.get(f"{url}/game/{game['id']}")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "paused")
+                assert buttons(browser) == ["step", "unpause", "cancel"]
+                def shown(driver) -> int:  # a classic paused room has shown no state before its first step
+                    return int(driver.find_element(By.ID, "board").get_attribute("data-step") or -1)
+                before = shown(browser)
+                click("step")
+                wait(browser, lambda d: shown(d) > before, "a step drew no new state")
+                wait(browser, lambda d: moves, "the step's move was not made")  # unpausing before it would
+                click("unpause")                                                 # request a second one (official)
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "running")
+                wait(browser, lambda d: buttons(d) == ["pause", "cancel"])
+                click("pause")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "paused")
+                click("cancel")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "finished")
+                wait(browser, lambda d: not d.find_element(By.ID, "room-controls").is_displayed())
+
+            with trio.fail_after(120):
+                await trio.to_thread.run_sync(steer)

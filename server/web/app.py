@@ -12,6 +12,9 @@ API (also in the README):
   paced and budgeted as :mod:`.live` says. A slow reader gets the newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
+* ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
+  the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
+  room; a game's summary lists the actions possible now as ``controls``.
 
 Assets are read from the package once, at start-up; no request path is ever joined to a file
 system path. Everything a client sent (names, map names, file names) reaches the page as JSON
@@ -174,6 +177,7 @@ def game_event(context: WebContext, record: GameRecord, with_step: bool) -> byte
     """One event of a game's stream: its summary, and with ``with_step`` its newest step drawn."""
     data = record.summary()
     data["can_play_from"] = data["can_play_from"] and context.lobby is not None
+    data["controls"] = record.controls()
     data["count"] = count = record.count()
     if with_step and count:
         data["step"] = context.step_json(record, count - 1, count)
@@ -250,6 +254,8 @@ def build_app(context: WebContext) -> Starlette:
     def game_json(record: GameRecord, full: bool) -> dict:
         data = record.summary()
         data["can_play_from"] = data["can_play_from"] and context.lobby is not None  # swc view has no lobby
+        data["controls"] = record.controls()
+        data["controls_need_passphrase"] = not gate.open
         data["count"] = record.count()
         if full:  # every state read (costly for a long live game: only when asked for)
             data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}
@@ -337,6 +343,28 @@ def build_app(context: WebContext) -> Starlette:
         log.info("game %s step %d: room %s prepared from it", record.id, index, prepared["room"])
         return _json(prepared)
 
+    async def api_control(request: Request) -> Response:
+        """An admin's pause/unpause/step/start/cancel of a live room. Off loopback it needs the
+        admin passphrase (the body's ``passphrase``), as every admin request does there."""
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+        try:
+            body = json.loads((await request.body())[:4096] or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+            return _error('the body must be JSON {"action": "pause|unpause|step|start|cancel", "passphrase": ...}', 400)
+        passphrase = body.get("passphrase")
+        if not gate.open and not gate.check(passphrase if isinstance(passphrase, str) else None):
+            return _error("wrong admin passphrase", 403)
+        try:
+            record.control(body["action"])
+        except ValueError as error:
+            return _error(str(error), 409)
+        log.info("game %s: %s from the viewer", record.id, body["action"])
+        return _json({"controls": record.controls(), "status": record.status()})
+
     routes = [
         Route("/", index),
         Route("/game/{game_id}", game_page),
@@ -349,6 +377,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", api_stream),
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
+        Route("/api/games/{game_id}/control", api_control, methods=["POST"]),
     ]
     app = Starlette(routes=routes)
     return GatedApp(app, gate)

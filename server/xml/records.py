@@ -199,6 +199,34 @@ class XmlRecord(GameRecord):
             return "waiting" if value == "created" else "finished"
         return "finished" if self._ended or self.source != "live" else "waiting"
 
+    def controls(self) -> list[str]:
+        """What the admin lobby's ``pause``/``step``/``cancel`` can do to the live room now:
+        a room still waiting for its players can be started (a forced step) or cancelled; a
+        paused one stepped, unpaused or cancelled; a running one paused or cancelled."""
+        room = self.room
+        if room is None:
+            return []
+        status = room.status.value
+        if status == "created":
+            return ["start", "cancel"]
+        if status != "running":
+            return []
+        return ["step", "unpause", "cancel"] if room.paused else ["pause", "cancel"]
+
+    def control(self, action: str) -> None:
+        """The admin lobby's request for ``action``, on the room itself: the same room methods
+        its ``<pause>``, ``<step>`` and ``<cancel>`` call, so the room changes exactly as for
+        an admin client (and its observers see what they would see then)."""
+        if action not in self.controls():
+            raise ValueError(f"{action}: not possible now (possible: {', '.join(self.controls()) or 'nothing'})")
+        room = self.room
+        if action in ("pause", "unpause"):
+            room.set_paused(action == "pause")
+        elif action in ("step", "start"):
+            room.step(action == "start")  # forced: a start before both players came
+        else:
+            room.cancel()
+
     def progress(self) -> str:
         """The newest state's turn, read from its bytes without parsing them."""
         if self._newest is not None:

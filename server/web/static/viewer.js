@@ -5,6 +5,7 @@
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const api = "/api/games/" + encodeURIComponent(gameId);
 const $ = id => document.getElementById(id);
+let needPassphrase = false;  // off loopback the room's buttons send the admin passphrase
 let count = 0, index = 0, follow = true, playing = null, summary = null, loading = 0, shown = -1, source = null, streamed = null;
 
 function text(id, value) { $(id).textContent = value ?? ""; }
@@ -45,6 +46,7 @@ function showSummary(data) {
     body.appendChild(row);
   }
   $("play-from").hidden = !data.can_play_from;
+  showControls(data.controls || []);
   count = data.count;
   $("scrub").max = Math.max(0, count - 1);
   if (follow) go(count - 1, false); else showCounter();
@@ -101,7 +103,26 @@ function togglePlay() {
   }, Number($("speed").value));
 }
 
+// An admin's buttons for a live room: only the actions possible now are shown.
+function showControls(controls) {
+  $("room-controls").hidden = controls.length === 0;
+  for (const button of $("control-form").querySelectorAll("button"))
+    button.hidden = !controls.includes(button.dataset.action);
+}
+
+async function control(action) {
+  const body = {action};
+  if (needPassphrase) body.passphrase = $("control-passphrase").value;
+  const response = await fetch(api + "/control", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                  body: JSON.stringify(body)});
+  const data = await response.json();
+  text("control-result", response.ok ? action + ": done" : data.error);
+  if (response.ok) showControls(data.controls);
+}
+
 function bind() {
+  for (const button of $("control-form").querySelectorAll("button"))
+    button.addEventListener("click", () => control(button.dataset.action));
   const moves = {first: () => 0, back100: () => index - 100, back10: () => index - 10, back: () => index - 1,
                  forward: () => index + 1, forward10: () => index + 10, forward100: () => index + 100, last: () => count - 1};
   for (const [id, where] of Object.entries(moves)) $(id).addEventListener("click", () => go(where()));
@@ -135,6 +156,8 @@ async function start() {
   const wanted = new URLSearchParams(location.search).get("step");
   const response = await fetch(api);
   const data = await response.json();
+  needPassphrase = Boolean(data.controls_need_passphrase);
+  $("control-passphrase").hidden = !needPassphrase;
   if (wanted !== null && /^-?\d+$/.test(wanted)) { follow = false; index = Number(wanted); if (index < 0) index += data.count; }
   showSummary(data);
   if (!follow) go(index, false);
