@@ -216,16 +216,24 @@ def header(width: float, seats: list[tuple[str | None, str]], status: list[tuple
     """The lines above a board: a colour dot and label per seat on the left (labels are escaped
     here, they carry player names; a seat without colour is a title line), status lines (turn, who moves, result) on the right."""
     out = []
+    room = max(8, int((width * 0.55 - 22) / (size * 0.6)))  # characters that fit left of the status
     for i, (color, label) in enumerate(seats):
         y = 14 + i * step
         if color is None:  # a title line
-            out.append(text(8, y, label, size, class_="title", font_weight="bold"))
+            out.append(text(8, y, fit(label, room), size, class_="title", font_weight="bold"))
             continue
         out.append(circle(12, y, 6, color, stroke="#333", stroke_width=0.5))
-        out.append(text(22, y, label, size, class_="seat"))
+        out.append(text(22, y, fit(label, room), size, class_="seat"))
     for i, (line, color) in enumerate(status):
         out.append(text(width - 8, 14 + i * step, line, size, "end", fill=color, class_="status"))
     return tag("g", "".join(out), class_="header")
+
+
+def fit(label: object, room: int) -> str:
+    """``label`` cut to ``room`` characters with an ellipsis: a long player name must not run
+    into the status lines on the right (the page lists every name whole)."""
+    label = str(label)
+    return label if len(label) <= room else label[: room - 1] + "\u2026"
 
 
 def header_height(rows: int, step: float = 18) -> float:

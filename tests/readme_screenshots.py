@@ -51,7 +51,7 @@ def shoot(view: ViewProcess, profile: Path, shots: list[tuple[str, str, float]])
         for (game_id, name, where), index in zip(shots, range(len(shots))):
             driver.get(f"{view.url}/game/{game_id}")
             WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "counter").text)
-            total = int(driver.find_element(By.ID, "counter").text.split(" / ")[1])
+            total = int(driver.find_element(By.ID, "counter").text.split(" of ")[1])
             step = min(total - 1, int(total * where))
             driver.get(f"{view.url}/game/{game_id}?step={step}")
             WebDriverWait(driver, 30).until(

@@ -83,7 +83,7 @@ def test_the_run_page_of_a_finished_sprt_shows_its_llr_chart_and_the_report(fini
         link = driver.find_element(By.CSS_SELECTOR, "#game-list tbody tr a")
         link.click()  # each game opens in the viewer
         WebDriverWait(driver, 60).until(lambda d: "/game/" in d.current_url and d.find_element(By.ID, "counter").text)
-        assert int(driver.find_element(By.ID, "counter").text.split(" / ")[1]) > 1
+        assert int(driver.find_element(By.ID, "counter").text.split(" of ")[1]) > 1
     finally:
         driver.quit()
         view.close()

@@ -36,11 +36,19 @@ class RoboRecord(GameRecord):
     # the door's side: one call per message sent (cheap)
     def sent(self, message_type: str, body: dict, t: float) -> None:
         self.messages.append((message_type, body, t))
-        if message_type == "GameFinished" and isinstance(body, dict):
-            self.winner = body.get("clientID")
-        elif message_type == "ConnectionUpdate" and isinstance(body, dict):
-            self.left.add(body.get("clientID"))
+        self.note(message_type, body)
         self.touch()
+
+    def note(self, message_type: str, body: object) -> None:
+        """The winner and who left, from one message. A player leaves only before
+        ``GameFinished``: the disconnects after it are the game's normal end (every client
+        closes once it has its result), so the winner is never shown as LEFT."""
+        if not isinstance(body, dict):
+            return
+        if message_type == "GameFinished":
+            self.winner = body.get("clientID")
+        elif message_type == "ConnectionUpdate" and self.winner is None:
+            self.left.add(body.get("clientID"))
 
     def finish(self) -> None:
         self._finished = True
@@ -85,10 +93,11 @@ class RoboRecord(GameRecord):
 def read_game_log(text: str, source: str) -> RoboRecord:
     header, entries = parse_log(text)
     names = {int(pid): f"client {pid}" for pid in header.get("players", [])}
-    record = RoboRecord(source, str(header.get("map")), names, True, list(log_messages(entries)), header.get("winner"))
+    record = RoboRecord(source, str(header.get("map")), names, True, list(log_messages(entries)))
     for kind, body, _ in record.messages:
-        if kind == "ConnectionUpdate" and isinstance(body, dict):
-            record.left.add(body.get("clientID"))
+        record.note(kind, body)
+    if record.winner is None:
+        record.winner = header.get("winner")
     record.steps()
     return record
 

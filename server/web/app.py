@@ -13,6 +13,9 @@ API (also in the README):
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
 * ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
+* ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
+  the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
+  room; a game's summary lists the actions possible now as ``controls``.
 
 Assets are read from the package once, at start-up; no request path is ever joined to a file
 system path. Everything a client sent (names, map names, file names) reaches the page as JSON
@@ -21,6 +24,7 @@ and is put into the page as text, never as markup.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 from importlib import resources
@@ -94,6 +98,17 @@ class WebContext:
         return self.steps.get((record.id, index), lambda: step_json(record, index, count, self.renderer), stable)
 
 
+def missing_page(game_id: str) -> Response:
+    """The page of a game the viewer does not know (forgotten, or from another server): why,
+    and the way back to the list. The id is the client's text: escaped."""
+    body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No such game \u2014 swc-local</title>'
+            f'<link rel="stylesheet" href="/static/style.css"></head><body><header><h1><a href="/">swc-local</a></h1>'
+            f'</header><main class="missing"><h2>No game {html.escape(game_id)} here</h2><p>This server does not know that '
+            f'game: it may have been forgotten (the viewer keeps the newest finished games and uploads) or belong to '
+            f'another server.</p><p><a id="back" href="/">Back to every game</a></p></main></body></html>')
+    return Response(body, status_code=404, media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+
+
 def _json(data, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers=SECURITY_HEADERS)
 
@@ -163,6 +178,8 @@ def event_stream(feeds: Feeds, key, make, open_streams: list[int]) -> Response:
 def game_event(context: WebContext, record: GameRecord, with_step: bool) -> bytes:
     """One event of a game's stream: its summary, and with ``with_step`` its newest step drawn."""
     data = record.summary()
+    data["can_play_from"] = data["can_play_from"] and context.lobby is not None
+    data["controls"] = record.controls()
     data["count"] = count = record.count()
     if with_step and count:
         data["step"] = context.step_json(record, count - 1, count)
@@ -205,7 +222,7 @@ def build_app(context: WebContext) -> Starlette:
 
     async def game_page(request: Request) -> Response:
         if record_or_none(request) is None:
-            return Response("no such game", status_code=404, media_type="text/plain")
+            return missing_page(request.path_params["game_id"])
         return page("game.html")
 
     async def asset(request: Request) -> Response:
@@ -238,6 +255,9 @@ def build_app(context: WebContext) -> Starlette:
 
     def game_json(record: GameRecord, full: bool) -> dict:
         data = record.summary()
+        data["can_play_from"] = data["can_play_from"] and context.lobby is not None  # swc view has no lobby
+        data["controls"] = record.controls()
+        data["controls_need_passphrase"] = not gate.open
         data["count"] = record.count()
         if full:  # every state read (costly for a long live game: only when asked for)
             data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}
@@ -325,6 +345,28 @@ def build_app(context: WebContext) -> Starlette:
         log.info("game %s step %d: room %s prepared from it", record.id, index, prepared["room"])
         return _json(prepared)
 
+    async def api_control(request: Request) -> Response:
+        """An admin's pause/unpause/step/start/cancel of a live room. Off loopback it needs the
+        admin passphrase (the body's ``passphrase``), as every admin request does there."""
+        record = record_or_none(request)
+        if record is None:
+            return _error("no such game", 404)
+        try:
+            body = json.loads((await request.body())[:4096] or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict) or not isinstance(body.get("action"), str):
+            return _error('the body must be JSON {"action": "pause|unpause|step|start|cancel", "passphrase": ...}', 400)
+        passphrase = body.get("passphrase")
+        if not gate.open and not gate.check(passphrase if isinstance(passphrase, str) else None):
+            return _error("wrong admin passphrase", 403)
+        try:
+            record.control(body["action"])
+        except ValueError as error:
+            return _error(str(error), 409)
+        log.info("game %s: %s from the viewer", record.id, body["action"])
+        return _json({"controls": record.controls(), "status": record.status()})
+
     routes = [
         Route("/", index),
         Route("/game/{game_id}", game_page),
@@ -338,6 +380,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
         *tournament_routes(context, SECURITY_HEADERS),
+        Route("/api/games/{game_id}/control", api_control, methods=["POST"]),
     ]
     app = Starlette(routes=routes)
     return GatedApp(app, gate)

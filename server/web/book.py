@@ -114,11 +114,21 @@ class GameRecord(Versioned):
         raise NotImplementedError
 
     def status(self) -> str:
-        """``waiting``, ``running`` or ``finished``."""
+        """``waiting``, ``running``, ``paused`` (a live XML room an admin paused) or ``finished``."""
         raise NotImplementedError
 
     def result(self) -> list[SeatRow] | None:
         return None
+
+    def controls(self) -> list[str]:
+        """What an admin may do to this game's live room now (``pause``, ``unpause``, ``step``,
+        ``start``, ``cancel``): none for a file or a finished game, or a family without rooms
+        an admin steers."""
+        return []
+
+    def control(self, action: str) -> None:
+        """Do ``action`` (one of :meth:`controls`) to the live room; ValueError when it cannot."""
+        raise ValueError(f"{action}: this game has no room an admin can steer")
 
     def text_of(self, step: Step) -> str:
         """The text board of a step, as ``swc replay`` prints it."""

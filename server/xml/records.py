@@ -194,8 +194,38 @@ class XmlRecord(GameRecord):
     def status(self) -> str:
         if self.room is not None:
             value = self.room.status.value
-            return "waiting" if value == "created" else ("running" if value == "running" else "finished")
+            if value == "running":
+                return "paused" if getattr(self.room, "paused", False) else "running"
+            return "waiting" if value == "created" else "finished"
         return "finished" if self._ended or self.source != "live" else "waiting"
+
+    def controls(self) -> list[str]:
+        """What the admin lobby's ``pause``/``step``/``cancel`` can do to the live room now:
+        a room still waiting for its players can be started (a forced step) or cancelled; a
+        paused one stepped, unpaused or cancelled; a running one paused or cancelled."""
+        room = self.room
+        if room is None:
+            return []
+        status = room.status.value
+        if status == "created":
+            return ["start", "cancel"]
+        if status != "running":
+            return []
+        return ["step", "unpause", "cancel"] if room.paused else ["pause", "cancel"]
+
+    def control(self, action: str) -> None:
+        """The admin lobby's request for ``action``, on the room itself: the same room methods
+        its ``<pause>``, ``<step>`` and ``<cancel>`` call, so the room changes exactly as for
+        an admin client (and its observers see what they would see then)."""
+        if action not in self.controls():
+            raise ValueError(f"{action}: not possible now (possible: {', '.join(self.controls()) or 'nothing'})")
+        room = self.room
+        if action in ("pause", "unpause"):
+            room.set_paused(action == "pause")
+        elif action in ("step", "start"):
+            room.step(action == "start")  # forced: a start before both players came
+        else:
+            room.cancel()
 
     def progress(self) -> str:
         """The newest state's turn, read from its bytes without parsing them."""
@@ -271,6 +301,7 @@ def watch_lobby(lobby, book) -> None:
     def watch(room) -> None:
         record = XmlRecord(room.plugin, "live", room=room)
         room.observers.append(record)
+        room.on_pause = lambda paused: record.touch()  # "paused" on the pages at once
         on_over = room.on_over
 
         def over(closed_room) -> None:

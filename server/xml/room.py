@@ -186,6 +186,7 @@ class GameRoom:
     paused: bool
     spawn: Callable[..., object]
     on_over: Callable[[GameRoom], None]
+    on_pause: Callable[[bool], None] | None = None  # the viewer's record hears (un)pause here
     soft_timeout_ms: int = 2000
     hard_timeout_ms: int = 10000
     initial_game: object | None = None
@@ -377,6 +378,8 @@ class GameRoom:
             return
         self.paused = pause
         self.pause_notice(pause)
+        if self.on_pause is not None:
+            self.on_pause(pause)
         if not pause and self.status is Status.RUNNING and not self.request_pending():
             self.broadcast_state()
             self.request_move()

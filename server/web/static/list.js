@@ -11,7 +11,7 @@ function el(tag, text, cls) {
 
 function resultText(result) {
   if (!result) return "";
-  return result.map(r => `${r.rank ?? "-"}. ${r.name}: ${r.cause}${r.score.length ? " " + r.score.join("/") : ""}${r.reason ? " (" + r.reason + ")" : ""}`).join("; ");
+  return result.map(r => `${r.rank ?? "-"}. ${String(r.seat).toUpperCase()} (${r.name}): ${r.cause}${r.score.length ? " " + r.score.join("/") : ""}${r.reason ? " (" + r.reason + ")" : ""}`).join("; ");
 }
 
 function startLogin() {
@@ -49,7 +49,7 @@ function startList() {
       const first = el("td");
       first.appendChild(link);
       row.appendChild(first);
-      row.appendChild(el("td", g.players.map(p => p.name).join(" vs "), "players"));
+      row.appendChild(el("td", g.players.map(p => String(p.seat).toUpperCase() + " (" + p.name + ")").join(" vs "), "players"));
       row.appendChild(el("td", g.progress, "progress"));
       row.appendChild(el("td", g.status, "state " + g.status));
       row.appendChild(el("td", resultText(g.result), "result"));

@@ -5,9 +5,20 @@
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
 const api = "/api/games/" + encodeURIComponent(gameId);
 const $ = id => document.getElementById(id);
+let needPassphrase = false;  // off loopback the room's buttons send the admin passphrase
 let count = 0, index = 0, follow = true, playing = null, summary = null, loading = 0, shown = -1, source = null, streamed = null;
 
 function text(id, value) { $(id).textContent = value ?? ""; }
+
+// "RED (Unknown)": the seat first, so two players without a name are still told apart.
+function seatName(p) { return String(p.seat).toUpperCase() + " (" + p.name + ")"; }
+
+// The result belongs to the last step: earlier steps show the game as it was then.
+function showResult() { $("result-box").hidden = !(summary && summary.result) || index !== count - 1; }
+
+function showCounter() { text("counter", "\u00b7 step " + (index + 1) + " of " + count); }
+
+const PAUSE_ICON = '<svg class="icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="M3 2h3.5v12H3zM9.5 2H13v12H9.5z"/></svg>';
 
 function showSummary(data) {
   if (data.step && follow) { loading++; drawStep(data.step); }
@@ -20,15 +31,14 @@ function showSummary(data) {
   players.replaceChildren();
   for (const p of data.players) {
     const item = document.createElement("li");
-    item.textContent = p.name + " (" + p.seat + ")";
+    item.textContent = seatName(p);
     players.appendChild(item);
   }
-  const box = $("result-box"), body = $("result").querySelector("tbody");
+  const body = $("result").querySelector("tbody");
   body.replaceChildren();
-  box.hidden = !data.result;
   for (const r of data.result || []) {
     const row = document.createElement("tr");
-    for (const cell of [r.rank ?? "-", r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
+    for (const cell of [r.rank ?? "-", String(r.seat).toUpperCase(), r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
       const td = document.createElement("td");
       td.textContent = cell;
       row.appendChild(td);
@@ -36,9 +46,11 @@ function showSummary(data) {
     body.appendChild(row);
   }
   $("play-from").hidden = !data.can_play_from;
+  showControls(data.controls || []);
   count = data.count;
   $("scrub").max = Math.max(0, count - 1);
-  if (follow) go(count - 1, false); else text("counter", (index + 1) + " / " + count);
+  if (follow) go(count - 1, false); else showCounter();
+  showResult();
 }
 
 async function showStep(wanted) {
@@ -74,7 +86,8 @@ function go(target, byUser = true) {
     if (was !== follow) listen();
   }
   $("scrub").value = index;
-  text("counter", (index + 1) + " / " + count);
+  showCounter();
+  showResult();
   const params = new URLSearchParams(location.search);
   if (byUser) { params.set("step", index); history.replaceState(null, "", "?" + params); }
   if (index !== shown) showStep(index);
@@ -83,14 +96,33 @@ function go(target, byUser = true) {
 function togglePlay() {
   if (playing) { clearInterval(playing); playing = null; $("play").textContent = "\u25B6"; return; }
   if (index >= count - 1) go(0);
-  $("play").textContent = "\u23F8";
+  $("play").innerHTML = PAUSE_ICON;
   playing = setInterval(() => {
     if (index >= count - 1) { if (summary.status === "finished") togglePlay(); return; }
     go(index + 1);
   }, Number($("speed").value));
 }
 
+// An admin's buttons for a live room: only the actions possible now are shown.
+function showControls(controls) {
+  $("room-controls").hidden = controls.length === 0;
+  for (const button of $("control-form").querySelectorAll("button"))
+    button.hidden = !controls.includes(button.dataset.action);
+}
+
+async function control(action) {
+  const body = {action};
+  if (needPassphrase) body.passphrase = $("control-passphrase").value;
+  const response = await fetch(api + "/control", {method: "POST", headers: {"Content-Type": "application/json"},
+                                                  body: JSON.stringify(body)});
+  const data = await response.json();
+  text("control-result", response.ok ? action + ": done" : data.error);
+  if (response.ok) showControls(data.controls);
+}
+
 function bind() {
+  for (const button of $("control-form").querySelectorAll("button"))
+    button.addEventListener("click", () => control(button.dataset.action));
   const moves = {first: () => 0, back100: () => index - 100, back10: () => index - 10, back: () => index - 1,
                  forward: () => index + 1, forward10: () => index + 10, forward100: () => index + 100, last: () => count - 1};
   for (const [id, where] of Object.entries(moves)) $(id).addEventListener("click", () => go(where()));
@@ -124,6 +156,8 @@ async function start() {
   const wanted = new URLSearchParams(location.search).get("step");
   const response = await fetch(api);
   const data = await response.json();
+  needPassphrase = Boolean(data.controls_need_passphrase);
+  $("control-passphrase").hidden = !needPassphrase;
   if (wanted !== null && /^-?\d+$/.test(wanted)) { follow = false; index = Number(wanted); if (index < 0) index += data.count; }
   showSummary(data);
   if (!follow) go(index, false);
