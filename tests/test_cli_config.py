@@ -229,32 +229,23 @@ def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeyp
     assert one_line(capsys.readouterr().err).startswith("swc admin: unknown game 'no-such-game' (known: ")
 
 
-def test_a_busy_viewer_port_leaves_swc_serve_running(tmp_path):
-    """Like the other doors' ports: the viewer is logged as not started, the game port goes on."""
+def test_a_busy_viewer_port_stops_swc_serve_with_one_line(tmp_path):
+    """Like every door's port (tests/test_cli_points.py): one line naming the port and the flags, exit 1."""
     import subprocess
-    import time
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
-        port, log_path = free_port(), tmp_path / "serve.log"
-        with open(log_path, "wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--viewer-port", str(busy.getsockname()[1]),
-                 "--no-reversixt", "--roborally-port", "-1"], cwd=tmp_path, stderr=log)
-        try:
-            deadline = time.monotonic() + 60
-            while b"viewer cannot listen" not in log_path.read_bytes():
-                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.1)
-            time.sleep(0.3)
-            assert server.poll() is None, log_path.read_text()
-            socket.create_connection(("127.0.0.1", port), timeout=5).close()
-            server.send_signal(signal.SIGINT)
-            assert server.wait(timeout=20) == 0
-        finally:
-            if server.poll() is None:
-                server.kill()
+        taken = busy.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "swc_local.server", "--port", "0", "--viewer-port", str(taken),
+             "--no-reversixt", "--roborally-port", "-1"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and errors[0].endswith(
+        f"swc serve: cannot listen on 127.0.0.1:{taken} for the web viewer (Address already in use); "
+        "--viewer-port PORT moves it, --viewer-port -1 turns it off")
+    assert "Traceback" not in done.stderr
 
 
 def test_the_reversixt_drop_in_refuses_a_port_out_of_range(capsys):

@@ -92,10 +92,15 @@ def test_match_and_replay_sections_as_written(tmp_path):
 
 
 def test_every_path_the_readme_names_exists():
-    """Map files and other paths in commands are those of this repository (or made by a command)."""
+    """Maps are named as bundled (so they resolve after a non-editable install, from any folder);
+    other paths in commands are made by a command."""
+    from swc_local.games.reversixt.mapfile import bundled_maps
+
     text = README.read_text()
-    maps = set(re.findall(r"[\w./-]+/[\w.-]+\.map\b", text))
-    assert maps and all((ROOT / path).is_file() for path in maps), sorted(maps)
+    assert not re.findall(r"[\w./-]+/[\w.-]+\.map\b", text)  # no path into the source tree
+    maps = set(re.findall(r"(?:swc reversixt -m|--reversixt-map|reversixt --map) (\w+)", text))
+    maps |= set(re.findall(r'reversixt_server\(map="(\w+)"', text))
+    assert maps and maps <= set(bundled_maps()), sorted(maps)
     # each section writes into its own directory and replays from it, so its glob matches only
     # what it wrote
     written = re.findall(r"--replays? (replays/\S+)|--replay-dir (replays/\S+)", text)

@@ -51,7 +51,9 @@ async def test_round_trip_reproduces_the_recorded_result(start_server, tmp_path,
     # and re-running every move against the rules gives it again
     report = check_replay(replay)
     assert report.ok, report.disagreement
-    assert report.moves_checked == len(replay.states) - 1 == reports[0].moves + reports[1].moves
+    assert report.moves_checked == len(replay.states) - 1 == reports[0].own_moves + reports[1].own_moves
+    # the bot counts the game's moves as swc replay counts them, not only its own
+    assert reports[0].moves == reports[1].moves == report.moves_checked
     # the header's seed rebuilds the start board
     start = plugin.new_game(random.Random(replay.seed))
     start.set_display_names(replay.names)
@@ -107,7 +109,7 @@ async def test_rooms_start_from_the_loaded_turn_with_the_right_side_to_move(star
     with trio.fail_after(15):
         red, blue = await play_pair(server.port, seeds=(5, 6))
     assert red.result is not None and blue.result is not None
-    assert blue.moves == red.moves + 1 or blue.moves == red.moves  # blue moves first at turn 11
+    assert blue.own_moves == red.own_moves + 1 or blue.own_moves == red.own_moves  # blue moves first at turn 11
     (path,) = server.replay_writer.paths.values()
     replay = read_replay(path)
     assert replay.header["loadGameFile"] == str(source) and replay.header["turnToLoad"] == "11"

@@ -202,16 +202,18 @@ def test_properties_keys(tmp_path):
     assert os.path.exists(os.path.join(os.path.dirname(__file__), "..", "games", "reversixt", "maps", "classic_2p.map"))
 
 
-async def test_swc_serve_goes_on_when_the_door_port_is_busy(caplog):
+async def test_swc_serve_stops_when_the_door_port_is_busy():
+    """One policy for every door (tests/test_cli_points.py): the server stops with one line."""
+    from swc_local.server.door import CannotListen
+
     busy = trio.socket.socket()
     await busy.bind(("127.0.0.1", 0))
     busy.listen(1)
-    async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
-        assert server.door("reversixt") is None and server.port
-        assert "ReversiXT door not started" in caplog.text
-        nursery.cancel_scope.cancel()
+    with pytest.raises(BaseExceptionGroup) as raised:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(Server(Settings(port=0, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
     busy.close()
+    assert raised.group_contains(CannotListen, match="--reversixt-port PORT moves it, --no-reversixt turns it off")
 
 
 async def test_a_client_that_left_while_waiting_is_not_dealt_in():

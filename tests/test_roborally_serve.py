@@ -33,17 +33,19 @@ async def test_door_runs_beside_the_xml_server_and_keeps_serving():
         nursery.cancel_scope.cancel()
 
 
-async def test_busy_port_is_logged_and_the_xml_server_runs_on(caplog):
+async def test_a_busy_port_stops_the_server_naming_the_flag():
+    """One policy for every door (tests/test_cli_points.py): the server stops with one line."""
+    from swc_local.server.door import CannotListen
+
     blocker = trio.socket.socket()
     await blocker.bind(("127.0.0.1", 0))
     blocker.listen()
     port = blocker.getsockname()[1]
-    async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, sections={"roborally": {"port": port}})).run)
-        assert server.door("roborally") is None and server.port
-        nursery.cancel_scope.cancel()
+    with pytest.raises(BaseExceptionGroup) as raised:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(Server(Settings(port=0, sections={"roborally": {"port": port}})).run)
     blocker.close()
-    assert "cannot listen" in caplog.text
+    assert raised.group_contains(CannotListen, match=f"{port}.*--roborally-port PORT moves it", depth=None)
 
 
 def test_default_off_for_programmatic_servers_and_52020_for_swc_serve():
