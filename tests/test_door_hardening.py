@@ -13,6 +13,7 @@ import trio
 
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from tests.helpers import until
 from tests.roborally_wire import Wire
 
 FAST_ROBORALLY = {"timer": "0.05", "map": "Dizzy Highway", "playCardTimeout": "0.3"}
@@ -61,12 +62,6 @@ async def test_the_lab_random_bot_without_a_group_is_welcomed():
         await odd.expect("Welcome")
         lobby = server.door("roborally").door.lobby
         assert sorted(peer.group for peer in lobby.peers) == ["", "", "17"]
-
-
-async def until(condition, timeout: float = 10) -> None:
-    with trio.fail_after(timeout):
-        while not condition():
-            await trio.sleep(0.01)
 
 
 async def play_roborally_game(port: int, seeds=(1, 2), timeout: float = 60):
@@ -185,7 +180,7 @@ async def test_a_chat_flood_is_rate_limited_and_costs_the_honest_players_nothing
         assert chats <= 10 + 5 * (elapsed + 1)  # the game's log holds those sent while it ran
 
 
-async def test_a_client_that_takes_no_data_is_closed_after_the_write_timeout_while_a_reader_stays():
+async def test_a_client_that_takes_no_data_is_closed_after_the_write_timeout_while_a_reader_stays(autojump_clock):
     async with swc_serve({"chatPerSecond": "0", "writeTimeout": "0.3"}) as server:
         door = server.door("roborally")
         sender = await hello(door.port, {"group": "g", "isAI": True, "protocol": "Version 1.0"})
@@ -254,21 +249,32 @@ async def read_until_closed(wire: Wire, timeout: float = 10) -> None:
             pass
 
 
-async def test_robo_rally_players_that_never_get_ready_cannot_block_the_lobby():
+async def test_robo_rally_players_that_never_get_ready_cannot_block_the_lobby(autojump_clock, monkeypatch):
+    """On trio's mock clock: readyTimeout and the waits are virtual, whatever the machine's load.
+    The door measures the not-ready time with time.monotonic, so its modules get trio's clock
+    as their monotonic clock here (their wall-clock ``time.time`` stays)."""
+    import time
+    from types import SimpleNamespace
+
+    from swc_local.server.roborally import door as door_module, lobby as lobby_module
     from tests.roborally_wire import join
+
+    virtual = SimpleNamespace(monotonic=trio.current_time, time=time.time)
+    monkeypatch.setattr(door_module, "time", virtual)
+    monkeypatch.setattr(lobby_module, "time", virtual)
 
     async with swc_serve({"readyTimeout": "0.3", "aliveInterval": "100"}) as server:  # blockers that never miss an Alive
         door = server.door("roborally")
         blocker, _ = await join(door.port, "never ready", 3)  # alone it blocks nobody and stays
         await trio.sleep(0.5)
         assert len(door.door.lobby.players()) == 1
-        reports = await play_roborally_game(door.port)  # ready at once: the blocker is closed for them
+        reports = await play_roborally_game(door.port, timeout=3600)  # ready at once: the blocker is closed for them
         assert all(report.finished for report in reports), reports
         await read_until_closed(blocker)
         full = [(await join(door.port, f"squat {figure}", figure))[0] for figure in range(6)]
         for wire in full:  # a full lobby nobody gets ready in is emptied too
             await read_until_closed(wire)
-        reports = await play_roborally_game(door.port, seeds=(5, 6))
+        reports = await play_roborally_game(door.port, seeds=(5, 6), timeout=3600)  # virtual seconds
         assert all(report.finished for report in reports), reports
 
 

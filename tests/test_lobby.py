@@ -258,7 +258,8 @@ async def test_a_freed_reservation_is_taken_by_join_with_the_slot_name(server):
     await owner.read_until_closed()
 
 
-async def test_forced_step_starts_with_a_dummy_that_times_out(start_server):
+async def test_forced_step_starts_with_a_dummy_that_times_out(start_server, autojump_clock):
+    """On trio's mock clock, so the 300 ms hard timeout is not reached by a slow machine early."""
     server = await start_server(hard_timeout_ms=300)
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)
@@ -277,7 +278,8 @@ async def test_forced_step_starts_with_a_dummy_that_times_out(start_server):
     assert [cause for cause, _, _ in result_scores(red)] == ["REGULAR", "HARD_TIMEOUT"]
 
 
-async def test_a_player_that_left_before_the_start_times_out_once_the_game_starts(start_server):
+async def test_a_player_that_left_before_the_start_times_out_once_the_game_starts(start_server, autojump_clock):
+    """On trio's mock clock: the hard timeout is virtual."""
     server = await start_server(hard_timeout_ms=300)
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)

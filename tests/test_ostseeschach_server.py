@@ -19,14 +19,16 @@ from tests.test_reference_bots import play_many
 pytest_plugins = ["pytester"]
 
 
-async def test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular(server):
+async def test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular(server, autojump_clock):
+    """On trio's mock clock: the move time limits are virtual, so a loaded machine cannot turn a
+    slow move into a SOFT_TIMEOUT (the server's speed is benchmarks/'s business)."""
     reports = await play_many(server.port, "swc_2022_ostseeschach", games=100, parallel=8)
     assert len(reports) == 200
     assert len({report.room_id for report in reports}) == 100
     for report in reports:
         assert report.outcome is not None, report.error
         assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"], report.room_id
-        assert 1 <= report.moves <= 30
+        assert 1 <= report.own_moves <= 30
     assert {report.color for report in reports} == {"ONE", "TWO"}
     assert server.lobby.rooms == {}
 
@@ -69,7 +71,7 @@ async def test_replays_round_trip_and_rebuild_the_start_board(start_server, tmp_
     assert replay.result.render() == one.result.render() == two.result.render()
     report = check_replay(replay)
     assert report.ok, report.disagreement
-    assert report.moves_checked == len(replay.states) - 1 == one.moves + two.moves
+    assert report.moves_checked == len(replay.states) - 1 == one.own_moves + two.own_moves == one.moves
     start = PLUGIN.new_game(random.Random(replay.seed))
     assert start.state_element().render() == replay.states[0].render()
 
@@ -86,7 +88,7 @@ async def test_load_game_starts_every_room_at_the_loaded_turn(start_server, tmp_
     with trio.fail_after(15):
         one, two = await play_pair(server.port, seeds=(5, 6))
     assert one.outcome is not None and two.outcome is not None
-    assert two.moves in (one.moves, one.moves + 1)  # TWO moves first at turn 11
+    assert two.own_moves in (one.own_moves, one.own_moves + 1)  # TWO moves first at turn 11
     (path,) = server.replay_writer.paths.values()
     replay = read_replay(path)
     loaded = PLUGIN.game_from_state(replay.states[0])

@@ -81,7 +81,8 @@ def wheel(tmp_path_factory) -> Path:
     tmp_path = tmp_path_factory.mktemp("wheel")
     # built from a copy, so the build leaves no egg-info or build/ folder in the working tree
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "data"))
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "data",
+                                                             ".socha-clients", "site"))  # other workers write there
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=300,

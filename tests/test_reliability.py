@@ -120,7 +120,9 @@ async def wait_until_idle(server, timeout: float = 10) -> None:
 # -- 1. one connection's batched input --------------------------------------------------------
 
 
-async def test_twenty_thousand_joins_in_one_write_drop_the_attacker_at_the_seat_limit(start_server, caplog):
+async def test_twenty_thousand_joins_in_one_write_drop_the_attacker_at_the_seat_limit(start_server, caplog, autojump_clock):
+    """On trio's mock clock: the seat limit is tested, not the machine's speed (the 1 s soft limit
+    of the games beside is virtual; how long the server stalls is measured by benchmarks/door_attacks.py)."""
     server = await start_server(soft_timeout_ms=1000)
     baseline_tasks = len(server._nursery.child_tasks)
     received = {}

@@ -14,6 +14,7 @@ from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
 from swc_local.server.reversixt.game import Timing
+from tests.helpers import until
 from tests.reversixt_golden import MAPS, normalise_log, scenarios
 from tests.reversixt_harness import plan, replay
 from tests.test_reversixt_dropin import CLOCK_VERDICTS, NEVER_ENDS, _mask_text, check_received, reset_by_reference
@@ -104,7 +105,7 @@ async def test_bad_join_only_closes_that_connection():
             players.start_soon(bot, "greedy")
             players.start_soon(bot, "random")
         assert all(g.over and not g.disqualified for g in games)
-        await _until(lambda: len(door.finished) == 1)
+        await until(lambda: len(door.finished) == 1)
         nursery.cancel_scope.cancel()
 
 
@@ -117,12 +118,6 @@ async def test_zleep_calls_off_a_short_game_and_a_silent_connection():
             assert await _raw_join(door.port, b"") == b""  # never sends its group
         assert door.games_started == 0
         nursery.cancel_scope.cancel()
-
-
-async def _until(condition, timeout: float = 5) -> None:
-    with trio.fail_after(timeout):
-        while not condition():
-            await trio.sleep(0.01)
 
 
 async def _many_games(map_name: str, games: int, parallel: int) -> list:
@@ -141,7 +136,7 @@ async def _many_games(map_name: str, games: int, parallel: int) -> list:
         async with trio.open_nursery() as players:
             for seat in range(games * game_map.players):
                 players.start_soon(one, seat)
-        await _until(lambda: len(door.finished) == games)
+        await until(lambda: len(door.finished) == games)
         nursery.cancel_scope.cancel()
     assert len(door.finished) == games
     assert all(not f.referee.state.disqualified for f in door.finished)
@@ -174,7 +169,7 @@ async def test_swc_serve_opens_the_door_beside_the_xml_port():
         async with trio.open_nursery() as players:
             players.start_soon(play, "127.0.0.1", door.port)
             players.start_soon(play, "127.0.0.1", door.port)
-        await _until(lambda: len(door.finished) == 1)
+        await until(lambda: len(door.finished) == 1)
         nursery.cancel_scope.cancel()
 
 
@@ -222,7 +217,7 @@ async def test_a_client_that_left_while_waiting_is_not_dealt_in():
         door = await nursery.start(ReversiDoor(settings).run)
         stream = await trio.open_tcp_stream("127.0.0.1", door.port)
         await stream.send_all(wire.encode_group(5))
-        await _until(lambda: door.waiting_count() == 1)
+        await until(lambda: door.waiting_count() == 1)
         await stream.aclose()
         games = []
 
@@ -231,9 +226,9 @@ async def test_a_client_that_left_while_waiting_is_not_dealt_in():
 
         async with trio.open_nursery() as players:
             players.start_soon(bot, 1)
-            await _until(lambda: door.games_started == 0 and door.waiting_count() == 1)
+            await until(lambda: door.games_started == 0 and door.waiting_count() == 1)
             players.start_soon(bot, 2)
-        await _until(lambda: len(door.finished) == 1)
+        await until(lambda: len(door.finished) == 1)
         assert door.finished[0].groups == [0, 0] and not door.finished[0].referee.state.disqualified
         assert all(g.over and not g.disqualified for g in games)
         nursery.cancel_scope.cancel()
@@ -245,9 +240,9 @@ async def test_connections_beyond_the_limit_are_closed():
         door = await nursery.start(ReversiDoor(settings).run)
         first = await trio.open_tcp_stream("127.0.0.1", door.port)
         second = await trio.open_tcp_stream("127.0.0.1", door.port)
-        await _until(lambda: door.open_connections == 2)
+        await until(lambda: door.open_connections == 2)
         assert await _raw_join(door.port, wire.encode_group(0), patience=2) == b""  # closed at once
         await first.aclose()
         await second.aclose()
-        await _until(lambda: door.open_connections == 0)
+        await until(lambda: door.open_connections == 0)
         nursery.cancel_scope.cancel()

@@ -177,7 +177,7 @@ async def silent_player(port, name, figure):
     return wire, client_id
 
 
-async def test_timer_fills_registers_of_a_silent_player_and_auto_plays():
+async def test_timer_fills_registers_of_a_silent_player_and_auto_plays(autojump_clock):
     async with running_door(map="Death Trap", setup_timeout=0.05, timer=0.2, play_card_timeout=0.05) as door:
         quiet, quiet_id = await silent_player(door.port, "Q", 1)
         async with trio.open_nursery() as nursery:
@@ -392,7 +392,7 @@ async def test_troublemakers_get_what_the_spec_says_and_games_beside_them_finish
         assert not [m for m in seen if m[0] == "Error"]
 
 
-async def test_connection_limit_and_hello_timeout():
+async def test_connection_limit_and_hello_timeout(autojump_clock):
     async with running_door(max_connections=2, hello_timeout=0.2) as door:
         first = await Wire.connect(door.port)
         await first.expect("HelloClient")

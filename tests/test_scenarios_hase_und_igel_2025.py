@@ -17,6 +17,7 @@ import pytest
 
 from tests import socha_capture
 from tests.conftest import PASSWORD
+from tests.helpers import prepare_codes
 from tests.scenario import replay_capture
 from swc_local.protocol.element import parse
 from tests.wire import Raw, data_class, messages
@@ -49,14 +50,7 @@ def _first_state(folder: Path):
 
 
 async def _prepare(port: int, names: tuple[str, str]) -> dict[str, str]:
-    admin = await Raw.connect(port)
-    slots = "".join(f'<slot displayName="{name}" canTimeout="true" reserved="true"/>'
-                    for name in names)
-    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>'
-                     f'<prepare gameType="{GAME}" pause="false">{slots}</prepare>')
-    await admin.read_until(b"</prepared>")
-    codes = re.findall(r"<reservation>([^<]*)</reservation>", bytes(admin.received).decode())
-    return dict(zip(("ONE", "TWO"), codes))
+    return dict(zip(("ONE", "TWO"), await prepare_codes(port, GAME, names, password=PASSWORD)))
 
 
 @pytest.mark.parametrize("name", ["hui_join", "hui_prepared"])

@@ -29,6 +29,7 @@ import pytest
 import trio
 
 from tests.conftest import PASSWORD
+from tests.helpers import prepare_codes
 from tests.processes import run_process
 from tests.socha_clients import socha_client  # noqa: F401  (fixture)
 from tests.wire import Raw
@@ -52,14 +53,7 @@ async def run_bot(python: Path, port: int, seed: int, reservation: str | None = 
 
 
 async def prepare(port: int) -> list[str]:
-    admin = await Raw.connect(port)
-    await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>'
-                     f'<prepare gameType="{GAME}" pause="false">'
-                     '<slot displayName="Alice" canTimeout="false" reserved="true"/>'
-                     '<slot displayName="Bob" canTimeout="false" reserved="true"/></prepare>')
-    await admin.read_until(b"</prepared>")
-    await admin.stream.aclose()
-    return re.findall(r"<reservation>([^<]*)</reservation>", bytes(admin.received).decode())
+    return await prepare_codes(port, GAME, password=PASSWORD, can_timeout=False)
 
 
 async def play_games(python: Path, port: int, prepared: bool) -> list[dict]:
