@@ -15,6 +15,8 @@ from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no p
 
 PASSWORD = "testpassword"
 
+pytest_plugins = ["pytester"]  # the fixture, packaging and README tests run pytest projects of their own
+
 
 @pytest.fixture
 def start_server(nursery):
@@ -39,7 +41,7 @@ def _quiet_logs(caplog):
 
 # -- the quick subset: `python -m pytest -q -m "not slow"` ------------------------------------------
 # Tests of a quarter minute or more on two CPUs (measured with --durations), marked here so that
-# their modules stay as their owners wrote them; tests/test_suite_interrupt.py checks that
+# their modules stay as their owners wrote them; tests/packaging/test_suite_interrupt.py checks that
 # every name below still exists.
 SLOW_MODULES = {
     "test_packaging.py",  # builds the wheel, installs it into fresh venvs

@@ -1,0 +1,41 @@
+"""The README's tournament example, run as written (``my_bot.py`` is the reference bot here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers import REPOSITORY
+
+README = REPOSITORY / "README.md"
+MY_BOT = """
+import sys
+from swc_local.tools.cli import main
+
+sys.exit(main(["bot", "piranhas", *sys.argv[1:]]))
+"""
+
+
+def tournament_examples() -> list[str]:
+    section = README.read_text().split("## Run a tournament", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+
+
+def test_the_gauntlet_example_runs_as_written(tmp_path):
+    (tmp_path / "my_bot.py").write_text(MY_BOT)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    gauntlet = tournament_examples()[0]
+    assert "--format gauntlet" in gauntlet and "swc tournament report gauntlet.db" in gauntlet
+    done = subprocess.run(["bash", "-e", "-c", gauntlet], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Standings") == 2  # the run's table and the report's
+    report = subprocess.run(["swc", "tournament", "report", "gauntlet.db", "--json"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60)
+    data = json.loads(report.stdout)
+    assert data["games"] == 8 and {row["bot"] for row in data["standings"]} == {"mine", "ref1", "ref2"}
+    assert {(h["first"], h["second"]) for h in data["head_to_head"]} == {("mine", "ref1"), ("mine", "ref2")}
