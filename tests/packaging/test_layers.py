@@ -1,4 +1,4 @@
-"""The layers of the package, checked from the source with :mod:`ast` (ARCHITECTURE.md).
+"""The layers of the package, checked from the source with :mod:`ast` (ARCHITECTURE.md, shown on the docs site as docs/architecture.md).
 
 Why a test: a layer that is only described erodes one convenient import at a time. The rules,
 stated precisely (a module is named by its dotted path below ``swc_local``):

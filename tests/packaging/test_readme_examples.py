@@ -1,6 +1,8 @@
-"""Every Python example in README.md runs, so the README cannot drift from the code.
+"""Every Python example of README.md and of the documentation site (docs/**/*.md) runs, so
+neither can drift from the code.
 
-The examples are taken from the README itself at test time.  The bot example (``my_bot.py``)
+The examples are taken from the pages themselves at test time (an example on two pages, the
+README's bot and the manual's, is one example).  The bot example (``my_bot.py``)
 runs as written, with the ``--port``/``--reservation`` flags ``swc match`` passes it; the admin
 example talks to ``localhost:13050`` as a reader would, so the test gives it its own server on a
 free port and rewrites ``13050`` to that port.  The fixture example runs in a fresh pytest
@@ -19,14 +21,17 @@ import pytest
 from tests.helpers import REPOSITORY
 
 README = REPOSITORY / "README.md"
-EXAMPLES = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+PAGES = [README, *sorted((REPOSITORY / "docs").rglob("*.md"))]
+TEXT = "\n".join(page.read_text() for page in PAGES)
+EXAMPLES = list(dict.fromkeys(re.findall(r"```python\n(.*?)```", TEXT, flags=re.S)))
 
 ROOT = README.parent
 
 
 def _shell_block(needle: str) -> str:
-    """The README's ``sh`` block that contains ``needle``, comments and continuations removed."""
-    (block,) = [b for b in re.findall(r"```sh\n(.*?)```", README.read_text(), flags=re.S) if needle in b]
+    """The one ``sh`` block of the README and the site that contains ``needle``, comments and
+    continuations removed."""
+    (block,) = {b for b in re.findall(r"```sh\n(.*?)```", TEXT, flags=re.S) if needle in b}
     return re.sub(r"\s*#[^\n]*", "", block).replace("\\\n", " ")
 
 
@@ -50,10 +55,29 @@ def _run(code: str, port: int, timeout: float = 60) -> subprocess.CompletedProce
     )
 
 
-def test_the_readme_has_three_python_examples_and_each_is_covered():
-    assert len(EXAMPLES) == 3
+def test_the_readme_and_the_site_have_three_python_examples_and_each_is_covered():
+    """A new Python example on any page needs its test here (the README's bot is the manual's)."""
+    assert len(EXAMPLES) == 3, [example.splitlines()[0] for example in EXAMPLES]
     covered = {_example("Client.connect"), _example("Admin.connect"), _example("def test_")}
     assert covered == set(EXAMPLES)
+    readme = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    assert readme == [_example("Client.connect")]  # the thirty-second example
+
+
+def test_the_readme_is_short_and_links_only_to_pages_that_exist():
+    text = README.read_text()
+    assert len(text.splitlines()) <= 200
+    links = re.findall(r"\]\((docs/[^)#]+)\)", text)
+    assert links and all((REPOSITORY / link).is_file() for link in links), links
+
+
+def test_the_readme_quick_match_as_written(tmp_path):
+    """The README's thirty-second ``swc match`` with its ``my_bot.py``; --fail-on-irregular holds."""
+    (tmp_path / "my_bot.py").write_text(_example("Client.connect"))
+    (match,) = _shell_block("--fail-on-irregular player1").strip().splitlines()
+    done = subprocess.run(match, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_environment())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "every game ended with a result"
 
 
 def test_bot_example(swc_server, tmp_path):
@@ -95,7 +119,7 @@ def test_every_path_the_readme_names_exists():
     other paths in commands are made by a command."""
     from swc_local.games.reversixt.mapfile import bundled_maps
 
-    text = README.read_text()
+    text = TEXT
     assert not re.findall(r"[\w./-]+/[\w.-]+\.map\b", text)  # no path into the source tree
     maps = set(re.findall(r"(?:swc reversixt -m|--reversixt-map|reversixt --map) (\w+)", text))
     maps |= set(re.findall(r'reversixt_server\(map="(\w+)"', text))

@@ -1,4 +1,5 @@
-"""The README's tournament example, run as written (``my_bot.py`` is the reference bot here)."""
+"""The tournament page's example (docs/manual/tournament.md), run as written (``my_bot.py`` is
+the reference bot here)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from tests.helpers import REPOSITORY
 
-README = REPOSITORY / "README.md"
+PAGE = REPOSITORY / "docs" / "manual" / "tournament.md"
 MY_BOT = """
 import sys
 from swc_local.tools.cli import main
@@ -21,8 +22,7 @@ sys.exit(main(["bot", "piranhas", *sys.argv[1:]]))
 
 
 def tournament_examples() -> list[str]:
-    section = README.read_text().split("## Run a tournament", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    return re.findall(r"```sh\n(.*?)```", PAGE.read_text(), flags=re.S)
 
 
 def test_the_gauntlet_example_runs_as_written(tmp_path):
