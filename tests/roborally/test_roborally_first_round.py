@@ -34,7 +34,8 @@ async def animations(wire, kinds=SIX):
         await wire.expect("Animation", {"type": kind})
 
 
-async def test_whole_first_round_message_by_message():
+async def test_whole_first_round_message_by_message(autojump_clock):
+    """On trio's mock clock: the 1.5 s programming timer runs out in virtual time."""
     async with running_door(game_factory=stacked_game, timer=1.5, play_card_timeout=5.0) as door:
         one = await Wire.connect(door.port)
         await one.expect("HelloClient", {"protocol": "Version 1.0"})

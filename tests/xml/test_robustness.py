@@ -43,7 +43,8 @@ def causes(report) -> list[str]:
     return [score.get("cause") for score in report.result.findall("score")]
 
 
-async def test_abuse_next_to_a_normal_game(start_server, caplog):
+async def test_abuse_next_to_a_normal_game(start_server, caplog, autojump_clock):
+    """On trio's mock clock: the idle timeout and the slow writer's pauses are virtual seconds."""
     server = await start_server(max_message_bytes=64 * 1024, idle_timeout=2.0)
     port = server.port
     outcomes: dict[str, object] = {}
@@ -361,7 +362,8 @@ async def test_connections_beyond_the_maximum_are_refused(start_server):
     await again.read_until(b"<joined")
 
 
-async def test_the_idle_timeout_spares_players_whose_game_has_ended(start_server):
+async def test_the_idle_timeout_spares_players_whose_game_has_ended(start_server, autojump_clock):
+    """On trio's mock clock: the 1 s idle timeout is virtual."""
     server = await start_server(idle_timeout=1.0)
     red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
     await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
