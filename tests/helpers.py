@@ -8,6 +8,7 @@ A helper that only one game's tests use stays with them (``tests/reversixt_harne
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -46,3 +47,19 @@ async def prepare_codes(port: int, game_type: str, names=("Alice", "Bob"), *, pa
                 received += chunk
         await stream.send_all(b"</protocol>")
     return re.findall(r"<reservation>([^<]*)</reservation>", received.decode())
+
+
+def random_playout(plugin, seed: int, snapshot) -> tuple[list, object, bool]:
+    """One random legal game of an XML game ``plugin`` from ``seed`` (its reference bot's moves):
+    ``(snapshot(game) before each move, the game at its end, stuck)``; ``stuck`` is True when a
+    player had no legal move before the game ended."""
+    rng = random.Random(seed)
+    game = plugin.new_game(rng)
+    seen = []
+    while game.outcome() is None:
+        move = plugin.random_move(game, rng)
+        if move is None:
+            return seen, game, True
+        seen.append(snapshot(game))
+        game.apply(game.current_seat, move)
+    return seen, game, False

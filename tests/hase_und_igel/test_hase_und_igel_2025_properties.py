@@ -29,6 +29,7 @@ from swc_local.games.hase_und_igel_2025.state import (
     FallBack,
     State,
 )
+from tests.helpers import random_playout
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PLAYOUTS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,16 +60,8 @@ def candidate_moves(state: State):
 
 def playout(seed: int) -> list[State]:
     """The states (before each move, and the last one) of one random game."""
-    rng = random.Random(seed)
-    game = PLUGIN.new_game(rng)
-    states = [game.state.copy()]
-    while game.outcome() is None:
-        move = PLUGIN.random_move(game, rng)
-        if move is None:
-            break
-        game.apply(game.current_seat, move)
-        states.append(game.state.copy())
-    return states
+    states, game, _ = random_playout(PLUGIN, seed, lambda game: game.state.copy())
+    return [*states, game.state.copy()]
 
 
 @PLAYOUTS

@@ -17,6 +17,7 @@ from swc_local.games.ostseeschach.plugin import PLUGIN, MoveMistake
 from swc_local.games.ostseeschach.rules import Move
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
+from tests.helpers import random_playout
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -53,14 +54,8 @@ def oracle(position: rules.Position, move: Move) -> str | None:
 
 def playout(seed: int):
     """Every position (before each move) of one random legal game, and the finished game."""
-    rng = random.Random(seed)
-    game = PLUGIN.new_game(rng)
-    positions = []
-    while game.outcome() is None:
-        positions.append(game.position.copy())
-        move = PLUGIN.random_move(game, rng)
-        assert move is not None, "stuck: no legal move"
-        game.apply(game.current_seat, move)
+    positions, game, stuck = random_playout(PLUGIN, seed, lambda game: game.position.copy())
+    assert not stuck, "stuck: no legal move"
     return positions, game
 
 
