@@ -354,7 +354,8 @@ async def test_a_move_for_another_room_closes_and_costs_left_in_the_own_room(ser
     await blue2.read_until(b'turn="1"')
 
 
-async def test_the_connection_stays_open_after_a_normal_end_until_the_client_closes(server):
+async def test_the_connection_stays_open_after_a_normal_end_until_the_client_closes(server, autojump_clock):
+    """On trio's mock clock: a slow machine cannot turn a move into a SOFT_TIMEOUT."""
     owner = await admin(server.port)
     room_id, codes = await prepare(owner)
     red, blue = await prepared_pair(server.port, codes)
