@@ -71,7 +71,9 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
     async with trio.open_nursery() as nursery:
         server = await nursery.start(
             lambda task_status: trio.run_process(
-                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--seed", "3"],
+                # the other doors on free ports: a busy default port (7777, 52020, 13080) stops swc serve
+                [sys.executable, "-m", "swc_local.server", "--port", str(port), "--seed", "3", "--reversixt-port", "0",
+                 "--roborally-port", "0", "--viewer-port", "0"],
                 cwd=tmp_path,
                 capture_stderr=True,
                 check=False,
