@@ -19,6 +19,7 @@ import difflib
 import importlib
 import logging
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -99,6 +100,11 @@ class OneLineParser(argparse.ArgumentParser):
         return namespace
 
     def error(self, message: str):
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:  # a mistyped subcommand or choice: the closest of the accepted ones
+            accepted = re.findall(r"'([^']*)'", choice.group(2))
+            close = difflib.get_close_matches(choice.group(1), accepted, n=1, cutoff=0.6)
+            message += f" (did you mean {close[0]}?)" if close else ""
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 

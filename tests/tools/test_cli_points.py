@@ -50,6 +50,14 @@ def test_an_unknown_option_gets_the_closest_of_its_command(argv, suggestion, cap
     assert f"unrecognized arguments: {argv[-2]} {argv[-1]} (did you mean {suggestion}" in line
 
 
+def test_a_mistyped_subcommand_gets_the_closest_one(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["mtach", "piranhas"])
+    assert stop.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "invalid choice: 'mtach'" in line and "(did you mean match?)" in line
+
+
 def test_a_parents_option_is_taken_after_the_subcommand_too():
     parser = build_parser()
     after = parser.parse_args(["admin", "prepare", "piranhas", "--port", "1", "--host", "h"])
