@@ -60,8 +60,11 @@ class ServerProcess:
     def start(self, timeout: float = 20.0) -> ServerProcess:
         self._dir = tempfile.TemporaryDirectory(prefix="swc-bench-")
         workdir = Path(self._dir.name)
-        # the viewer is measured on its own (benchmarks/viewer.py): the table is the game server's
-        props = {"password": PASSWORD, "maxConnections": "5000", "viewerPort": "-1"} | self.properties
+        # the viewer is measured on its own (benchmarks/viewer.py): the table is the game server's;
+        # the other doors on free ports, since a busy port stops swc serve (two servers at once, a
+        # server of someone else on 7777 or 52020)
+        props = {"password": PASSWORD, "maxConnections": "5000", "viewerPort": "-1", "reversixtPort": "0",
+                 "roborally.port": "0"} | self.properties
         (workdir / "server.properties").write_text("".join(f"{k}={v}\n" for k, v in props.items()))
         self.port = free_port()
         command = [sys.executable]

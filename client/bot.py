@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
-from swc_local.client.client import Client
-from swc_local.client.messages import Closed, Error, Joined, MoveRequest, Result, Welcome, seat_of
+from swc_local.client.client import Client, WrongGame
+from swc_local.client.messages import Closed, Error, Joined, Memento, MoveRequest, Result, Welcome, seat_of
 
 log = logging.getLogger("swc.bot")
 
@@ -26,7 +26,8 @@ class BotReport:
 
     room_id: str | None = None
     color: str | None = None
-    moves: int = 0
+    moves: int = 0  # the game's moves, both players' (as swc replay counts them)
+    own_moves: int = 0  # the bot's own
     result: Element | None = None  # the <data class="result"> element
     outcome: Result | None = None  # the same, typed
     error: str | None = None
@@ -47,29 +48,44 @@ async def play_game(
             await client.join_prepared(reservation)
         else:
             await client.join()
-        async for message in client:
-            if isinstance(message, (Joined, Welcome)):
-                report.room_id = message.room_id
-                report.color = client.color
-            elif isinstance(message, MoveRequest) and client.memento is not None:
-                move = plugin.random_move(client.memento.game, rng)
-                if move is None:
-                    report.error = "no legal move"
-                    log.info("no legal move in room %s; leaving", report.room_id)
-                    return report
-                report.moves += 1
-                await client.send_move(move, message.room_id)
-            elif isinstance(message, Result):
-                report.outcome, report.result = message, message.element.find("data")
-            elif isinstance(message, Error):
-                report.error = message.message
-                if report.room_id is None:  # a 2022+ server refused the join and keeps the line open
-                    return report
-            elif isinstance(message, Closed) and report.room_id is None:
-                report.error = refusal(reservation)
-        if report.outcome is None and report.error is None:
-            report.error = "the server closed the connection"
+        try:
+            await _play(client, plugin, rng, report, reservation)
+        except WrongGame as error:
+            report.error = str(error)
     return report
+
+
+async def _play(client: Client, plugin: GamePlugin, rng: random.Random, report: BotReport, reservation: str | None) -> None:
+    """The bot's half of one game: answer move requests until the result (fills ``report``).
+
+    ``report.moves`` counts the moves of the game, both players', as ``swc replay`` counts them:
+    every state after the first is one move (``own_moves`` are the bot's)."""
+    states = 0
+    async for message in client:
+        if isinstance(message, (Joined, Welcome)):
+            report.room_id = message.room_id
+            report.color = client.color
+        elif isinstance(message, Memento):
+            states += 1
+            report.moves = states - 1
+        elif isinstance(message, MoveRequest) and client.memento is not None:
+            move = plugin.random_move(client.memento.game, rng)
+            if move is None:
+                report.error = "no legal move"
+                log.info("no legal move in room %s; leaving", report.room_id)
+                return
+            report.own_moves += 1
+            await client.send_move(move, message.room_id)
+        elif isinstance(message, Result):
+            report.outcome, report.result = message, message.element.find("data")
+        elif isinstance(message, Error):
+            report.error = message.message
+            if report.room_id is None:  # a 2022+ server refused the join and keeps the line open
+                return
+        elif isinstance(message, Closed) and report.room_id is None:
+            report.error = refusal(reservation)
+    if report.outcome is None and report.error is None:
+        report.error = "the server closed the connection"
 
 
 def refusal(reservation: str | None) -> str:
@@ -83,7 +99,7 @@ def refusal(reservation: str | None) -> str:
 
 
 def summary(report: BotReport) -> str:
-    """``won as red after 31 moves in room R: regular end (scores 2/8 against 0/8)``."""
+    """``won as red after 61 moves in room R (31 its own): regular end (scores 2/8 against 0/8)``."""
     outcome = report.outcome
     own = seat_of(report.color or "red")
     verdict = "draw" if outcome.winner_seat is None else ("won" if outcome.winner_seat == own else "lost")
@@ -98,7 +114,8 @@ def summary(report: BotReport) -> str:
         why += f": {reason}"
     if len(scores) == 2:
         why += f" (scores {'/'.join(scores[own].parts)} against {'/'.join(scores[1 - own].parts)})"
-    return f"{verdict} as {report.color} after {report.moves} moves in room {report.room_id}: {why}"
+    return (f"{verdict} as {report.color} after {report.moves} moves in room {report.room_id} "
+            f"({report.own_moves} its own): {why}")
 
 
 def add_commands(commands) -> None:

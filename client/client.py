@@ -26,7 +26,13 @@ from swc_local.client.messages import (
     Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse, seat_of,
 )
 
-__all__ = ["Client", "ConnectionClosed", "resolve_plugin"]
+__all__ = ["Client", "ConnectionClosed", "WrongGame", "resolve_plugin"]
+
+
+class WrongGame(Exception):
+    """The room plays another game than the client was made for (a Piranhas bot seated in a
+    Blokus room): raised by :meth:`Client.receive` at the first state, naming both games,
+    instead of the bot failing later on a board it cannot read."""
 
 
 def resolve_plugin(game: str | GamePlugin | None) -> GamePlugin | None:
@@ -105,6 +111,7 @@ class Client:
         elif isinstance(message, Welcome):
             self.room_id, self.color = message.room_id, message.color
         elif isinstance(message, Memento):
+            _check_game(self.plugin, message.state)
             self.memento = message
             if self.plugin is None:
                 self.plugin = message.plugin or _guess(message)
@@ -140,6 +147,19 @@ class Client:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+
+def _check_game(plugin: GamePlugin | None, state: Element) -> None:
+    """A state this client's game cannot read is another game's (its class is not the plugin's,
+    or the plugin disowns it where several years share the class name ``state``)."""
+    if plugin is None:
+        return
+    if state.get("class") in plugin.data_classes and plugin.recognizes_state(state) is not False:
+        return
+    other = registry.plugin_for_state(state)
+    room = other.game_type if other is not None else f"a game whose states are of class {state.get('class')!r}"
+    raise WrongGame(f"this room plays {room}, but the client plays {plugin.game_type}: "
+                    f"start the bot of {room} or join a room of {plugin.game_type}")
 
 
 def _guess(memento: Memento) -> GamePlugin | None:

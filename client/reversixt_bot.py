@@ -178,9 +178,28 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if game.state is None:
         return 1
-    points = game.state.stones(game.me)
-    print(f"player {game.me}: {'disqualified' if game.disqualified else f'{points} stones'}")
+    print(verdict(game))
     return 0 if game.over and not game.disqualified else 1
+
+
+def verdict(game: ClientGame) -> str:
+    """The bot's last line: won, lost or draw, and why (``player 1 won: 35 stones, the most
+    (player 2: 29)``), from what the client saw.  A disqualified player scores nothing and ranks
+    last, as the referee ranks; the DISQ frame carries no reason, so none is named."""
+    state, me = game.state, game.me
+    if game.disqualified:
+        return f"player {me} lost: disqualified by the server"
+    if not game.over:
+        return f"player {me}: no result: the server closed the connection before the end ({state.stones(me)} stones)"
+    points = {p: 0 if p in state.disqualified else state.stones(p) for p in range(1, state.players + 1)}
+    others = ", ".join(f"player {p}: {n}" + (" disq." if p in state.disqualified else "")
+                       for p, n in points.items() if p != me)
+    best = max(points.values())
+    if points[me] < best:
+        return f"player {me} lost: {points[me]} stones, fewer than the best {best} ({others})"
+    if list(points.values()).count(best) > 1:
+        return f"player {me} draw: {points[me]} stones, the most, shared ({others})"
+    return f"player {me} won: {points[me]} stones, the most ({others})"
 
 
 if __name__ == "__main__":

@@ -14,14 +14,18 @@ writes the log, one line per connection, room start and room end.
 from __future__ import annotations
 
 import argparse
+import copy
+import difflib
 import importlib
 import logging
 import os
+import re
 import signal
 import sys
 from pathlib import Path
 
 from swc_local.server.config import ConfigError, load_settings, located, port_argument, sections
+from swc_local.server.door import CannotListen
 
 log = logging.getLogger("swc")
 
@@ -37,6 +41,9 @@ def _serve(args: argparse.Namespace) -> int:
         run(settings)
     except KeyboardInterrupt:
         log.info("stopped")
+    except CannotListen as error:  # any door's port: one line, the same wording for every door
+        log.error("swc serve: %s", error)
+        return 1
     except OSError as error:
         log.error("cannot listen on %s:%d: %s", settings.host, settings.port, error)
         return 1
@@ -81,10 +88,72 @@ def _fail(message: str) -> int:
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2."""
+    """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2,
+    and an unknown option gets the closest known options of the command it was given to
+    (``unrecognized arguments: --prot 1 (did you mean --port?)``)."""
+
+    def parse_args(self, args=None, namespace=None):
+        argv = list(sys.argv[1:] if args is None else args)
+        namespace, extras = self.parse_known_args(argv, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, argv, extras)}")
+        return namespace
 
     def error(self, message: str):
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:  # a mistyped subcommand or choice: the closest of the accepted ones
+            accepted = re.findall(r"'([^']*)'", choice.group(2))
+            close = difflib.get_close_matches(choice.group(1), accepted, n=1, cutoff=0.6)
+            message += f" (did you mean {close[0]}?)" if close else ""
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict:
+    return next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+
+
+def _parsers_on_path(parser: argparse.ArgumentParser, argv: list[str]) -> list[argparse.ArgumentParser]:
+    """The parser and the subcommand parsers that the words of ``argv`` chose (``admin prepare``)."""
+    path = [parser]
+    for word in argv:
+        chosen = _subcommands(path[-1]).get(word)
+        if chosen is not None:
+            path.append(chosen)
+    return path
+
+
+def did_you_mean(parser: argparse.ArgumentParser, argv: list[str], extras: list[str]) -> str:
+    """`` (did you mean --port?)`` for the first unknown option close to one of the command's own."""
+    known = list(dict.fromkeys(
+        option for p in _parsers_on_path(parser, argv) for action in p._actions for option in action.option_strings))
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], known, n=2, cutoff=0.6)
+            if close:
+                return f" (did you mean {' or '.join(close)}?)"
+    return ""
+
+
+def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Let every subcommand also take its parents' options after its own name where that is
+    unambiguous: ``swc admin prepare piranhas --port 1`` as ``swc admin --port 1 prepare piranhas``,
+    ``swc serve -v`` as ``swc -v serve``.
+
+    A parent's option is copied into each child that has no option of the same spelling, with
+    the default SUPPRESS, so the child sets it only when it is given there (argparse copies the
+    child's namespace over the parent's); the copy is hidden from the child's --help. argparse
+    has no public way to re-add an existing action, hence ``_add_action``."""
+    own = [a for a in parser._actions if a.option_strings
+           and not isinstance(a, (argparse._HelpAction, argparse._VersionAction))]
+    for child in set(_subcommands(parser).values()):
+        taken = set(child._option_string_actions)
+        for action in own:
+            if not taken.intersection(action.option_strings):
+                shared = copy.copy(action)
+                shared.default, shared.help, shared.required = argparse.SUPPRESS, argparse.SUPPRESS, False
+                child._add_action(shared)
+        share_options(child)
+    return parser
 
 
 def add_commands(commands) -> None:
@@ -158,13 +227,25 @@ def new_parser() -> tuple[argparse.ArgumentParser, object]:
     """The bare ``swc`` parser and its subcommand table, for each module's ``add_commands``."""
     parser = OneLineParser(prog="swc", description="A local Software-Challenge game server and tools.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    parser.add_argument("--version", action="version", version=f"swc {_version()}")
     return parser, parser.add_subparsers(dest="command", required=True)
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml's), "unknown" from a bare source tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("swc-local")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
     """The server's own commands only (``python -m swc_local.server``); ``swc`` is tools/cli.py."""
     parser, commands = new_parser()
     add_commands(commands)
+    share_options(parser)
     return run_command(parser, sys.argv[1:] if argv is None else argv)
 
 

@@ -25,7 +25,7 @@ A door module (named by ``Family.door``) offers two names:
   ``server.properties``, its model, its ``swc serve`` flags and defaults);
 * ``async open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
   ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off
-  or cannot listen (logged; the other doors go on).
+  or raises :class:`CannotListen` when it cannot listen (the host stops: one policy for every door).
 
 and, when the family's games are to be shown by the web viewer (server/web/), its viewer hooks
 (found through :func:`family_doors`; a family without them is served but not shown):
@@ -95,10 +95,34 @@ def family_doors() -> list[tuple[str, ModuleType]]:
     return [(family.name, importlib.import_module(family.door)) for family in registry.FAMILIES if family.door]
 
 
+class CannotListen(Exception):
+    """A door's port cannot be opened (taken, or not allowed): ``swc serve`` stops, whichever door
+    it is, with this one line naming the port and the flag that moves the door (and the one that
+    turns it off, for every door but the XML one).  One policy for every door, because a server
+    that quietly runs without a door its user asked for is found out only when a bot cannot
+    connect."""
+
+
+def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: str, off: str | None = None) -> CannotListen:
+    """The :class:`CannotListen` for a bind failure ``raised`` (an OSError, alone or wrapped by the
+    door's own nursery); anything else is raised again as it is."""
+    error = raised
+    if isinstance(raised, BaseExceptionGroup):
+        bind_errors, rest = raised.split(OSError)
+        if bind_errors is None or rest is not None:
+            raise raised
+        error = bind_errors
+        while isinstance(error, BaseExceptionGroup):
+            error = error.exceptions[0]
+    elif not isinstance(raised, OSError):
+        raise raised
+    how = f"{move} PORT moves it" + (f", {off} turns it off" if off else "")
+    return CannotListen(f"cannot listen on {host}:{port} for the {what} ({error.strerror or error}); {how}")
+
+
 async def start_doors(nursery: trio.Nursery, host: Server) -> list[Door]:
     """Start every enabled door of the one list, in order; returns those that opened (the XML
-    door first: a port it cannot open stops the host; any other door that cannot open is logged
-    and left out)."""
+    door first); a port that any door cannot open stops the host (:class:`CannotListen`)."""
     doors: list[Door] = []
     for module in door_modules():
         host.doors = doors  # what each door may look at: the doors started before it

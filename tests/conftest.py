@@ -15,6 +15,8 @@ from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no p
 
 PASSWORD = "testpassword"
 
+pytest_plugins = ["pytester"]  # the fixture, packaging and README tests run pytest projects of their own
+
 
 @pytest.fixture
 def start_server(nursery):
@@ -39,7 +41,7 @@ def _quiet_logs(caplog):
 
 # -- the quick subset: `python -m pytest -q -m "not slow"` ------------------------------------------
 # Tests of a quarter minute or more on two CPUs (measured with --durations), marked here so that
-# their modules stay as their owners wrote them; tests/test_suite_interrupt.py checks that
+# their modules stay as their owners wrote them; tests/packaging/test_suite_interrupt.py checks that
 # every name below still exists.
 SLOW_MODULES = {
     "test_packaging.py",  # builds the wheel, installs it into fresh venvs
@@ -58,7 +60,7 @@ SLOW_TESTS = {
     "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
-    "test_readme_examples.py": {"test_fixture_example"},
+    "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},
     "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},

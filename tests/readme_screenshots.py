@@ -1,9 +1,9 @@
-"""Writes the README's screenshots of the viewer: ``python -m tests.readme_screenshots``.
+"""Writes the docs site's screenshots of the viewer: ``python -m tests.readme_screenshots``.
 
 Three games in Debian's headless Chromium, each opened with ``swc view`` at a step in its middle:
 the official server's Piranhas 2019 replay (tests/data), a Blokus 2027 game played here by the
 reference bots, and the reference server's ReversiXT ``log_game.txt``. The PNGs go to
-tests/screenshots/ (the README links them).
+docs/screenshots/ (the viewer's page of the docs site shows them).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from swc_local.server.config import Settings
 
 from .web_helpers import OFFICIAL_PIRANHAS, REFERENCE_REVERSIXT, ViewProcess, chrome
 
-OUT = Path(__file__).parent / "screenshots"
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"  # the docs site shows them
 
 
 async def blokus_replay(directory: Path) -> Path:

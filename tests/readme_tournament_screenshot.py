@@ -2,7 +2,7 @@
 
 Plays an SPRT between ReversiXT's greedy and random reference strategies (``swc tournament``, as
 in the README), opens its database with ``swc view`` and saves the run page from Debian's
-headless Chromium to tests/screenshots/tournament_run.png (the README links it).
+headless Chromium to docs/screenshots/tournament_run.png (docs/manual/tournament.md shows it).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .test_tournament_page import TournamentView, swc
 from .test_tournament_play import GREEDY, INSTANT_REVERSI, RANDOM
 from .web_helpers import chrome
 
-OUT = Path(__file__).parent / "screenshots" / "tournament_run.png"
+OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "tournament_run.png"  # the docs site shows it
 
 
 def main() -> int:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import trio
 
+from tests.helpers import prepare_codes
 from tests.processes import run_process
 
 RESULT = re.compile(r"^PEER result (ONE|TWO|None) (True|False) (.*)$", re.M)
@@ -37,21 +38,7 @@ async def run_bot(
 
 async def prepare(port: int, index: int, game_type: str) -> list[str]:
     """Prepare a room with two named slots as an admin would; return the reservation codes."""
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    async with stream:
-        await stream.send_all(
-            b'<protocol><authenticate password="examplepassword"/>'
-            + f'<prepare gameType="{game_type}" pause="false">'.encode()
-            + f'<slot displayName="alpha{index}" canTimeout="true" reserved="true"/>'
-              f'<slot displayName="beta{index}" canTimeout="true" reserved="true"/>'.encode()
-            + b"</prepare>"
-        )
-        received = b""
-        with trio.fail_after(10):
-            while b"</prepared>" not in received:
-                received += await stream.receive_some(4096)
-        await stream.send_all(b"</protocol>")
-    return re.findall(r"<reservation>([^<]+)</reservation>", received.decode())
+    return await prepare_codes(port, game_type, (f"alpha{index}", f"beta{index}"))
 
 
 def game_results(outputs: list[tuple[int, str]]) -> dict[str, tuple[str, str, str]]:

@@ -1,4 +1,4 @@
-"""A test-only fourth wire family, to show what adding one takes (ARCHITECTURE.md).
+"""A test-only fourth wire family, to show what adding one takes (ARCHITECTURE.md, shown on the docs site as docs/architecture.md).
 
 Each part stands where a real family's would, in miniature, and nothing outside them changes:
 

@@ -26,17 +26,18 @@ COMMAND_MODULES = (
     "swc_local.tools.cli",  # match, replay
     "swc_local.client.admin_cli",  # admin
     "swc_local.tools.view",  # view (the browser viewer for files)
+    "swc_local.tools.maps",  # maps (the bundled maps and courses)
     "swc_local.tools.tournament.cli",  # tournament
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from swc_local.server.cli import new_parser
+    from swc_local.server.cli import new_parser, share_options
 
     parser, commands = new_parser()
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_commands(commands)
-    return parser
+    return share_options(parser)
 
 
 def main(argv: list[str] | None = None) -> int:

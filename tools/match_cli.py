@@ -6,7 +6,11 @@ that the game's family does not know is an error, not silently ignored.  Before 
 every command is checked (:func:`~swc_local.tools.runner.check_command`); during the match a
 command that cannot start, or whose first games all crash before it joins, stops it with a
 one-line error (exit 2).  The exit code is otherwise 0 when every game ended with a result,
-1 when one did not, and 130 after Ctrl-C (the table of the games played so far is printed).
+1 when one did not (or, with ``--fail-on-irregular``, when a game of the chosen player ended
+other than REGULAR: the last line names the causes), and 130 after Ctrl-C (the table of the
+games played so far is printed, its last line says the match was stopped).  Without ``--logs``
+or ``--replays`` the commands' output goes to a temporary folder that is removed after a match
+of regular games and kept (and named) when a game ended otherwise.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -52,6 +57,9 @@ def add_match_command(commands) -> None:
                        help="keep each command's output here (default: REPLAYS/logs, else a new temporary directory)")
     match.add_argument("--json", type=Path, metavar="FILE", help="write one JSON record per game (JSON lines)")
     match.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per game")
+    match.add_argument("--fail-on-irregular", nargs="?", const="all", metavar="PLAYER",
+                       help="exit 1 when a game of PLAYER (player1, ...; alone: of any player) ended other than REGULAR "
+                            "(a timeout, a rule violation, a crash), naming the causes; for CI")
     match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     match.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
     xml = match.add_argument_group("the Software-Challenge games")
@@ -81,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from swc_local.tools.match import MatchConfig, run_match
-    from swc_local.tools.match_report import Progress, RecordWriter, results_table
+    from swc_local.tools.match_report import Progress, RecordWriter, irregular_line, results_table
     from swc_local.tools.runner import CommandError, require_commands
 
     game = registry.entry(args.game)
@@ -109,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         log.error("swc match: --games and --parallel must be at least 1 (got %d and %d)", args.games, args.parallel)
         return 2
     seed = args.seed if args.seed is not None else secrets.randbits(31)
+    temporary = not (args.logs or args.replays)
     logs = args.logs or (args.replays / "logs" if args.replays else Path(tempfile.mkdtemp(prefix="swc-match-logs-")))
     config = MatchConfig(
         game=game.game_type, games=args.games, players=players or None, seats=args.seats, seed=seed,
@@ -119,6 +128,9 @@ def run(args: argparse.Namespace) -> int:
         commands = config.commands()
     except ValueError as error:
         log.error("swc match %s: %s", game.name, error)
+        return 2
+    watched = _watched_player(args.fail_on_irregular, len(commands))
+    if watched is False:
         return 2
     try:
         require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
@@ -147,11 +159,30 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
         records.close()
+    keep = not temporary or any(not r.regular for r in played)
+    if not keep:  # nothing to read in a temporary folder of regular games: remove it
+        shutil.rmtree(logs, ignore_errors=True)
     if played:  # the games played so far, also after Ctrl-C or a command that cannot play
+        why = "Ctrl-C" if code == 130 else ("a command cannot play (see below)" if stopped is not None else None)
         print(results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
-                            commands=commands, total=args.games, logs=str(logs)))
+                            commands=commands, total=args.games, logs=str(logs) if keep else None, stopped=why))
     if stopped is not None:
         log.error("swc match: %s", stopped)
     if code is not None:
         return code
+    irregular = irregular_line(played, None if watched == "all" else watched) if watched else None
+    if irregular:
+        print(f"{irregular}: exit 1 (--fail-on-irregular)")
+        return 1
     return 0 if report.complete else 1
+
+
+def _watched_player(value: str | None, players: int) -> str | None | bool:
+    """``--fail-on-irregular``'s player: None (not given), "all", or ``playerK``; False after
+    the one-line error for a name no player has (e.g. the game's name given after the flag)."""
+    names = [f"player{k + 1}" for k in range(players)]
+    if value is None or value == "all" or value in names:
+        return value
+    log.error("swc match: --fail-on-irregular %s: no such player (%s, or none for every player); "
+              "put GAME before the flag", value, ", ".join(names))
+    return False

@@ -78,8 +78,12 @@ def _verdict(record: GameResult, seat) -> str:
 
 
 def results_table(records: list[GameResult], *, game: str, seed: int, seconds: float, commands: list,
-                  total: int | None = None, logs: str | None = None, width: int | None = None) -> str:
-    """The whole report as text: header, the table, the irregular games, the verdict line."""
+                  total: int | None = None, logs: str | None = None, width: int | None = None,
+                  stopped: str | None = None) -> str:
+    """The whole report as text: header, the table, the irregular games, the verdict line.
+
+    The verdict line never claims more than happened: a match ``stopped`` (Ctrl-C, a command
+    that cannot play) says so and why instead of "every game ended with a result"."""
     console = Console(file=_Text(), width=width or 200, color_system=None, force_terminal=False,
                       record=True, soft_wrap=True)
     names = [f"player{k + 1}" for k in range(len(commands))]
@@ -136,7 +140,11 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
             console.print(line, markup=False, highlight=False)
     console.print()
     missing = sum(r.error is not None for r in played)
-    console.print(f"{missing} game(s) without a result" if missing else "every game ended with a result")
+    if stopped:
+        console.print(f"stopped after {len(played)} of {total if total is not None else len(played)} games: {stopped}",
+                      markup=False, highlight=False)
+    else:
+        console.print(f"{missing} game(s) without a result" if missing else "every game ended with a result")
     return "\n".join(line.rstrip() for line in console.export_text().splitlines()).rstrip("\n")
 
 
@@ -190,3 +198,22 @@ class RecordWriter:
         for handle in (self.json, self.csv):
             if handle is not None:
                 handle.close()
+
+
+def irregular_line(records: list[GameResult], player: str | None) -> str | None:
+    """``--fail-on-irregular``: ``player1 ended 2 of 4 games other than REGULAR (SOFT_TIMEOUT 1,
+    CRASHED 1)``, or None when every game of the chosen player (None: of every player) ended
+    REGULAR.  A game without a result counts for every player in it (cause ``no result``)."""
+    names = sorted({s.name for r in records for s in r.seats}, key=lambda n: (len(n), n))
+    lines = []
+    for name in names if player is None else [player]:
+        causes: Counter = Counter()
+        games = [r for r in records if any(s.name == name for s in r.seats)]
+        for record in games:
+            cause = "no result" if record.error is not None else record.seat_of(name).cause
+            if cause != "REGULAR":
+                causes[cause] += 1
+        if causes:
+            counts = ", ".join(f"{c} {n}" for c, n in causes.most_common())
+            lines.append(f"{name} ended {sum(causes.values())} of {len(games)} games other than REGULAR ({counts})")
+    return "; ".join(lines) or None

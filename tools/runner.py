@@ -267,6 +267,8 @@ async def _play(family, game_type: str, spec: GameSpec) -> GameResult:
                 seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
                 values = dict(table.values(k), seed=seed, game=game_type)
                 seat.argv = expand(seat.command, **values)
+                seat.without_reservation = "reservation" in values and not any(
+                    "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
                 await processes.start(seat.run)
                 cause = await seat.join(table, spec.start_timeout)
                 if cause is not None:
@@ -341,6 +343,7 @@ class _Seat:
         self.exited = trio.Event()
         self.code: int | None = None
         self.could_not_start: str | None = None
+        self.without_reservation = False  # a seat joined by reservation code whose command has no {reservation}
         if spec.logs is not None:
             spec.logs.mkdir(parents=True, exist_ok=True)
             safe = re.sub(r"[^\w.-]", "_", self.name)  # a tournament bot's name may hold any character
@@ -403,6 +406,9 @@ class _Seat:
     def absence_text(self, cause: str, timeout: float) -> str:
         if cause == NEVER_JOINED:
             head = f"did not join within {timeout:g} s"
+            if self.without_reservation:  # it most likely joined a room of its own
+                head += ("; its command has no {reservation}: the seat is taken with the reservation code "
+                         "(joinPrepared), e.g. add --reservation {reservation}")
         elif self.could_not_start:
             head = f"cannot start: {self.could_not_start}"
         else:

@@ -17,8 +17,11 @@ Conformance notes (``shared/spec/reversixt.md`` A):
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 
 # square codes in the board array
 EMPTY = 0  # players are 1..8
@@ -206,6 +209,23 @@ def _end_usable(game_map: GameMap, x: int, y: int, r: int) -> bool:
     return True
 
 
+def bundled_maps() -> dict[str, Path]:
+    """The maps that ship with the package, by name (the file name without ``.map``)."""
+    folder = Path(str(resources.files(__package__) / "maps"))
+    return {path.stem: path for path in sorted(folder.glob("*.map"))}
+
+
+def map_file(name_or_path: str) -> str:
+    """A map file's path: an existing file as given, else the bundled map of that name
+    (``quad_4p`` or ``quad_4p.map``), so a name works after a non-editable install too; anything
+    else is returned unchanged for the caller's "cannot open" error."""
+    if os.path.exists(name_or_path):
+        return name_or_path
+    bundled = bundled_maps().get(name_or_path.removesuffix(".map"))
+    return str(bundled) if bundled is not None else name_or_path
+
+
 def load_map(path: str) -> GameMap:
-    with open(path, "rb") as handle:
+    """A map file, or a bundled map by name (:func:`map_file`)."""
+    with open(map_file(path), "rb") as handle:
         return parse_map(handle.read())

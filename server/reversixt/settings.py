@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from swc_local.server.settings import ConfigError, Section, number, port_argument, port_number, whole
+from swc_local.server.door import cannot_listen
 
 DEFAULT_PORT = 7777
 log = logging.getLogger("swc.reversixt")
@@ -113,8 +114,9 @@ def door_port(settings) -> int:
 
 
 async def open_door(nursery, host):
-    """The door as a task of ``swc serve``: None when it is off; a port it cannot open or a map
-    it cannot read is logged, not fatal (``swc serve`` checked the map before)."""
+    """The door as a task of ``swc serve``: None when it is off; a map it cannot read is logged,
+    not fatal (``swc serve`` checked the map before); a port it cannot open stops the server
+    (server/door.py's CannotListen, as for every door)."""
     from swc_local.games.reversixt.mapfile import MapError
     from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
 
@@ -142,6 +144,6 @@ async def open_door(nursery, host):
         return None
     try:
         return await nursery.start(door.run)
-    except OSError as error:
-        log.error("ReversiXT door not started: cannot listen on %s:%d: %s", settings.host, door_settings.port, error)
-        return None
+    except (OSError, BaseExceptionGroup) as raised:
+        raise cannot_listen(raised, "ReversiXT door", settings.host, door_settings.port, "--reversixt-port",
+                            "--no-reversixt") from None

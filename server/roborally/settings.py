@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict
 from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
 from swc_local.server.settings import ConfigError, Section, located, number, port_number, port_or_off_argument, whole
+from swc_local.server.door import cannot_listen
 
 log = logging.getLogger("swc.roborally")
 
@@ -182,7 +183,8 @@ def roborally_settings(settings):
 
 
 async def open_door(nursery, host):
-    """Start the door as its own task in ``nursery``; None if it is off or cannot listen."""
+    """Start the door as its own task in ``nursery``; None if it is off; a port it cannot open
+    stops the server (server/door.py's CannotListen, as for every door)."""
     settings = host.settings
     roborally = roborally_settings(settings)
     if roborally is None:
@@ -191,6 +193,6 @@ async def open_door(nursery, host):
 
     try:
         return await nursery.start(RoboRallyDoor(roborally).run)
-    except OSError as error:
-        log.error("Robo Rally door cannot listen on %s:%d (%s); serving without it", roborally.host, roborally.port, error)
-        return None
+    except (OSError, BaseExceptionGroup) as raised:
+        raise cannot_listen(raised, "Robo Rally door", roborally.host, roborally.port, "--roborally-port",
+                            "--roborally-port -1") from None

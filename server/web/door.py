@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from swc_local.server.door import family_doors
+from swc_local.server.door import cannot_listen, family_doors
 from swc_local.server.settings import PortSection
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def watch_doors(doors, book) -> None:
 
 async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     """The viewer of ``swc serve``: it watches the games of every door started before it; None
-    when off or when its port cannot be opened (logged; the game ports go on)."""
+    when off; a port it cannot open stops the server (server/door.py's CannotListen)."""
     from .app import WebContext
     from .auth import Gate
     from .book import GameBook
@@ -137,10 +137,4 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     try:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:  # the door's own nursery wraps the bind error
-        bind_errors, rest = raised.split(OSError) if isinstance(raised, BaseExceptionGroup) else (raised, None)
-        if bind_errors is None or rest is not None:
-            raise
-        while isinstance(bind_errors, BaseExceptionGroup):
-            bind_errors = bind_errors.exceptions[0]
-        log.error("viewer cannot listen on %s:%d (%s); serving without it", settings.host, port, bind_errors)
-        return None
+        raise cannot_listen(raised, "web viewer", settings.host, port, "--viewer-port", "--viewer-port -1") from None

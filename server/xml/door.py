@@ -129,12 +129,16 @@ async def _refuse(stream: trio.SocketStream) -> None:
 
 # What swc serve reads of this door (server/door.py): its settings section and how it opens.
 from swc_local.server.xml.settings import SECTION  # noqa: E402,F401
+from swc_local.server.door import cannot_listen  # noqa: E402
 
 
 async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
     """The host's XML door (built with the host, so its lobby is there before it listens); a port
-    it cannot open stops ``swc serve`` (exit 1), unlike the other doors."""
-    return await nursery.start(host.xml.run)
+    it cannot open stops ``swc serve`` (exit 1), as for every door."""
+    try:
+        return await nursery.start(host.xml.run)
+    except (OSError, BaseExceptionGroup) as raised:
+        raise cannot_listen(raised, "XML door", host.settings.host, host.settings.port, "--port") from None
 
 
 # What the web viewer reads of this family (server/door.py's viewer hooks); its records

@@ -1,0 +1,94 @@
+"""Hase und Igel 2025 end to end on our own tools: 100 reference-bot games over TCP, ``swc match``
+with replays that ``swc replay --check`` accepts and prints, ``--load-game`` from such a replay,
+and the pytest fixture."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from swc_local.games import registry
+from swc_local.server.xml.replay import read_replay
+from swc_local.client.messages import parse as parse_message
+from swc_local.protocol.element import Element, parse
+from swc_local.tools.replay_check import check_replay, print_replay
+
+from tests.helpers import TESTS
+from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
+
+PLUGIN = registry.get("swc_2025_hase_und_igel")
+DATA = TESTS / "data" / "hase_und_igel_2025"
+GAMES = 100
+PARALLEL = 8
+
+
+def test_short_name_resolves():
+    assert registry.resolve("hase_und_igel_2025") == "swc_2025_hase_und_igel"
+    assert PLUGIN.describe(PLUGIN.new_game(random.Random(1))).startswith("turn 0, ONE to move")
+
+
+async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
+    """100 games of two reference bots through ``<join gameType="swc_2025_hase_und_igel"/>``,
+    8 at a time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
+    server = await start_server(seed=25)
+    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=600)
+    assert len(reports) == 2 * GAMES
+    rooms: dict[str, list] = {}
+    for report in reports:
+        assert report.error is None, report.error
+        assert report.outcome is not None
+        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
+        winner = report.outcome.element.find("data").find("winner")
+        assert winner.get("regular") == "true" and winner.get("reason")
+        rooms.setdefault(report.room_id, []).append(report)
+    assert len(rooms) == GAMES
+    assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"}
+               for seats in rooms.values())
+    assert server.lobby.rooms_finished == GAMES
+
+
+async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_server):
+    """``swc match hase_und_igel_2025`` with replays; each replay re-checks against the rules and
+    prints; a room loaded from turn 10 of one starts exactly there and plays to a regular end."""
+    files = await checked_match_replays(PLUGIN, tmp_path)
+    for path in files:
+        printed = io.StringIO()
+        print_replay(read_replay(path), printed)
+        assert "ONE moves: " in printed.getvalue() and "winner: " in printed.getvalue()
+
+    tampered = tmp_path / "tampered.xml"
+    original = files[0].read_text(encoding="utf-8")
+    for old, new in ((' regular="true" reason="', ' regular="true" reason="X'),
+                     ("<part>2</part>", "<part>1</part>")):
+        tampered.write_text(original.replace(old, new), encoding="utf-8")
+        assert check_replay(read_replay(tampered)).disagreement.startswith("result: recorded")
+    tampered.unlink()
+
+    loaded = await play_loaded_position(PLUGIN, start_server, files[0], 10, tmp_path / "loaded", timeout=120)
+    typed = parse_message(Element("room", {"roomId": ""}, [loaded.result]))
+    assert [score.cause for score in typed.scores] == ["REGULAR", "REGULAR"]
+
+
+def test_2025_results_get_their_causes_back():
+    """The 2025 envelope writes no cause; the client derives it from ``<winner regular reason>``."""
+    capture = (DATA / "hui_invalid_cards" / "C2.raw").read_text(encoding="utf-8")
+    result = re.search(r'<room roomId="[^"]*">\s*<data class="result">.*?</room>', capture, re.S)
+    typed = parse_message(parse(result[0]))
+    assert [score.cause for score in typed.scores] == ["RULE_VIOLATION", "REGULAR"]
+    assert [score.parts for score in typed.scores] == [("0", "0", "0"), ("2", "0", "68")]
+    assert typed.winner_seat == 1
+
+
+@pytest.mark.swc_server(game="hase_und_igel_2025", seed=7)
+def test_fixture_plays_hase_und_igel_2025(swc_server):
+    bot = (f"{sys.executable} -m swc_local.tools.cli bot hase_und_igel_2025 --port {{port}} "
+           "--reservation {reservation} --seed {seed}")
+    game = swc_server.play(bot)
+    assert game.result is not None
+    assert game.bot.cause == "REGULAR" and game.opponent.cause == "REGULAR"
+    assert game.bot.points + game.opponent.points == 2

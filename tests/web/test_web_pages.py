@@ -1,0 +1,274 @@
+"""What the viewer's pages got wrong, each as a new user met it.
+
+Nameless players told apart by seat, the result at the last step only, the step counter, icons
+that need no font, a way back from an unknown game, long names that stay in the board's
+header, no "play from here" where no server can prepare a room (``swc view``), a Robo Rally
+log whose winner is not shown as having left, and a paused room shown as paused.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+
+import pytest
+import trio
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from swc_local.client.admin import Admin
+from swc_local.client.bot import play_game
+from swc_local.client.client import Client
+from swc_local.client.messages import MoveRequest
+from swc_local.games import registry
+from swc_local.games.svg import header
+from swc_local.server.roborally.records import read_game_log
+
+from tests.web_helpers import (OFFICIAL_PIRANHAS, PASSWORD, ROBORALLY_LOG_GZ, ViewProcess, chrome, http,
+                          start_viewer_server)
+
+
+def roborally_log_lines() -> list[str]:
+    return gzip.decompress(ROBORALLY_LOG_GZ.read_bytes()).decode().splitlines()
+
+
+def test_the_winner_of_a_robo_rally_log_is_regular_though_every_client_closes_after_the_end():
+    lines = roborally_log_lines()  # as swc match roborally --replays writes it: two disconnects after GameFinished
+    assert "GameFinished" in lines[-3] and all("ConnectionUpdate" in line for line in lines[-2:])
+    rows = {row.seat: row for row in read_game_log("\n".join(lines), "death_trap.jsonl").result()}
+    assert (rows["2"].rank, rows["2"].cause, rows["2"].reason) == (1, "REGULAR", "wins")
+    assert (rows["1"].rank, rows["1"].cause) == (2, "REGULAR")
+
+
+def test_a_robo_rally_player_who_left_before_the_end_is_still_shown_as_left():
+    lines = roborally_log_lines()
+    finished, closes = lines[-3], lines[-2:]
+    left = json.loads(closes[0])  # client 1 goes before the end this time
+    lines = [*lines[:-3], json.dumps(left), finished, closes[1]]
+    rows = {row.seat: row for row in read_game_log("\n".join(lines), "death_trap.jsonl").result()}
+    assert rows["1"].cause == "LEFT" and rows["2"].cause == "REGULAR"
+
+
+def test_a_long_name_is_cut_to_fit_the_board_header_and_escaped():
+    name = "<Bot>" + "x" * 300
+    svg = header(400, [("#c00", name), ("#00c", "Bob")], [("turn 3", "#333")])
+    labels = re.findall(r'class="seat">([^<]*)</text>', svg)
+    assert labels[1] == "Bob"
+    assert labels[0].startswith("&lt;Bot&gt;xxx") and labels[0].endswith("\u2026")
+    assert len(labels[0].replace("&lt;", "<").replace("&gt;", ">")) < 40
+
+
+async def test_a_page_of_an_unknown_game_says_so_and_leads_back(nursery):
+    server = await start_viewer_server(nursery)
+    status, body = await http(server.door("web").url + "/game/%3Cb%3Eg99")
+    assert status == 404
+    page = body.decode()
+    assert "<title>No such game" in page and '<a id="back" href="/">' in page
+    assert "&lt;b&gt;g99" in page and "<b>g99" not in page
+
+
+async def test_swc_view_does_not_offer_play_from_here_and_a_server_does(nursery):
+    view = await trio.to_thread.run_sync(lambda: ViewProcess(OFFICIAL_PIRANHAS))
+    try:
+        status, game = await http(view.url + "/api/games/g1")
+    finally:
+        view.close()
+    assert status == 200 and game["game"] == "swc_2019_piranhas" and game["can_play_from"] is False
+    server = await start_viewer_server(nursery)
+    piranhas = registry.get("swc_2019_piranhas")
+    async with trio.open_nursery() as bots:
+        for seed in (1, 2):
+            bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, None, seed)
+    status, listing = await http(server.door("web").url + "/api/games")
+    status, game = await http(server.door("web").url + f"/api/games/{listing['games'][0]['id']}")
+    assert game["can_play_from"] is True
+
+
+async def wait_status(url: str, wanted: str) -> dict:
+    with trio.fail_after(20):
+        while True:
+            _, listing = await http(url + "/api/games")
+            if listing["games"] and listing["games"][0]["status"] == wanted:
+                return listing["games"][0]
+            await trio.sleep(0.05)
+
+
+async def test_a_paused_room_is_shown_as_paused_and_as_running_once_unpaused(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        async with trio.open_nursery() as bots:
+            for seed, code in enumerate(room.reservations):
+                bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, code, seed)
+            game = await wait_status(url, "paused")
+            assert [p["name"] for p in game["players"]] == ["Alice", "Bob"]
+            with trio.fail_after(20):  # the game page's stream hears the pause without a move
+                await admin.unpause(room.room_id)
+            await wait_status(url, "running")
+            await admin.pause(room.room_id)
+            await wait_status(url, "paused")
+            bots.cancel_scope.cancel()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chrome(tmp_path)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def wait(driver, condition, message="", timeout=30):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+
+
+async def test_nameless_players_the_result_the_counter_and_the_icons_in_a_browser(nursery, browser):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    async with trio.open_nursery() as bots:  # two bots that give no name
+        for seed in (1, 2):
+            bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, None, seed)
+
+    def look():
+        browser.get(url + "/")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#games tbody tr[data-status=finished]"))
+        players = browser.find_element(By.CSS_SELECTOR, "#games tbody tr .players").text
+        assert re.fullmatch(r"RED \((.*)\) vs BLUE \((.*)\)", players), players
+        game_id = browser.find_element(By.CSS_SELECTOR, "#games tbody tr").get_attribute("data-id")
+        browser.get(f"{url}/game/{game_id}?step=0")
+        wait(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-step") == "0")
+        counter = browser.find_element(By.ID, "counter").text
+        total = int(re.fullmatch(r"\u00b7 step 1 of (\d+)", counter).group(1))
+        assert not browser.find_element(By.ID, "result-box").is_displayed(), "the result shows at step 0"
+        for button in ("first", "last"):  # drawn, not a glyph the font may lack
+            element = browser.find_element(By.ID, button)
+            assert element.find_elements(By.TAG_NAME, "svg") and element.text.strip() == ""
+            assert element.size["width"] > 10
+        browser.find_element(By.ID, "last").click()
+        wait(browser, lambda d: d.find_element(By.ID, "counter").text == f"\u00b7 step {total} of {total}")
+        wait(browser, lambda d: d.find_element(By.ID, "result-box").is_displayed(), "no result at the last step")
+        result = browser.find_element(By.ID, "result").text
+        assert "Seat" in result and "RED" in result and "BLUE" in result
+        browser.find_element(By.ID, "first").click()
+        wait(browser, lambda d: not d.find_element(By.ID, "result-box").is_displayed(), "the result stays at step 1")
+        assert browser.find_element(By.ID, "play-from").is_displayed()  # a server: play from here is offered
+        browser.get(f"{url}/game/nothing-here")
+        browser.find_element(By.ID, "back").click()
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#games tbody tr"), "the way back leads nowhere")
+
+    with trio.fail_after(120):
+        await trio.to_thread.run_sync(look)
+
+
+async def game_of(url: str) -> dict:
+    _, listing = await http(url + "/api/games")
+    _, game = await http(url + "/api/games/" + listing["games"][0]["id"])
+    return game
+
+
+async def control(url: str, game_id: str, action: str, **extra):
+    body = json.dumps({"action": action, **extra}).encode()
+    return await http(f"{url}/api/games/{game_id}/control", body, {"Content-Type": "application/json"}, "POST")
+
+
+async def test_an_admin_pauses_steps_unpauses_and_cancels_a_live_room_through_the_api(nursery):
+    """The room changes as the admin lobby's own requests change it: a step is one move, and
+    a cancel ends the game for an observing admin with ``left`` and no result."""
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    reports = []
+
+    async def bot(code, seed):
+        reports.append(await play_game(piranhas, "127.0.0.1", server.port, code, seed))
+
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        await admin.observe(room.room_id)
+        game = await game_of(url)
+        assert game["controls"] == ["start", "cancel"] and game["controls_need_passphrase"] is False
+        async with trio.open_nursery() as bots:
+            for seed, code in enumerate(room.reservations):
+                bots.start_soon(bot, code, seed)
+            game = await wait_status(url, "paused")
+            game = await game_of(url)
+            assert game["controls"] == ["step", "unpause", "cancel"]
+            before = game["count"]
+            status, answer = await control(url, game["id"], "step")
+            assert status == 200, answer
+            with trio.fail_after(20):  # the step's request is answered: one move more, as <step> does
+                while (await game_of(url))["count"] < before + 1:
+                    await trio.sleep(0.05)
+            assert (await control(url, game["id"], "pause"))[0] == 409  # already paused: not offered
+            assert (await control(url, game["id"], "unpause"))[0] == 200
+            await wait_status(url, "running")
+            assert (await control(url, game["id"], "pause"))[0] == 200
+            await wait_status(url, "paused")
+            assert (await control(url, game["id"], "cancel"))[0] == 200
+            with trio.fail_after(20):
+                assert await admin.wait_result(room.room_id) is None  # left, no result: as <cancel>
+        await wait_status(url, "finished")
+    assert len(reports) == 2 and all(report.result is None for report in reports)
+    game = await game_of(url)
+    assert game["controls"] == [] and (await control(url, game["id"], "pause"))[0] == 409
+    assert (await control(url, game["id"], "dance"))[0] == 409
+    status, answer = await http(f"{url}/api/games/{game['id']}/control", b"not json", {}, "POST")
+    assert status == 400 and "action" in answer["error"]
+
+
+async def thinking_bot(port: int, code: str, moves: list) -> None:
+    """A bot that thinks half a second a move, so an unpaused game lasts to be paused again;
+    ``moves`` gets one entry per move sent."""
+    async with await Client.connect("127.0.0.1", port, game="piranhas") as client:
+        await client.join_prepared(code)
+        async for message in client:
+            if isinstance(message, MoveRequest):
+                await trio.sleep(0.5)
+                await client.send_move(client.plugin.legal_moves(client.memento.game)[0])
+                moves.append(1)
+
+
+async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browser):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    piranhas = registry.get("swc_2019_piranhas")
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        async with trio.open_nursery() as bots:
+            moves: list = []
+            for code in room.reservations:
+                bots.start_soon(thinking_bot, server.port, code, moves)
+            game = await wait_status(url, "paused")
+
+            def buttons(driver) -> list[str]:
+                return [b.get_attribute("data-action") for b in driver.find_elements(By.CSS_SELECTOR, "#control-form button")
+                        if b.is_displayed()]
+
+            def click(action: str) -> None:
+                browser.find_element(By.CSS_SELECTOR, f'#control-form button[data-action="{action}"]').click()
+
+            def steer():
+                browser.get(f"{url}/game/{game['id']}")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "paused")
+                assert buttons(browser) == ["step", "unpause", "cancel"]
+                def shown(driver) -> int:  # a classic paused room has shown no state before its first step
+                    return int(driver.find_element(By.ID, "board").get_attribute("data-step") or -1)
+                before = shown(browser)
+                click("step")
+                wait(browser, lambda d: shown(d) > before, "a step drew no new state")
+                wait(browser, lambda d: moves, "the step's move was not made")  # unpausing before it would
+                click("unpause")                                                 # request a second one (official)
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "running")
+                wait(browser, lambda d: buttons(d) == ["pause", "cancel"])
+                click("pause")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "paused")
+                click("cancel")
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "finished")
+                wait(browser, lambda d: not d.find_element(By.ID, "room-controls").is_displayed())
+
+            with trio.fail_after(120):
+                await trio.to_thread.run_sync(steer)
