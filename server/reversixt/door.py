@@ -380,10 +380,6 @@ def write_game_files(files: dict[str, str]) -> None:
             log.error("reversixt: %s not written: %s", path, error)
 
 
-async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    await ReversiDoor(settings).run(task_status=task_status)
-
-
 # What the web viewer reads of this family (server/door.py's viewer hooks); its records
 # (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
 

@@ -300,10 +300,6 @@ def _hang_up(connection: _Connection, reason: str) -> None:
     connection.hang_up(reason)
 
 
-async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    await RoboRallyDoor(settings).run(task_status=task_status)
-
-
 # What the web viewer reads of this family (server/door.py's viewer hooks); its records
 # (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
 

@@ -112,7 +112,6 @@ class Connection(transport.Connection):
         super().__init__(stream, peer)
         self.writer = StreamWriter()
         self.is_admin = False
-        self.failed_logins = 0
         self.ignored_admin_requests = 0  # admin requests sent without authenticating (log once)
         self.slots: list[PlayerSlot] = []
         self.dialect: str | None = None  # "classic"/"modern" once a message showed it (dialects.route)

@@ -203,7 +203,6 @@ class Lobby:
             if connection not in self.admins:
                 self.admins.append(connection)
             return True
-        connection.failed_logins += 1
         log.warning("%r: wrong admin passphrase", connection)
         return False
 

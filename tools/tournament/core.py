@@ -93,7 +93,6 @@ class Tournament:
         self.slots = schedule_module.schedule(
             settings.names, settings.format, settings.games_per_pairing, settings.seats, settings.seed,
         )
-        self.by_key = {slot.key: slot for slot in self.slots}
         self.by_index = {slot.index: slot for slot in self.slots}
         self.sprt = Sprt(**settings.sprt) if settings.sprt else None
         self.significance = Significance(**settings.significance) if settings.significance else None
