@@ -53,6 +53,7 @@ from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
 from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
+from swc_local.server.reversixt.settings import door_port
 
 if TYPE_CHECKING:
     from swc_local.games.reversixt.mapfile import GameMap
@@ -108,7 +109,7 @@ class ReversiDoor:
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
-        self.game_map = game_map if game_map is not None else GAME.rules_module().load_map(settings.map_path or DEFAULT_MAP)
+        self.game_map = game_map if game_map is not None else GAME.rules.load_map(settings.map_path or DEFAULT_MAP)
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
@@ -305,7 +306,7 @@ class ReversiDoor:
             seats[k] = seat
             groups.append(group)
         settings = self.settings
-        referee = GAME.rules_module().Referee(
+        referee = GAME.rules.Referee(
             self.game_map,
             groups,
             int(round(settings.time_limit * 1000)),
@@ -380,8 +381,8 @@ def write_game_files(files: dict[str, str]) -> None:
             log.error("reversixt: %s not written: %s", path, error)
 
 
-# What the web viewer reads of this family (server/door.py's viewer hooks); its records
-# (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
+# What the web viewer reads of this family (its ServerFamily's viewer hooks, server/reversixt/family.py);
+# its records (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
 
 
 def watch_for_viewer(door: ReversiDoor, book) -> None:
@@ -401,7 +402,33 @@ def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_de
     return read_move_log_file(data.decode("utf-8", "replace"), source)
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens;
-# and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
-from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401
-from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401
+async def open_door(nursery, host):
+    """The door as a task of ``swc serve``: None when it is off; a port it cannot open or a map
+    it cannot read is logged, not fatal (``swc serve`` checked the map before)."""
+    settings = host.settings
+    part = settings.section("reversixt")
+    if not part.enabled:
+        return None
+    door_settings = DoorSettings(
+        host=settings.host,
+        port=door_port(settings),
+        map_path=part.map or "",
+        time_limit=part.time_limit,
+        depth=part.depth,
+        zleep=part.zleep,
+        replay_dir=settings.replay_dir if settings.save_replay else None,
+        max_connections=settings.max_connections,
+        join_timeout=part.join_timeout,
+        write_timeout=part.write_timeout,
+        max_idle=part.max_idle,
+    )
+    try:
+        door = ReversiDoor(door_settings)
+    except (OSError, GAME.rules.MapError) as error:
+        log.error("ReversiXT door not started: map %s: %s", part.map, error)
+        return None
+    try:
+        return await nursery.start(door.run)
+    except OSError as error:
+        log.error("ReversiXT door not started: cannot listen on %s:%d: %s", settings.host, door_settings.port, error)
+        return None

@@ -110,38 +110,3 @@ def door_port(settings) -> int:
     if part.port is not None:
         return part.port
     return 0 if settings.port == 0 else DEFAULT_PORT
-
-
-async def open_door(nursery, host):
-    """The door as a task of ``swc serve``: None when it is off; a port it cannot open or a map
-    it cannot read is logged, not fatal (``swc serve`` checked the map before)."""
-    from swc_local.games.reversixt.mapfile import MapError
-    from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
-
-    settings = host.settings
-    part = settings.section("reversixt")
-    if not part.enabled:
-        return None
-    door_settings = DoorSettings(
-        host=settings.host,
-        port=door_port(settings),
-        map_path=part.map or "",
-        time_limit=part.time_limit,
-        depth=part.depth,
-        zleep=part.zleep,
-        replay_dir=settings.replay_dir if settings.save_replay else None,
-        max_connections=settings.max_connections,
-        join_timeout=part.join_timeout,
-        write_timeout=part.write_timeout,
-        max_idle=part.max_idle,
-    )
-    try:
-        door = ReversiDoor(door_settings)
-    except (OSError, MapError) as error:
-        log.error("ReversiXT door not started: map %s: %s", part.map, error)
-        return None
-    try:
-        return await nursery.start(door.run)
-    except OSError as error:
-        log.error("ReversiXT door not started: cannot listen on %s:%d: %s", settings.host, door_settings.port, error)
-        return None

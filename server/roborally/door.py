@@ -30,6 +30,7 @@ import trio
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
+from swc_local.server.roborally.settings import roborally_settings
 from swc_local.server.roborally.lobby import (
     NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
 )
@@ -300,8 +301,8 @@ def _hang_up(connection: _Connection, reason: str) -> None:
     connection.hang_up(reason)
 
 
-# What the web viewer reads of this family (server/door.py's viewer hooks); its records
-# (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
+# What the web viewer reads of this family (its ServerFamily's viewer hooks, server/roborally/family.py);
+# its records (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
 
 
 def watch_for_viewer(door: RoboRallyDoor, book) -> None:
@@ -322,7 +323,14 @@ def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_de
     return read_game_log(data.decode("utf-8", "replace"), source)
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens;
-# and the family's own swc command (server/cli.py): the drop-in ``swc roborally``.
-from swc_local.server.roborally.cli import add_commands  # noqa: E402,F401
-from swc_local.server.roborally.settings import SECTION, open_door  # noqa: E402,F401
+async def open_door(nursery, host):
+    """Start the door as its own task in ``nursery``; None if it is off or cannot listen."""
+    settings = host.settings
+    roborally = roborally_settings(settings)
+    if roborally is None:
+        return None
+    try:
+        return await nursery.start(RoboRallyDoor(roborally).run)
+    except OSError as error:
+        log.error("Robo Rally door cannot listen on %s:%d (%s); serving without it", roborally.host, roborally.port, error)
+        return None

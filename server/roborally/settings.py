@@ -179,18 +179,3 @@ def door_settings(part: RoboRallyKeys, settings):
 def roborally_settings(settings):
     """The door's settings for the house's ``settings``, or None when the door is off."""
     return door_settings(settings.section("roborally"), settings)
-
-
-async def open_door(nursery, host):
-    """Start the door as its own task in ``nursery``; None if it is off or cannot listen."""
-    settings = host.settings
-    roborally = roborally_settings(settings)
-    if roborally is None:
-        return None
-    from swc_local.server.roborally.door import RoboRallyDoor
-
-    try:
-        return await nursery.start(RoboRallyDoor(roborally).run)
-    except OSError as error:
-        log.error("Robo Rally door cannot listen on %s:%d (%s); serving without it", roborally.host, roborally.port, error)
-        return None

@@ -8,9 +8,9 @@ its map has players (the classic two-player map by default); a Robo Rally game a
 
 from __future__ import annotations
 
-import importlib
 
 from swc_local.games import registry
+from swc_local.tools import families
 
 
 def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, int, dict]:
@@ -18,7 +18,7 @@ def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, in
     game = registry.entry(name)
     if game is None:
         raise ValueError(registry.unknown_game_message(name))
-    adapter = importlib.import_module(game.family.adapter)
+    adapter = families.family(game.family).adapter
     options = {key: value for key, value in options.items() if value is not None}
     foreign = [key for key in options if key not in getattr(adapter, "OPTIONS", ())]
     if foreign:
