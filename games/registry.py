@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from types import ModuleType
 
-from swc_local.games import reversixt, roborally, views
+from swc_local.games import reversixt, roborally
 from swc_local.games.blokus import plugin as blokus
 from swc_local.games.hase_und_igel import plugin as hase_und_igel
 from swc_local.games.hase_und_igel_2025 import plugin as hase_und_igel_2025
@@ -55,7 +55,10 @@ class Game:
     @property
     def view(self) -> ModuleType:
         """Its picture (``render_svg(state, last_move, previous)``), from the pure layer's table of
-        views (games/views.py: drawing imports no wire mapping, so that table is not this one)."""
+        views (games/views.py: drawing imports no wire mapping, so that table is not this one).
+        Imported when first asked: a server without a viewer never loads the pictures."""
+        from swc_local.games import views
+
         return views.view_module(self.game_type)
 
     def bot_command(self) -> list[str]:

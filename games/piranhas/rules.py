@@ -22,7 +22,6 @@ Spec-conformance notes (where §9 is silent or the official code has a quirk):
 
 from __future__ import annotations
 
-import enum
 import random
 from dataclasses import dataclass, field
 

@@ -30,10 +30,10 @@ import trio
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
-from swc_local.server.roborally.settings import roborally_settings
-from swc_local.server.roborally.lobby import (
-    NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
-)
+from swc_local.server.roborally.settings import RoboRallySettings, roborally_settings
+from swc_local.server.roborally.lobby import NEW, SPECTATOR, WELCOMED, Door, Peer
+from swc_local.server.roborally.logwriter import write_log_file
+from swc_local.server.roborally.room import Room
 
 log = logging.getLogger("swc.roborally")
 

@@ -43,6 +43,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from dataclasses import dataclass
+
 from pydantic import BaseModel, ConfigDict
 
 from swc_local.games import registry
@@ -71,6 +73,37 @@ FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
     "roborally_reboot_direction_wait": "rebootDirectionWait", "roborally_setup_timeout": "setupTimeout",
     "roborally_programming_limit": "programmingLimit", "roborally_log_dir": "logDir", "roborally_protocol": "protocols",
 }
+
+
+@dataclass(frozen=True)
+class RoboRallySettings:
+    """Spec §10; every time value in seconds, fractions allowed."""
+
+    host: str = "127.0.0.1"
+    port: int = 52020
+    protocols: tuple[str, ...] = ("Version 1.0",)
+    min_players: int = 2
+    map: str | None = None
+    seed: int | None = None
+    alive_interval: float = 5.0
+    timer: float = 30.0
+    play_card_timeout: float = 5.0
+    pick_damage_timeout: float = 5.0
+    reboot_direction_wait: float = 2.0
+    setup_timeout: float = 0.0
+    programming_limit: float = 0.0
+    close_delay: float = 2.0
+    max_line_bytes: int = 1 << 20
+    max_connections: int = 1000  # more are closed at once (not in the spec: protects the host)
+    hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
+    single_game: bool = True
+    log_dir: str | None = None
+    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
+    chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
+    chat_burst: int = 20
+    write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
+    max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
+    ready_timeout: float = 120.0  # many-games mode: a player holding up a lobby without ready is closed (0: never)
 
 
 class RoboRallyKeys(BaseModel):
@@ -137,9 +170,7 @@ def serve_default(part: RoboRallyKeys) -> RoboRallyKeys:
 
 
 def door_settings(part: RoboRallyKeys, settings):
-    """The door's settings (server/roborally/lobby.py), or None when the door is off."""
-    from swc_local.server.roborally.lobby import RoboRallySettings
-
+    """The door's settings (:class:`RoboRallySettings`), or None when the door is off."""
     port = part.port
     if port is None or port < 0:
         return None
