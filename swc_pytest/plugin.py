@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from swc_local.swc_pytest.families import FAMILIES
+from swc_local.swc_pytest import families
 
 
 def pytest_configure(config) -> None:
@@ -35,7 +35,7 @@ def pytest_configure(config) -> None:
         "swc_server(game='piranhas', seed=None, paused=False, password='examplepassword', **settings): "
         "options of the swc_server fixture",
     )
-    for family in FAMILIES:  # each other family's fixtures (swc_pytest/families.py), as a plugin of its own
+    for family in families.FAMILIES:  # each other family's fixtures (swc_pytest/families.py), as a plugin of its own
         config.addinivalue_line("markers", family.marker)
         if not config.pluginmanager.is_registered(family.fixtures):
             config.pluginmanager.register(family.fixtures, f"swc_local.swc_pytest.{family.name}")
