@@ -53,7 +53,7 @@ from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.limits import BurstLog
 from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
-from swc_local.server.reversixt.settings import door_port
+from swc_local.server.reversixt.settings import ReversiSettings, door_port
 
 if TYPE_CHECKING:
     from swc_local.games.reversixt.mapfile import GameMap
@@ -73,20 +73,29 @@ KEEP_FINISHED = 100
 DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "..", "games", "reversixt", "maps", "classic_2p.map")
 
 
+_KEYS = ReversiSettings.model_fields
+"""The section's fields (server/reversixt/settings.py): the one place their defaults are stated."""
+SHARED_FIELDS = ("time_limit", "depth", "zleep", "join_timeout", "write_timeout", "max_idle")
+"""What the door reads of its section as it is; the rest the house says (address, records, budget)."""
+
+
 @dataclass
 class DoorSettings:
+    """A running door's settings: its section's fields (defaults from :class:`ReversiSettings`),
+    the house's address, records and budget, and the map and pauses of ``swc match`` and tests."""
+
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     map_path: str = ""
-    time_limit: float = 0.0
-    depth: int = 1
-    zleep: float | None = None
+    time_limit: float = _KEYS["time_limit"].default
+    depth: int = _KEYS["depth"].default
+    zleep: float | None = _KEYS["zleep"].default
     replay_dir: str | None = None
     timing: Timing = field(default_factory=Timing)
     max_connections: int = 1000  # more at once are closed at once (the XML door's maxConnections)
-    join_timeout: float = 60.0  # seconds to send the GROUP when there is no zleep (0: for ever)
-    write_timeout: float = 10.0  # seconds a client may take no bytes before it is disqualified (0: for ever)
-    max_idle: int = 100  # connections without a GROUP; the oldest makes room for a new one
+    join_timeout: float = _KEYS["join_timeout"].default  # seconds to send the GROUP without zleep (0: for ever)
+    write_timeout: float = _KEYS["write_timeout"].default  # seconds a client may take no bytes: disqualified (0: for ever)
+    max_idle: int = _KEYS["max_idle"].default  # connections without a GROUP; the oldest makes room for a new one
 
 
 @dataclass
@@ -413,14 +422,9 @@ async def open_door(nursery, host):
         host=settings.host,
         port=door_port(settings),
         map_path=part.map or "",
-        time_limit=part.time_limit,
-        depth=part.depth,
-        zleep=part.zleep,
         replay_dir=settings.replay_dir if settings.save_replay else None,
         max_connections=settings.max_connections,
-        join_timeout=part.join_timeout,
-        write_timeout=part.write_timeout,
-        max_idle=part.max_idle,
+        **{name: getattr(part, name) for name in SHARED_FIELDS},
     )
     try:
         door = ReversiDoor(door_settings)
