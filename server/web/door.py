@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .app import WebContext
 
 # hypercorn and starlette are imported when a viewer opens, not when swc serve reads this door's
-# settings section (every door module is imported for that, a viewer or not).
+# settings section (server/doors.py imports every door's section, a viewer or not).
 
 log = logging.getLogger("swc.web")
 

@@ -1,7 +1,7 @@
 """Replays and logs opened without a game server: ``swc view FILE...`` and the start page's upload.
 
 What kind a file is comes from its bytes, never from its name: gzip is unpacked (bounded), then
-each family's reader (``read_record_file`` of its door module, server/door.py) says whether the
+each family's reader (``read_record_file`` of its ServerFamily, server/families.py) says whether the
 bytes are its own: a ReversiXT move log starts with ``Starting game with map``, a Robo Rally game
 log is JSON lines whose first object says ``"game": "roborally"``, and anything else is read as
 an XML replay with the game ports' reader and limits (the XML reader is the fallback, asked

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from swc_local.server.door import ServerFamily
 from swc_local.server.web.book import GameRecord, SeatRow, Step
 
@@ -34,8 +36,9 @@ class ToyRecord(GameRecord):
 
 
 def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
-    """A toy log (``swc match --replays`` writes ``gameNNN.toy``); None for any other file."""
-    if not source.endswith(".toy"):
+    """A toy log (``swc match --replays`` writes ``gameNNN.toy``: ``name 1`` first); None for any
+    other file (known by its bytes, as every family's reader: the name is only a label)."""
+    if re.match(rb"[^\s<{]+ 1\n", data) is None:
         return None
     return ToyRecord(source, data.decode("utf-8", "replace"))
 
