@@ -119,8 +119,8 @@ def summary(report: BotReport) -> str:
 
 
 def add_commands(commands) -> None:
-    """``swc bot GAME`` (the classic and modern games) and ``swc roborally-bot``."""
-    from swc_local.client import roborally_bot
+    """``swc bot GAME`` (every game) and each client family's own commands (client/bots.py)."""
+    from swc_local.client import bots
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
 
@@ -131,26 +131,27 @@ def add_commands(commands) -> None:
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
     bot.set_defaults(run=_bot)
-
-    roborally = commands.add_parser("roborally-bot", help="play one Robo Rally game with a reference bot")
-    roborally_bot.add_arguments(roborally)
-    roborally.set_defaults(run=roborally_bot.run)
+    for family in bots.FAMILIES:
+        if family.add_commands is not None:
+            family.add_commands(commands)
 
 
 def _bot(args) -> int:
     import trio
 
+    from swc_local.client import bots
     from swc_local.games import registry
 
     game = registry.entry(args.game)
     if game is None:
         log.error("swc bot: %s", registry.unknown_game_message(args.game))
         return 2
-    if game.bot_main is not None:  # a game of another family: its own reference bot, as registered
+    family = bots.family(game.family)
+    if family is not None:  # a game of another family: its own reference bot (client/bots.py)
         argv = [*game.bot_flags, "--host", args.host]
         argv += ["--port", str(args.port)] if args.port is not None else []
         argv += ["--seed", str(args.seed)] if args.seed is not None else []
-        return registry.function(game.bot_main)(argv)
+        return family.bot_main(argv)
     plugin = registry.get(game.game_type)
     args.port = 13050 if args.port is None else args.port
     report = None

@@ -1,100 +1,92 @@
-"""Every game this server hosts, of every wire family, in one table.
+"""Every game this server hosts, of every wire family, in one tuple: :data:`GAMES`.
 
-A row (:class:`Game`) says what the tools need to know about a game without importing it: its
-game type, its family, its short names, how many seats it has, the reference bot's command;
-the family (:class:`Family`) says which module plays its seats in ``swc match`` (the runner's
-seat adapter), which function prints or checks its replay files, which file names those have,
-and which module is its door in ``swc serve`` (server/door.py starts every family's door from
-this table, and server/config.py reads each door's settings section through it).  Everything
-is named by module path and imported when used, so importing this module costs nothing: no
-server, no trio.
+A row (:class:`Game`) states everything the layers above need to know about a game, as real
+values imported here: its game type, its wire family's name, its short names, its title, its
+seats, its plugin (XML family) or rules package (other families), the reference bot's command;
+its view (the SVG picture, ``games/<game>/view.py``) comes from the pure layer's table, games/views.py.  The layers above keep their own part of
+a family as typed values of their own (``server/families.py``, ``client/bots.py``,
+``tools/families.py``, ``swc_pytest/families.py``) and join it to these rows by the family's name.
 
-Adding a game of an existing family is one :class:`Game` line here; a new family is one
-:class:`Family` line more.  The XML door looks its games up through :func:`get` and
-:func:`all_plugins` (the XML family's plugins); ``swc match``, ``swc replay``, ``swc bot`` and
-the pytest fixtures through :func:`entry`.
+Adding a game of an existing family is one import and one :class:`Game` line here and its view in
+games/views.py (ARCHITECTURE.md, "Where new things go").  The XML door looks its games up through :func:`get` and
+:func:`all_plugins`; ``swc match``, ``swc replay``, ``swc bot`` and the pytest fixtures through
+:func:`entry`; the viewer draws through :attr:`Game.view` (``games/views.py``).
 """
 
 from __future__ import annotations
 
 import difflib
-import importlib
+import sys
 from dataclasses import dataclass
-from pathlib import Path
+from types import ModuleType
 
+from swc_local.games import reversixt, roborally
+from swc_local.games.blokus import plugin as blokus
+from swc_local.games.hase_und_igel import plugin as hase_und_igel
+from swc_local.games.hase_und_igel_2025 import plugin as hase_und_igel_2025
+from swc_local.games.ostseeschach import plugin as ostseeschach
+from swc_local.games.piranhas import plugin as piranhas
+from swc_local.games.piranhas_2026 import plugin as piranhas_2026
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 
 PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str  # xml, reversixt, roborally
-    adapter: str  # module with the runner's seat adapter (a class Family)
-    replay: str  # "module:function": function(path, check, out) -> exit code
-    log_suffixes: tuple[str, ...]  # the file names of its replays/logs end so
-    door: str = ""  # module of its door in swc serve (server/door.py: SECTION, open_door); "": none
+XML = "xml"
+"""The name of the Software-Challenge family (the XML lobby); the other families name themselves."""
 
 
 @dataclass(frozen=True)
 class Game:
     game_type: str
-    family: Family
+    family: str  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
     short_names: tuple[str, ...]
     seats: tuple[int, int]  # (fewest, most)
     bot: tuple[str, ...]  # the reference bot's command; {python} and the runner's placeholders
-    plugin: str | None = None  # XML family: the module whose PLUGIN is the game
-    bot_main: str | None = None  # "module:function(argv) -> exit code": ``swc bot GAME`` of other families
-    bot_flags: tuple[str, ...] = ()  # what bot_main is given before --host/--port/--seed
-    rules: str | None = None  # other families: the module its door plays it with (the XML family's is plugin)
+    plugin: GamePlugin | None = None  # XML family: the game's plugin
+    title: str = ""  # what people read (the viewer's lists): "Piranhas 2019"
+    rules: ModuleType | None = None  # other families: the package its door plays it with
+    bot_flags: tuple[str, ...] = ()  # other families: what ``swc bot GAME`` gives the family's bot before --host
 
     @property
     def name(self) -> str:
         """The name a person types: the first short name."""
         return self.short_names[0] if self.short_names else self.game_type
 
-    def rules_module(self):
-        """The module :attr:`rules` names (imported now)."""
-        if self.rules is None:
-            raise LookupError(f"{self.name} names no rules module")
-        return importlib.import_module(self.rules)
+    @property
+    def view(self) -> ModuleType:
+        """Its picture (``render_svg(state, last_move, previous)``), from the pure layer's table of
+        views (games/views.py: drawing imports no wire mapping, so that table is not this one).
+        Imported when first asked: a server without a viewer never loads the pictures."""
+        from swc_local.games import views
+
+        return views.view_module(self.game_type)
 
     def bot_command(self) -> list[str]:
-        import sys
-
         return [sys.executable if arg == PYTHON else arg for arg in self.bot]
 
 
-XML = Family("xml", "swc_local.tools.xml_match", "swc_local.tools.replay_check:main", (".xml",), "swc_local.server.xml.door")
-REVERSIXT = Family("reversixt", "swc_local.tools.reversixt_match", "swc_local.tools.reversixt_replay:main", (".log", ".txt"),
-                   "swc_local.server.reversixt.door")
-ROBORALLY = Family("roborally", "swc_local.tools.roborally_match", "swc_local.tools.roborally_replay:main", (".jsonl",),
-                   "swc_local.server.roborally.door")
-FAMILIES = (XML, REVERSIXT, ROBORALLY)
-
-
-def _xml(game_type: str, short: str, module: str) -> Game:
+def _xml(game_type: str, short: str, module: ModuleType, title: str) -> Game:
+    """A game of the XML family: ``module`` is its ``plugin.py`` (its ``PLUGIN``)."""
     bot = (PYTHON, "-m", "swc_local.tools.cli", "bot", game_type, "--host", "{host}", "--port", "{port}",
            "--reservation", "{reservation}", "--seed", "{seed}")
-    return Game(game_type, XML, (short,), (2, 2), bot, module)
+    return Game(game_type, XML, (short,), (2, 2), bot, module.PLUGIN, title)
 
 
 GAMES: tuple[Game, ...] = (
-    _xml("swc_2019_piranhas", "piranhas", "swc_local.games.piranhas.plugin"),
-    _xml("swc_2018_hase_und_igel", "hase_und_igel", "swc_local.games.hase_und_igel.plugin"),
-    _xml("swc_2022_ostseeschach", "ostseeschach", "swc_local.games.ostseeschach.plugin"),
-    _xml("swc_2026_piranhas", "piranhas_2026", "swc_local.games.piranhas_2026.plugin"),
-    _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", "swc_local.games.hase_und_igel_2025.plugin"),
-    _xml("swc_2027_blokus", "blokus", "swc_local.games.blokus.plugin"),
-    Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
+    _xml("swc_2019_piranhas", "piranhas", piranhas, "Piranhas 2019"),
+    _xml("swc_2018_hase_und_igel", "hase_und_igel", hase_und_igel, "Hase und Igel 2018"),
+    _xml("swc_2022_ostseeschach", "ostseeschach", ostseeschach, "Ostseeschach 2022"),
+    _xml("swc_2026_piranhas", "piranhas_2026", piranhas_2026, "Piranhas 2026"),
+    _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", hase_und_igel_2025, "Hase und Igel 2025"),
+    _xml("swc_2027_blokus", "blokus", blokus, "Blokus 2027"),
+    Game("reversixt", "reversixt", ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
-         bot_main="swc_local.client.reversixt_bot:main", bot_flags=("--strategy", "greedy"), rules="swc_local.games.reversixt"),
-    Game("roborally", ROBORALLY, ("roborally",), (2, 6),
+         title="ReversiXT", rules=reversixt, bot_flags=("--strategy", "greedy")),
+    Game("roborally", "roborally", ("roborally",), (2, 6),
          (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
-         bot_main="swc_local.client.roborally_bot:main", bot_flags=("--greedy",)),
+         title="Robo Rally", rules=roborally, bot_flags=("--greedy",)),
 )
 
 _names: tuple[tuple[Game, ...], dict[str, Game]] = ((), {})
@@ -140,27 +132,17 @@ def game_names() -> list[str]:
             for game in GAMES]
 
 
-def family_for_file(path: Path) -> Family | None:
-    """The family whose replay/log files are named like ``path`` (None: no family's)."""
-    name = Path(path).name.lower()
-    for family in FAMILIES:
-        if name.endswith(family.log_suffixes):
-            return family
-    return None
-
-
-def function(reference: str):
-    """The function a ``module:function`` reference of this table names (imported now)."""
-    module, _, name = reference.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
 # -- the XML door's games ---------------------------------------------------------------------
 
 
 def game_types() -> list[str]:
     """The game types of the XML family (the games the XML door serves)."""
     return [game.game_type for game in GAMES if game.plugin is not None]
+
+
+def of_family(family: str) -> tuple[Game, ...]:
+    """The games of the family called ``family``."""
+    return tuple(game for game in GAMES if game.family == family)
 
 
 def resolve(name: str) -> str:
@@ -172,9 +154,7 @@ def resolve(name: str) -> str:
 def get(game_type: str) -> GamePlugin | None:
     """The XML plugin for ``game_type``, or None when no XML game of that type is known."""
     game = next((g for g in GAMES if g.game_type == game_type), None)
-    if game is None or game.plugin is None:
-        return None
-    return importlib.import_module(game.plugin).PLUGIN
+    return None if game is None else game.plugin
 
 
 def all_plugins() -> list[GamePlugin]:
@@ -191,10 +171,7 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     """
     fallback = None
     for game_type in game_types():
-        try:
-            plugin = get(game_type)
-        except Exception:  # a game package that does not import must not hide the others
-            continue
+        plugin = get(game_type)
         if plugin is None or state.get("class") not in plugin.data_classes:
             continue
         verdict = plugin.recognizes_state(state)

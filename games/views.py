@@ -1,8 +1,9 @@
 """One entry point to draw any game's state: ``render(game_type, state, last_move) -> SVG``.
 
 Why a dispatcher of its own: the web door draws states of all eight games but should know none of
-them; each game keeps its picture beside its rules (``games/<game>/view.py``) and is imported only
-when a state of that game is first drawn, so serving Piranhas never loads Blokus.
+them; each game keeps its picture beside its rules (``games/<game>/view.py``), and this module's
+one table (:data:`VIEWS`, real imports) is the pure layer's list of pictures: drawing needs no
+wire mapping, so the registry (which imports every plugin) reads its ``Game.view`` from here.
 
 ``state`` and ``last_move`` are what the game's replay printer works with (see each view's
 docstring): for the XML games what ``plugin.game_from_state`` returns and the decoded move; for
@@ -25,35 +26,45 @@ steps through states has it at hand, so it should always pass it.
 
 from __future__ import annotations
 
-import importlib
+from types import ModuleType
 
-VIEW_MODULES: dict[str, str] = {
-    "swc_2019_piranhas": "swc_local.games.piranhas.view",
-    "swc_2018_hase_und_igel": "swc_local.games.hase_und_igel.view",
-    "swc_2022_ostseeschach": "swc_local.games.ostseeschach.view",
-    "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.view",
-    "swc_2026_piranhas": "swc_local.games.piranhas_2026.view",
-    "swc_2027_blokus": "swc_local.games.blokus.view",
-    "reversixt": "swc_local.games.reversixt.view",
-    "roborally": "swc_local.games.roborally.view",
+from swc_local.games.blokus import view as blokus
+from swc_local.games.hase_und_igel import view as hase_und_igel
+from swc_local.games.hase_und_igel_2025 import view as hase_und_igel_2025
+from swc_local.games.ostseeschach import view as ostseeschach
+from swc_local.games.piranhas import view as piranhas
+from swc_local.games.piranhas_2026 import view as piranhas_2026
+from swc_local.games.reversixt import view as reversixt
+from swc_local.games.roborally import view as roborally
+
+VIEWS: dict[str, ModuleType] = {
+    "swc_2019_piranhas": piranhas,
+    "swc_2018_hase_und_igel": hase_und_igel,
+    "swc_2022_ostseeschach": ostseeschach,
+    "swc_2025_hase_und_igel": hase_und_igel_2025,
+    "swc_2026_piranhas": piranhas_2026,
+    "swc_2027_blokus": blokus,
+    "reversixt": reversixt,
+    "roborally": roborally,
 }
-"""Game type -> its view module; the XML games' types are the registry's."""
+"""Game type -> its view module; the XML games' types are the registry's (``Game.view`` reads
+this table: the registry imports wire mappings, a picture needs none)."""
 
-_SHORT_NAMES = {module.split(".")[2]: game_type for game_type, module in VIEW_MODULES.items()}
+_SHORT_NAMES = {module.__name__.split(".")[2]: game_type for game_type, module in VIEWS.items()}
 """The registry's short names (``piranhas``, ``blokus``, ...): each game's package name."""
 
 
 def game_types() -> list[str]:
     """Every game type :func:`render` can draw."""
-    return list(VIEW_MODULES)
+    return list(VIEWS)
 
 
 def view_module(game_type: str):
     """The view module of ``game_type`` (a full type or the registry's short name)."""
-    name = VIEW_MODULES.get(_SHORT_NAMES.get(game_type, game_type))
-    if name is None:
-        raise KeyError(f"no view for game type {game_type!r}; known: {', '.join(VIEW_MODULES)}")
-    return importlib.import_module(name)
+    module = VIEWS.get(_SHORT_NAMES.get(game_type, game_type))
+    if module is None:
+        raise KeyError(f"no view for game type {game_type!r}; known: {', '.join(VIEWS)}")
+    return module
 
 
 def render(game_type: str, state, last_move=None, previous=None) -> str:

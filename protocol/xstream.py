@@ -2,7 +2,7 @@
 
 The official servers decode a move's numeric attributes with XStream's ``IntConverter``,
 which calls Java's ``Integer.decode`` and accepts what it accepts: a sign, then decimal,
-``0x``/``0X``/``#`` hexadecimal or a leading ``0`` for octal; values up to ``0xFFFFFFFF``
+``0x``/``0X``/``#`` hexadecimal or a leading ``0`` for octal (so ``08`` is an error); values up to ``0xFFFFFFFF``
 wrap to negative ints as Java's unsigned parse does.  The reader lives in the codec layer
 because it is a fact of the wire, not of any game; each game turns the ``ValueError`` into
 its own malformed-move error.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_JAVA_INT = re.compile(r"([+-]?)(?:(0[xX]|#)([0-9a-fA-F]+)|(0)([0-7]+)|([0-9]+))\Z")
+_JAVA_INT = re.compile(r"([+-]?)(?:(0[xX]|#)([0-9a-fA-F]+)|(0)([0-7]+)|(0|[1-9][0-9]*))\Z")
 
 
 def java_int(text: str) -> int:

@@ -1,5 +1,5 @@
-"""The host of ``swc serve``: it starts every door from server/door.py's one list (the door of
-each family of the registry, the XML door first, then the viewer) and stops them together.
+"""The host of ``swc serve``: it starts every door of server/doors.py (the door of each family of
+server/families.py, the XML door first, then the viewer) and stops them together.
 
 :class:`Server` keeps the surface tests and tools use (``port``, ``lobby``, ``connections``: the
 XML door's; :meth:`Server.door` for any other door by name; ``doors``), and stands for the XML
@@ -14,6 +14,8 @@ import logging
 import trio
 
 from swc_local.server.config import Settings
+from swc_local.server.door import start_doors
+from swc_local.server.doors import all_doors
 from swc_local.server.limits import start_process_budget
 from swc_local.server.xml.door import XmlDoor
 
@@ -48,9 +50,7 @@ class Server:
         start_process_budget(log)  # one connection budget for every door (issue 21)
         async with trio.open_nursery() as nursery:
             self._host = nursery
-            from swc_local.server.door import start_doors  # every door of the registry, the viewer last
-
-            self.doors = await start_doors(nursery, self)
+            self.doors = await start_doors(nursery, self, all_doors())  # every family's door, the viewer last
             task_status.started(self)
 
     def door(self, name: str):

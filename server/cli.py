@@ -1,8 +1,8 @@
 """The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
-``reversixt`` and ``roborally``), which its door module offers (``add_commands``, ``PASSTHROUGH``).
+``reversixt`` and ``roborally``), which its ServerFamily offers (``add_commands``, ``passthrough``).
 
 ``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
-settings section's (server/settings.py), in the order of server/door.py's one list; nothing here
+settings section's (server/settings.py), in the order of server/doors.py; nothing here
 names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import copy
 import difflib
-import importlib
 import logging
 import os
 import re
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from swc_local.server.config import ConfigError, load_settings, located, port_argument, sections
 from swc_local.server.door import CannotListen
+from swc_local.server.doors import all_doors
 
 log = logging.getLogger("swc")
 
@@ -169,23 +169,17 @@ def add_commands(commands) -> None:
     for section in sections():  # every door's flags, from its own settings section
         section.add_flags(serve.add_argument_group(section.title))
     serve.set_defaults(run=_serve)
-    for module in _door_modules():  # a family's own commands (its drop-in server), from its door module
-        if hasattr(module, "add_commands"):
-            module.add_commands(commands)
-
-
-def _door_modules() -> list:
-    from swc_local.server.door import door_modules
-
-    return [importlib.import_module(name) for name in door_modules()]
+    for family in all_doors():  # a family's own commands (its drop-in server), from its ServerFamily
+        if family.add_commands is not None:
+            family.add_commands(commands)
 
 
 def passthrough() -> dict:
     """Commands whose arguments another parser reads verbatim (the leading words -> its
-    ``main(rest)``): each door module's ``PASSTHROUGH``, e.g. ``swc reversixt`` (the reference's flags)."""
+    ``main(rest)``): each family's ``passthrough``, e.g. ``swc reversixt`` (the reference's flags)."""
     commands: dict = {}
-    for module in _door_modules():
-        commands.update(getattr(module, "PASSTHROUGH", {}))
+    for family in all_doors():
+        commands.update(family.passthrough)
     return commands
 
 

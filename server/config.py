@@ -4,7 +4,7 @@ The file is read once, here: its lines (every key's ``file:line`` for error mess
 for every key that no section knows (naming the closest known key), and then each part is handed
 to whoever reads it: the house's own keys below, and every door's section (server/settings.py's
 :class:`~swc_local.server.settings.Section`, declared in the door's subpackage and found through
-the registry's families, :func:`sections`) its own keys. No key of a door is named in this file.
+server/doors.py's tuple, :func:`sections`) its own keys. No key of a door is named in this file.
 
 Spec-conformance notes (classic lobby spec §7):
 
@@ -27,7 +27,6 @@ Spec-conformance notes (classic lobby spec §7):
 from __future__ import annotations
 
 import difflib
-import importlib
 import io
 import re
 from pathlib import Path
@@ -40,6 +39,7 @@ from swc_local.server.settings import (  # noqa: F401 -- the names every caller 
     PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
     strict_bool, whole,
 )
+from swc_local.server.doors import all_doors
 from swc_local.server.xml.settings import XmlSettings
 
 DEFAULT_PASSWORD = "examplepassword"
@@ -85,15 +85,8 @@ class Settings(XmlSettings):
 
 
 def sections() -> list[Section]:
-    """Every door's section, in the order the doors start (server/door.py's one list)."""
-    from swc_local.server.door import door_modules
-
-    found = []
-    for module in door_modules():
-        section = getattr(importlib.import_module(module), "SECTION", None)
-        if section is not None:
-            found.append(section)
-    return found
+    """Every door's section, in the order the doors start (server/doors.py)."""
+    return [door.section for door in all_doors()]
 
 
 def section_named(name: str) -> Section:

@@ -1,10 +1,10 @@
-"""The Door contract: what one wire family's listening port is to ``swc serve``.
+"""What one wire family is to ``swc serve``: the :class:`Door` contract and the :class:`ServerFamily` value.
 
 A *door* is one port that speaks one protocol: the XML lobby (:class:`~swc_local.server.xml.door.XmlDoor`),
 ReversiXT (:class:`~swc_local.server.reversixt.door.ReversiDoor`), Robo Rally
 (:class:`~swc_local.server.roborally.door.RoboRallyDoor`) and the web viewer
-(:class:`~swc_local.server.web.door.WebDoor`). ``swc serve`` starts every enabled door from one
-list (:func:`door_modules`: the door of every family of ``games/registry.py``, then the viewer,
+(:class:`~swc_local.server.web.door.WebDoor`). ``swc serve`` starts every door of one tuple
+(server/families.py's :data:`~swc_local.server.families.DOORS`: every family's, then the viewer,
 which watches the others), and a shutdown (SIGTERM/SIGINT, :mod:`swc_local.server.shutdown`)
 treats every door alike:
 
@@ -15,44 +15,44 @@ treats every door alike:
    connection left open and no game left to write;
 3. whatever is left is cancelled.
 
-Why a contract rather than special cases in the shutdown: a fourth family then needs a door
-module with these four members, its settings section and one ``Family`` line in the registry,
-and nothing in the shutdown, the command or this file.
+Why a contract rather than special cases in the shutdown: a fourth family then needs a door with
+these four members and one :class:`ServerFamily` value in server/families.py, and nothing in the
+shutdown, the host, the command or this file.
 
-A door module (named by ``Family.door``) offers two names:
+A family's server part is one typed value, :class:`ServerFamily`, built in its subpackage
+(``server/<family>/family.py``) from real imports:
 
-* ``SECTION``: its settings section (server/settings.py's ``Section``: its keys of
+* ``section``: its settings section (server/settings.py's ``Section``: its keys of
   ``server.properties``, its model, its ``swc serve`` flags and defaults);
-* ``async open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
-  ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off
-  or raises :class:`CannotListen` when it cannot listen (the host stops: one policy for every door).
+* ``open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
+  ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off,
+  or raises :class:`CannotListen` when it cannot listen (the host stops: one policy for every door);
+* its viewer hooks (a family without them is served but not shown by the web viewer):
+  ``watch_for_viewer(door, book)``, called once for the family's started door (the door whose
+  ``name`` is the family's name) when a viewer opens, gives each of its games a record (a
+  ``GameRecord`` of server/web/book.py) in ``book``; ``read_record_file(data, source, *,
+  max_message_bytes, max_depth) -> GameRecord | None`` reads one of the family's replays or logs
+  opened by ``swc view`` or uploaded, None when ``data`` is not the family's (ValueError when it
+  is but cannot be read). Readers are asked in tuple order, except one whose family sets
+  ``record_file_fallback`` (the XML family's: an XML replay has no fixed first bytes), asked last;
+* its own ``swc`` commands (``add_commands(commands)``, e.g. the drop-in ``swc reversixt``) and
+  the commands whose arguments another parser reads verbatim (``passthrough``: leading words ->
+  ``main(rest)``).
 
-and, when the family's games are to be shown by the web viewer (server/web/), its viewer hooks
-(found through :func:`family_doors`; a family without them is served but not shown):
-
-* ``watch_for_viewer(door, book)``: called once for the family's started door (the door whose
-  ``name`` is the family's name) when a viewer opens; gives each of its games a record (a
-  ``GameRecord`` of server/web/book.py) in ``book`` as the game starts;
-* ``read_record_file(data, source, *, max_message_bytes, max_depth) -> GameRecord | None``: one
-  of the family's replays or logs opened by ``swc view`` or uploaded, None when ``data`` is not
-  the family's (raises ValueError when it is but cannot be read). Readers are asked in registry
-  order, except that one whose module sets ``RECORD_FILE_FALLBACK = True`` (the XML family's:
-  an XML replay has no fixed first bytes) is asked last.
-
-Both import the family's records module (``server/<family>/records.py``) only when called, so a
-server without a viewer never imports the viewer's parts.
+The viewer hooks import the family's records module (``server/<family>/records.py``) only when
+called, so a server without a viewer never imports the viewer's parts (those lazy imports point
+down the graph, never back: tests/test_layers.py counts them).
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 import trio
 
-if TYPE_CHECKING:
-    from swc_local.server.app import Server
+from swc_local.server.settings import Section
 
 
 @runtime_checkable
@@ -76,23 +76,18 @@ class Door(Protocol):
         """Connections still open plus games still ending; 0 when the door has stopped."""
 
 
-VIEWER = "swc_local.server.web.door"
-"""The one door that is no family's: it shows the games of all the others, so it starts last."""
+@dataclass(frozen=True)
+class ServerFamily:
+    """One family's part of ``swc serve`` (the module docstring says what each member is)."""
 
-
-def door_modules() -> list[str]:
-    """Every door of ``swc serve`` in start order: each family's (the registry), then the viewer."""
-    from swc_local.games import registry
-
-    return [family.door for family in registry.FAMILIES if family.door] + [VIEWER]
-
-
-def family_doors() -> list[tuple[str, ModuleType]]:
-    """``(family name, its door module)`` for every family of the registry that has a door, in
-    registry order: where the viewer looks for the optional hooks above."""
-    from swc_local.games import registry
-
-    return [(family.name, importlib.import_module(family.door)) for family in registry.FAMILIES if family.door]
+    name: str  # xml, reversixt, roborally; the viewer's door is "web"
+    section: Section
+    open_door: Callable[[trio.Nursery, Any], Awaitable[Door | None]]
+    watch_for_viewer: Callable[[Any, Any], None] | None = None
+    read_record_file: Callable[..., Any] | None = None
+    record_file_fallback: bool = False
+    add_commands: Callable[[Any], None] | None = None
+    passthrough: Mapping[tuple[str, ...], Callable[[list[str]], int]] = field(default_factory=dict)
 
 
 class CannotListen(Exception):
@@ -120,13 +115,13 @@ def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: 
     return CannotListen(f"cannot listen on {host}:{port} for the {what} ({error.strerror or error}); {how}")
 
 
-async def start_doors(nursery: trio.Nursery, host: Server) -> list[Door]:
-    """Start every enabled door of the one list, in order; returns those that opened (the XML
-    door first); a port that any door cannot open stops the host (:class:`CannotListen`)."""
+async def start_doors(nursery: trio.Nursery, host, families: tuple[ServerFamily, ...]) -> list[Door]:
+    """Start the door of every family of ``families``, in order; returns those that opened (the
+    XML door first); a port that any door cannot open stops the host (:class:`CannotListen`)."""
     doors: list[Door] = []
-    for module in door_modules():
+    for family in families:
         host.doors = doors  # what each door may look at: the doors started before it
-        door = await importlib.import_module(module).open_door(nursery, host)
+        door = await family.open_door(nursery, host)
         if door is not None:
             doors.append(door)
     return doors

@@ -26,10 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from swc_local.swc_pytest.reversixt import MARKER as REVERSIXT_MARKER
-from swc_local.swc_pytest.reversixt import reversixt_server  # noqa: F401 -- the ReversiXT fixture
-from swc_local.swc_pytest.roborally import MARKER as ROBORALLY_MARKER
-from swc_local.swc_pytest.roborally import roborally_play, roborally_server  # noqa: F401 -- Robo Rally fixtures (issue 16)
+from swc_local.swc_pytest import families
 
 
 def pytest_configure(config) -> None:
@@ -38,8 +35,10 @@ def pytest_configure(config) -> None:
         "swc_server(game='piranhas', seed=None, paused=False, password='examplepassword', **settings): "
         "options of the swc_server fixture",
     )
-    config.addinivalue_line("markers", REVERSIXT_MARKER)
-    config.addinivalue_line("markers", ROBORALLY_MARKER)
+    for family in families.FAMILIES:  # each other family's fixtures (swc_pytest/families.py), as a plugin of its own
+        config.addinivalue_line("markers", family.marker)
+        if not config.pluginmanager.is_registered(family.fixtures):
+            config.pluginmanager.register(family.fixtures, f"swc_local.swc_pytest.{family.name}")
 
 
 @pytest.fixture

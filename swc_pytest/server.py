@@ -181,7 +181,7 @@ def start_server(
     entry = registry.entry(game) if isinstance(game, str) else None
     if entry is not None and entry.plugin is None:  # a game of another family has its own fixture
         raise ValueError(f"swc_server serves the Software-Challenge games; {entry.name} is played with the "
-                         f"{entry.family.name}_server fixture")
+                         f"{entry.family}_server fixture")
     plugin = resolve_plugin(game)
     with contextlib.ExitStack() as stack:
         if settings.get("save_replay") and "replay_dir" not in settings:

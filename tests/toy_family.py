@@ -17,8 +17,9 @@ Each part stands where a real family's would, in miniature, and nothing outside 
   its settings section :data:`SECTION` (the key ``toyPort``, the ``swc serve`` flag
   ``--toy-port``, its defaults); :func:`open_door`, how ``swc serve`` opens it; and
   :func:`add_commands`, its own ``swc`` command;
-* the one ``Family`` line and the one ``Game`` line of ``games/registry.py``: :func:`register`
-  adds them (here for one test, with ``monkeypatch``).
+* its :class:`~swc_local.server.door.ServerFamily` (:data:`TOY`), one entry of server/families.py's
+  tuple, and the one ``Game`` line of ``games/registry.py``: :func:`register` adds them (here
+  for one test, with ``monkeypatch``).
 
 The toy protocol: a client sends ``PLAY <name>``; two players make a game; the player to move
 gets ``TURN``, answers ``COUNT``, and everybody gets ``COUNTED <name> <n>``; at 3 everybody gets
@@ -32,12 +33,14 @@ a game ends it the same way for the other (``STOPPED <name> left``).
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass, field
 
 import trio
 
 from swc_local.games import registry
-from swc_local.server import transport
+from swc_local.server import families, transport
+from swc_local.server.door import ServerFamily
 from swc_local.server.settings import PortSection
 
 log = logging.getLogger("swc.toy")
@@ -144,7 +147,7 @@ class ToyDoor:
     def __init__(self, host: str = "127.0.0.1", port: int = 0, max_connections: int = 1000) -> None:
         self.host = host
         self.port: int | None = port
-        self.rules = registry.entry("count_to_three").rules_module()  # the door knows its game by the registry
+        self.rules = registry.entry("count_to_three").rules  # the door knows its game by the registry
         self.logs: list[str] = []  # each game's log, as the family would write it to a file
         self.transport = transport.Transport(
             "toy", log, max_connections=max_connections, connect=self._connect, serve=self._serve)
@@ -259,11 +262,12 @@ def add_commands(commands) -> None:
 
 
 # No seat adapter and no replay reader: this test family is served, not played by ``swc match``.
-TOY = registry.Family("toy", adapter="", replay="", log_suffixes=(".toy",), door="tests.toy_family")
-GAME = registry.Game("count_to_three", TOY, ("count_to_three",), (2, 2), bot=(), rules="tests.toy_family")
+TOY = ServerFamily("toy", SECTION, open_door, add_commands=add_commands)
+GAME = registry.Game("count_to_three", "toy", ("count_to_three",), (2, 2), bot=(), rules=sys.modules[__name__])
 
 
 def register(monkeypatch) -> None:
-    """The family's one ``Family`` line and its game's one ``Game`` line in ``games/registry.py``."""
-    monkeypatch.setattr(registry, "FAMILIES", (*registry.FAMILIES, TOY))
+    """The family's one entry in server/families.py's tuple and its game's one ``Game`` line in
+    ``games/registry.py``."""
+    monkeypatch.setattr(families, "FAMILIES", (*families.FAMILIES, TOY))
     monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, GAME))

@@ -3,47 +3,37 @@
 The dispatcher lives here, outside server/, because its commands span the layers: the server's
 (``serve``, ``reversixt``, ``roborally``: server/cli.py), the reference bots (``bot``,
 ``roborally-bot``: client/bot.py), admin scripting (client/admin_cli.py) and the bot author's tools.
-Each module in :data:`COMMAND_MODULES` has ``add_commands(commands)``; a new subcommand is one
-more module in that list (imported when the parser is built, so keep heavy imports inside the
-command's function).
+Each module in :func:`build_parser`'s list has ``add_commands(commands)``; a new subcommand is one
+more module there (imported with this one, so keep heavy imports inside the command's function).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import sys
 from pathlib import Path
 
-from swc_local.games import registry
+from swc_local.client import admin_cli, bot
+from swc_local.server import cli as server_cli
+from swc_local.server.cli import new_parser
+from swc_local.tools import maps, view
+from swc_local.tools.tournament import cli as tournament_cli
 
 log = logging.getLogger("swc")
 
-COMMAND_MODULES = (
-    "swc_local.server.cli",  # serve, reversixt, roborally
-    "swc_local.client.bot",  # bot, roborally-bot
-    "swc_local.tools.cli",  # match, replay
-    "swc_local.client.admin_cli",  # admin
-    "swc_local.tools.view",  # view (the browser viewer for files)
-    "swc_local.tools.maps",  # maps (the bundled maps and courses)
-    "swc_local.tools.tournament.cli",  # tournament
-)
-
 
 def build_parser() -> argparse.ArgumentParser:
-    from swc_local.server.cli import new_parser, share_options
-
+    """Every subcommand: the server's (serve and each family's own), the bots', the bot author's."""
     parser, commands = new_parser()
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).add_commands(commands)
-    return share_options(parser)
+    for add in (server_cli.add_commands, bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands,
+                maps.add_commands, tournament_cli.add_commands):
+        add(commands)
+    return server_cli.share_options(parser)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from swc_local.server.cli import run_command  # with every door module's pass-through commands
-
-    return run_command(build_parser(), sys.argv[1:] if argv is None else argv)
+    return server_cli.run_command(build_parser(), sys.argv[1:] if argv is None else argv)
 
 
 def add_commands(commands) -> None:
@@ -58,13 +48,15 @@ def add_commands(commands) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """Each family reads its own files; the registry says which family a file name belongs to."""
-    family = registry.family_for_file(args.file)
+    """Each family reads its own files; tools/families.py says which family a file name belongs to."""
+    from swc_local.tools import families
+
+    family = families.family_for_file(args.file)
     if family is None:
-        known = ", ".join(f"{' '.join(f.log_suffixes)} ({f.name})" for f in registry.FAMILIES)
+        known = ", ".join(f"{' '.join(f.log_suffixes)} ({f.name})" for f in families.FAMILIES)
         log.error("swc replay: %s is no replay or game log this tool knows (file names end in %s)", args.file, known)
         return 2
-    return registry.function(family.replay)(args.file, args.check, sys.stdout)
+    return family.read_replay(args.file, args.check, sys.stdout)
 
 
 if __name__ == "__main__":

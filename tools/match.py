@@ -16,13 +16,13 @@
 
 from __future__ import annotations
 
-import importlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from swc_local.games import registry
+from swc_local.tools import families
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games
 
@@ -52,7 +52,7 @@ class MatchConfig:
     def commands(self) -> list[str | list[str]]:
         """One command per player, in the order given (before any rotation)."""
         game = registry.entry(self.game_type)
-        adapter = importlib.import_module(game.family.adapter)
+        adapter = families.family(game.family).adapter
         fixed = adapter.seat_count(self.options) if hasattr(adapter, "seat_count") else None
         given = list(self.players or [])
         count = fixed or self.seats or (len(given) if len(given) > 1 else game.seats[0])

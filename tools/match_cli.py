@@ -16,7 +16,6 @@ of regular games and kept (and named) when a game ended otherwise.
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import shutil
 import tempfile
@@ -88,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
     import trio
 
+    from swc_local.tools import families
     from swc_local.tools.match import MatchConfig, run_match
     from swc_local.tools.match_report import Progress, RecordWriter, irregular_line, results_table
     from swc_local.tools.runner import CommandError, require_commands
@@ -96,12 +96,12 @@ def run(args: argparse.Namespace) -> int:
     if game is None:
         log.error("swc match: %s", registry.unknown_game_message(args.game))
         return 2
-    adapter = importlib.import_module(game.family.adapter)
+    adapter = families.family(game.family).adapter
     options = {key: getattr(args, dest) for dest, key in FAMILY_OPTIONS.items() if getattr(args, dest) is not None}
     foreign = [key for key in options if key not in adapter.OPTIONS]
     if foreign:
         flag = "--" + next(dest for dest, key in FAMILY_OPTIONS.items() if key == foreign[0]).replace("_", "-")
-        log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family.name)
+        log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family)
         return 2
     problem = adapter.check_options(game.game_type, options)
     if problem:

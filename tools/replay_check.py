@@ -58,14 +58,6 @@ def sides(plugin: GamePlugin) -> tuple[str, str]:
     return ("ONE", "TWO") if getattr(plugin, "dialect", None) == MODERN else ("RED", "BLUE")
 
 
-def recorded_scores(result: Element) -> list[Element]:
-    """The ``<score>`` elements of a result, first seat first, in either dialect's layout."""
-    scores = result.find("scores")
-    if scores is not None:
-        return [score for entry in scores.findall("entry") if (score := entry.find("score")) is not None]
-    return result.findall("score")
-
-
 def _side(game: Game, plugin: GamePlugin | None = None) -> str:
     return sides(plugin)[game.current_seat] if plugin is not None else ("RED", "BLUE")[game.current_seat]
 

@@ -31,7 +31,7 @@ from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.door import DEFAULT_MAP, DoorSettings, FinishedGame, ReversiDoor
 from swc_local.server.reversixt.game import Timing
-from swc_local.tools.runner import Outcome, SeatOutcome
+from swc_local.tools.seats import Outcome, SeatOutcome
 
 POLL = 0.005
 _DISQUALIFIED = re.compile(r"^disqualified player (\d+) \((.*)\)$", re.M)

@@ -29,7 +29,7 @@ import trio
 from swc_local.server.roborally.door import RoboRallyDoor
 from swc_local.server.roborally.lobby import RoboRallySettings
 from swc_local.tools.results import ranks_from_points
-from swc_local.tools.runner import Outcome, SeatOutcome
+from swc_local.tools.seats import Outcome, SeatOutcome
 
 POLL = 0.01
 MAX_ROUNDS = 40

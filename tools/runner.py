@@ -32,7 +32,6 @@ by :class:`Table`.
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import re
@@ -43,15 +42,15 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import trio
 
-from swc_local.games import registry
+from swc_local.tools import families
 from swc_local.tools.players import command_text, expand, wait_or_stop
 from swc_local.tools.results import (
     ABSENT_CAUSES, CANNOT_START, CRASHED, NEVER_JOINED, REGULAR, GameResult, SeatResult, absent_last,
 )
+from swc_local.tools.seats import Outcome, SeatOutcome, Table  # noqa: F401 -- what the adapters return, named here too
 
 CANNOT_START_CODES = (126, 127)  # the shell's "not executable" and "not found"
 EXIT_GRACE = 1.0  # seconds the commands get to leave on their own after the game
@@ -71,45 +70,6 @@ class GameSpec:
     game_timeout: float = 900.0
     options: dict = field(default_factory=dict)  # per-family extras (map, timeouts)
     seat_seeds: tuple[int, ...] = ()  # each seat's {seed} (tournaments: per bot); empty: seat_seed()
-
-
-@dataclass
-class SeatOutcome:
-    """What the game says about one seat (the adapter's part of a :class:`SeatResult`)."""
-
-    rank: int
-    score: tuple[str, ...]
-    cause: str = REGULAR
-    reason: str | None = None
-
-
-@dataclass
-class Outcome:
-    seats: list[SeatOutcome] | None  # None: no result (then ``error`` says why)
-    error: str | None = None
-    replay: str | None = None
-    score_names: tuple[str, ...] = ()
-    move_times: dict[int, list[float]] = field(default_factory=dict)  # seat -> seconds per move
-    raw: object = None
-
-
-class Table(Protocol):
-    """One game being set up and played, as a family's adapter presents it to the runner."""
-
-    labels: list[str]  # each seat's label in the game's own words
-    ordered: bool  # True: seat k's command starts only once seat k-1 has joined
-
-    def values(self, seat: int) -> dict:
-        """The placeholders of seat ``seat``'s command besides {seed} and {game}."""
-
-    async def wait_joined(self, seat: int) -> None:
-        """Return once the seat's player has joined."""
-
-    async def fill(self, seats: list[int]) -> None:
-        """Seat stand-ins that lose in ``seats`` (their commands did not join)."""
-
-    async def finish(self) -> Outcome:
-        """Wait for the end of the game (cancelled after the game timeout)."""
 
 
 class CommandError(Exception):
@@ -149,14 +109,6 @@ def require_commands(players: list[tuple[str, str | list[str]]]) -> None:
         problem = check_command(command)
         if problem:
             raise CommandError(f"{name} cannot start: {problem}")
-
-
-def family_of(game: str):
-    """The seat adapter module of ``game`` (a game type or short name)."""
-    entry = registry.entry(game)
-    if entry is None:
-        raise ValueError(f"unknown game {game!r}")
-    return entry, importlib.import_module(entry.family.adapter)
 
 
 async def play_games(
@@ -202,13 +154,13 @@ def _single_error(group: BaseExceptionGroup) -> BaseException | None:
 
 async def _pool(specs, parallel, results, on_result, check) -> None:
     async with trio.open_nursery() as run_nursery:
-        families: dict[str, object] = {}
+        tables: dict[str, object] = {}  # family name -> its adapter's Family
 
         def family(spec: GameSpec):
-            entry, module = family_of(spec.game)
-            if entry.family.name not in families:
-                families[entry.family.name] = module.Family(run_nursery)
-            return entry, families[entry.family.name]
+            entry, module = families.seat_adapter(spec.game)
+            if entry.family not in tables:
+                tables[entry.family] = module.Family(run_nursery)
+            return entry, tables[entry.family]
 
         queue = iter(range(len(specs)))
 

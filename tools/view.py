@@ -142,6 +142,8 @@ async def _serve_until_signalled(book, host: str, port: int, password: str | Non
 
 
 if __name__ == "__main__":
-    from swc_local.tools.cli import main
+    from swc_local.server.cli import new_parser, run_command
 
-    sys.exit(main(["view", *sys.argv[1:]]))
+    parser, commands = new_parser()
+    add_commands(commands)
+    sys.exit(run_command(parser, ["view", *sys.argv[1:]], {}))

@@ -37,7 +37,7 @@ from swc_local.games.plugin import seat_labels
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.tools.results import ranks_from_points
-from swc_local.tools.runner import Outcome, SeatOutcome
+from swc_local.tools.seats import Outcome, SeatOutcome
 
 log = logging.getLogger("swc.match")
 

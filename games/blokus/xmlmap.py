@@ -37,9 +37,9 @@ from swc_local.games.blokus.rules import (
     _bit,
     _kinds,
 )
-from swc_local.games.piranhas.xmlmap import java_int  # the same XStream int converter
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element, end_tag, start_tag
+from swc_local.protocol.xstream import java_int
 
 SET_MOVE_CLASS = "sc.plugin2027.SetMove"
 SKIP_MOVE_CLASS = "sc.plugin2027.SkipMove"
@@ -75,7 +75,7 @@ def _int(text: str | None) -> int:
         return 0
     try:
         return java_int(text.strip())
-    except MalformedMove as error:
+    except ValueError as error:
         raise _protocol_error(str(error)) from None
 
 

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import functools
 
-import re
-
 from swc_local.games.hase_und_igel import rules
 from swc_local.games.hase_und_igel.rules import Action, Move, Player, State
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
+from swc_local.protocol.xstream import java_int
 
 _TAGS = {
     rules.ADVANCE: rules.ADVANCE, "sc.plugin2018.Advance": rules.ADVANCE,
@@ -37,28 +36,6 @@ _TAGS = {
     rules.SKIP: rules.SKIP, "sc.plugin2018.Skip": rules.SKIP,
 }
 _HINT_TAGS = ("hint", "sc.shared.DebugHint")
-_JAVA_INT = re.compile(r"([+-]?)(0[xX][0-9a-fA-F]+|#[0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
-
-
-def java_int(text: str) -> int:
-    """An int attribute as XStream reads it; ValueError when Java would throw."""
-    match = _JAVA_INT.fullmatch(text)
-    if match is None:
-        raise ValueError(f"not an int: {text!r}")
-    sign, digits = match.groups()
-    if digits[:2] in ("0x", "0X"):
-        value = int(digits[2:], 16)
-    elif digits[0] == "#":
-        value = int(digits[1:], 16)
-    elif digits != "0" and digits[0] == "0":
-        value = int(digits[1:], 8)
-    else:
-        value = int(digits)
-    if sign == "-":
-        value = -value
-    if value < -(1 << 31) or value > 0xFFFFFFFF or value >= 1 << 63:
-        raise ValueError(f"int out of range: {text!r}")
-    return value - (1 << 32) if value >= 1 << 31 else value
 
 
 def _int_attr(element: Element, name: str) -> int:

@@ -20,7 +20,7 @@ Conformance notes (choices where no official picture exists to copy):
 from __future__ import annotations
 
 from swc_local.games import svg
-from swc_local.games.hase_und_igel.view import SEAT_COLORS, track_picture
+from swc_local.games.hare_track import SEAT_COLORS, track_picture
 from swc_local.games.hase_und_igel_2025.rules import is_over, winner
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Advance, CardAction, State
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 
-from swc_local.games.hase_und_igel.xmlmap import java_int
 from swc_local.games.hase_und_igel_2025 import track
 from swc_local.games.hase_und_igel_2025.state import (
     CARDS,
@@ -36,6 +35,7 @@ from swc_local.games.hase_und_igel_2025.state import (
 )
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
+from swc_local.protocol.xstream import java_int
 
 MOVE_CLASSES = {
     "advance": "advance", "sc.plugin2025.Advance": "advance",

@@ -22,9 +22,9 @@ from __future__ import annotations
 from swc_local.games.ostseeschach.rules import (
     SIZE, TEAM_NAMES, Coordinates, Move, Piece, PieceType, Position,
 )
-from swc_local.games.piranhas.xmlmap import java_int  # the same XStream int converter
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
+from swc_local.protocol.xstream import java_int
 
 STATE_CLASS = "state"
 _TEAMS_BY_NAME = {name: team for team, name in enumerate(TEAM_NAMES)}
@@ -38,9 +38,15 @@ _ENTRY_CACHE_LIMIT = 1 << 14  # a bound, never reached in play (64 squares x 2 t
 def _coordinates(c: Element) -> Coordinates:
     if c.children:
         raise MalformedMove(f"unexpected element <{c.children[0].tag}> in <{c.tag}>")
-    x = java_int(c.attrs["x"]) if "x" in c.attrs else 0
-    y = java_int(c.attrs["y"]) if "y" in c.attrs else 0
-    return (x, y)
+    return (_int(c.attrs["x"]) if "x" in c.attrs else 0, _int(c.attrs["y"]) if "y" in c.attrs else 0)
+
+
+def _int(text: str) -> int:
+    """A coordinate as XStream's int converter reads it; MalformedMove where Java would throw."""
+    try:
+        return java_int(text)
+    except ValueError as error:
+        raise MalformedMove(str(error)) from None
 
 
 def decode_move(data: Element) -> Move:

@@ -22,9 +22,12 @@ Spec-conformance notes (where §9 is silent or the official code has a quirk):
 
 from __future__ import annotations
 
-import enum
 import random
 from dataclasses import dataclass, field
+
+from swc_local.games.grid10 import (  # noqa: F401 -- the board's directions, shared with 2026
+    ANTI_DIAGONAL, DIAGONAL, DIRECTIONS, HORIZONTAL, VERTICAL, Direction, flood as _flood,
+)
 
 SIZE = 10
 TURN_LIMIT = 60
@@ -42,28 +45,6 @@ REASON_KRAKEN_DEST = "Field is obstructed"
 REASON_SWARM = "Das Spiel ist beendet.\nEin Spieler hat seinen Schwarm vereint."
 REASON_ROUND_LIMIT = "Das Rundenlimit wurde erreicht."
 
-VERTICAL, DIAGONAL, HORIZONTAL, ANTI_DIAGONAL = range(4)
-
-
-class Direction(enum.Enum):
-    """The eight directions, in the official enum order, with their (dx, dy) deltas."""
-
-    UP = (0, 1, VERTICAL)
-    UP_RIGHT = (1, 1, DIAGONAL)
-    RIGHT = (1, 0, HORIZONTAL)
-    DOWN_RIGHT = (1, -1, ANTI_DIAGONAL)
-    DOWN = (0, -1, VERTICAL)
-    DOWN_LEFT = (-1, -1, DIAGONAL)
-    LEFT = (-1, 0, HORIZONTAL)
-    UP_LEFT = (-1, 1, ANTI_DIAGONAL)
-
-    def __init__(self, dx: int, dy: int, axis: int) -> None:
-        self.dx = dx
-        self.dy = dy
-        self.axis = axis  # which line the distance is counted on
-
-
-DIRECTIONS = tuple(Direction)
 DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
 
 
@@ -162,8 +143,6 @@ GEN = [
 ]
 
 FULL = (1 << 100) - 1
-_NOT_Y9 = sum(1 << (x * SIZE + 9) for x in range(SIZE)) ^ FULL
-_NOT_Y0 = sum(1 << (x * SIZE) for x in range(SIZE)) ^ FULL
 INNER = [x * SIZE + y for x in range(2, 8) for y in range(2, 8)]
 
 
@@ -195,17 +174,6 @@ def scan_crashes(x: int, y: int, direction: Direction) -> bool:
         return True
     nx, ny = _i32(x - 1), _i32(y + 1)
     return nx >= 0 and ny <= 9 and not (ok(nx) and ok(ny))
-
-
-def _flood(seed: int, own: int) -> int:
-    """The 8-connected component of ``own`` containing ``seed``."""
-    cur = seed
-    while True:
-        grown = cur | ((cur & _NOT_Y9) << 1) | ((cur & _NOT_Y0) >> 1)
-        grown = (grown | (grown << SIZE) | (grown >> SIZE)) & own
-        if grown == cur:
-            return cur
-        cur = grown
 
 
 def largest_swarm_of(own: int) -> int:

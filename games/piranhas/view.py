@@ -18,6 +18,7 @@ Conformance notes (choices where no official picture exists to copy):
 from __future__ import annotations
 
 from swc_local.games import svg
+from swc_local.games.piranhas_arrows import exact_destination, landing_fields
 from swc_local.games.piranhas.rules import (
     BLUE, DIRECTION_INDEX, LINE, OBSTRUCTED, RAYS, RED, SIZE, Move, Position, RuleViolation, ScanCrash,
 )
@@ -41,26 +42,6 @@ def destinations(position: Position, move: Move, previous=None) -> list[int]:
     ray = RAYS[start][DIRECTION_INDEX[move.direction]]
     on_line = ((position.bb[RED] | position.bb[BLUE]) & LINE[start][move.direction.axis]).bit_count()
     return landing_fields(ray, on_line, lambda c: cells[c] == mover, lambda c: cells[c] == opponent)
-
-
-def exact_destination(before, move, refusals) -> list[int]:
-    """Where the rules send ``move`` from the state ``before`` it ([] if they refuse it)."""
-    try:
-        return [before.check(move)]
-    except refusals:
-        return []
-
-
-def landing_fields(ray, on_line: int, is_mover, is_opponent) -> list[int]:
-    """The fields of ``ray`` a fish may have landed on, given ``on_line`` fish on its line after
-    the move: it went ``on_line`` fields (nothing eaten) or one more (it ate a fish there); the
-    field must hold the mover's fish now and no opponent may lie on the way."""
-    found = []
-    for distance in (on_line, on_line + 1):
-        if 1 <= distance <= len(ray) and is_mover(ray[distance - 1]) \
-                and not any(is_opponent(c) for c in ray[: distance - 1]):
-            found.append(ray[distance - 1])
-    return found
 
 
 def render_svg(state, last_move: Move | None = None, previous=None) -> str:

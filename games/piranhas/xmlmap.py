@@ -22,19 +22,17 @@ Spec-conformance notes (where §10/§6 are silent):
 
 from __future__ import annotations
 
-import re
-
 from swc_local.games.plugin import MalformedMove
 from swc_local.games.piranhas.rules import (
     BLUE, COLOR_NAMES, DIRECTIONS, RED, SIZE, STATE_NAMES, Move, Position,
 )
 from swc_local.protocol.element import Element, end_tag, start_tag
+from swc_local.protocol.xstream import java_int
 
 STATE_CLASS = "sc.plugin2019.GameState"
 _DIRECTIONS_BY_NAME = {d.name: d for d in DIRECTIONS}
 _STATES_BY_NAME = {name: i for i, name in enumerate(STATE_NAMES)}
 _COLORS_BY_NAME = {"RED": RED, "BLUE": BLUE}
-_JAVA_INT = re.compile(r"([+-]?)(?:(0[xX]|#)([0-9a-fA-F]+)|(0)([0-7]+)|([0-9]+))\Z")
 
 FIELD_ELEMENTS = [
     [Element("field", {"x": str(c // SIZE), "y": str(c % SIZE), "state": name}).freeze() for name in STATE_NAMES]
@@ -52,23 +50,12 @@ def _field_texts(depth: int) -> list[list[str]]:
     return texts
 
 
-def java_int(text: str) -> int:
-    """Parse like XStream's int converter; raise MalformedMove otherwise."""
-    match = _JAVA_INT.match(text)
-    if match is None:
-        raise MalformedMove(f"not an integer: {text!r}")
-    sign, _, hex_digits, _, oct_digits, dec_digits = match.groups()
-    if hex_digits is not None:
-        value = int(hex_digits, 16)
-    elif oct_digits is not None:
-        value = int(oct_digits, 8)
-    else:
-        value = int(dec_digits)
-    if sign == "-":
-        value = -value
-    if not -(2**31) <= value <= 0xFFFFFFFF:
-        raise MalformedMove(f"integer out of range: {text!r}")
-    return value - 2**32 if value >= 2**31 else value
+def _int(text: str) -> int:
+    """An int attribute as XStream reads it; MalformedMove where Java would throw."""
+    try:
+        return java_int(text)
+    except ValueError as error:
+        raise MalformedMove(str(error)) from None
 
 
 def decode_move(data: Element) -> Move:
@@ -76,8 +63,8 @@ def decode_move(data: Element) -> Move:
     direction = _DIRECTIONS_BY_NAME.get(data.attrs.get("direction", ""))
     if direction is None:
         raise MalformedMove(f"bad or missing direction: {data.attrs.get('direction')!r}")
-    x = java_int(data.attrs["x"]) if "x" in data.attrs else 0
-    y = java_int(data.attrs["y"]) if "y" in data.attrs else 0
+    x = _int(data.attrs["x"]) if "x" in data.attrs else 0
+    y = _int(data.attrs["y"]) if "y" in data.attrs else 0
     hints = []
     for child in data.children:
         if child.tag != "hint" or child.children:

@@ -5,7 +5,7 @@ The board is a flat list of 100 field values indexed ``y * 10 + x``, the order t
 them (row y = 0 first, x = 0..9 within a row), so a board and the golden vectors' 100-character
 strings map one to one.  Teams are ``ONE = 0`` and ``TWO = 1``, the same numbers as seats.
 
-What is shared with the 2019 season (:mod:`swc_local.games.piranhas.rules`): the
+What is shared with the 2019 season (the common :mod:`swc_local.games.grid10`): the
 ``Direction`` enum (same eight names, same order, same deltas) and the 8-connected flood fill of
 a 10x10 bitboard (``_flood``: 2019 numbers fields ``x * 10 + y``, 2026 ``y * 10 + x``; the fill
 is symmetric in the two coordinates, so the same masks serve both).  Everything else differs in a
@@ -31,8 +31,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from swc_local.games.piranhas.rules import DIRECTIONS, Direction
-from swc_local.games.piranhas.rules import _flood  # 8-connected flood of a 10x10 bitboard
+from swc_local.games.grid10 import DIRECTIONS, Direction
+from swc_local.games.grid10 import flood as _flood  # 8-connected flood of a 10x10 bitboard
 
 __all__ = [
     "DIRECTIONS", "Direction", "EMPTY", "FIELD_CHARS", "FIELD_NAMES", "GameState", "Mistake",
@@ -234,7 +234,6 @@ def _generate(own: int, opponent: int, blocked: int, first_only: bool) -> list[M
             found.append(move)
             if first_only:
                 return found
-    return found
     return found
 
 

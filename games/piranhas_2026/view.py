@@ -20,7 +20,7 @@ Conformance notes (choices where no official picture exists to copy):
 from __future__ import annotations
 
 from swc_local.games import svg
-from swc_local.games.piranhas.view import exact_destination, landing_fields
+from swc_local.games.piranhas_arrows import exact_destination, landing_fields
 from swc_local.games.piranhas_2026.rules import (
     _DIRECTION_INDEX, EMPTY, LINES, ONE, RAYS, SIZE, SQUID, TEAM_NAMES, TEAM_OF, TWO, WEIGHT, GameState, Move,
     MoveRejected, OffBoardStart,

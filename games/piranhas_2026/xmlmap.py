@@ -26,11 +26,11 @@ Spec-conformance notes (where §6/§7 are silent):
 from __future__ import annotations
 
 from swc_local.games.plugin import MalformedMove
-from swc_local.games.piranhas.xmlmap import java_int
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, FIELD_NAMES, SIZE, TEAM_NAMES, GameState, Move,
 )
 from swc_local.protocol.element import Element, end_tag, start_tag
+from swc_local.protocol.xstream import java_int
 
 STATE_CLASS = "state"
 MOVE_CLASS = "move"
@@ -60,7 +60,7 @@ def _coordinate(from_element: Element, name: str) -> int:
         return 0
     try:
         return java_int(text)
-    except MalformedMove:
+    except ValueError:
         raise DroppedMove(f"from {name}={text!r} is not an int", PROTOCOL_ERROR) from None
 
 

@@ -1,4 +1,5 @@
-"""The wire mapping of Robo Rally: the rules' events as messages of "Protokoll Version 1.0".
+"""The wire mapping of Robo Rally: the rules' events as messages of "Protokoll Version 1.0", and
+a player's game messages as calls of the rules (:func:`apply_message`), one beside the other.
 
 :func:`messages` turns the events of :mod:`.events` into ``(to, client_id, message_type, body)``
 with ``to`` one of ``"all"``, ``"others"`` (all but ``client_id``) and ``"one"``; the server
@@ -15,6 +16,8 @@ rules (spec roborally.md §3 and §5):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+
+from swc_local.protocol.roborally import FieldError, parse_body
 
 from . import events as e
 
@@ -60,3 +63,50 @@ def messages(happened: Iterable[e.Event]) -> list[Out]:
     for event in happened:
         out += _MAPPING[type(event)](event)
     return out
+
+
+LATE = ""
+"""What :func:`apply_message` returns as the error of a ``PlayCard`` that came too late: ignored
+(logged), nobody is told and nothing is sent."""
+
+
+def apply_message(game, pid: int, kind: str, body: dict) -> tuple[str | None, str | None]:
+    """One game message of player ``pid`` (``SetStartingPoint``, ``SelectedCard``, ``PlayCard``,
+    ``SelectedDamage``, ``RebootDirection``) as a call of the rules: ``(error, after)``, the
+    ``Error`` text for the sender (None: accepted; :data:`LATE`: ignored) and one more text to
+    send it after the game's answers (a card the rules played instead)."""
+    after: str | None = None
+    if kind == "SetStartingPoint":
+        error = game.check_setup_turn(pid)
+        if error is None:
+            try:
+                point = parse_body(kind, body)
+            except FieldError as field_error:
+                error = str(field_error)
+            else:
+                error = game.on_set_starting_point(pid, point.x, point.y)  # type: ignore[attr-defined]
+    elif kind == "SelectedCard":
+        error = game.on_selected_card(pid, body.get("card"), body.get("register"))
+    elif kind == "PlayCard":
+        error = game.play_card_error(pid)
+        if error == LATE:
+            return LATE, None
+        if error is None:
+            try:
+                card = parse_body(kind, body).card  # type: ignore[attr-defined]
+            except FieldError as field_error:
+                error = str(field_error)
+            else:
+                after = game.on_play_card(pid, card)
+    elif kind == "SelectedDamage":
+        error = None if game.damage_pending_for(pid) else "No damage selection pending"
+        if error is None:
+            try:
+                cards = parse_body(kind, body).cards  # type: ignore[attr-defined]
+            except FieldError as field_error:
+                error = str(field_error)
+            else:
+                error = game.on_selected_damage(pid, cards)
+    else:  # RebootDirection
+        error = game.on_reboot_direction(pid, body.get("direction"))
+    return error, after

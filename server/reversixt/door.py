@@ -51,8 +51,10 @@ from swc_local.games import registry
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
+from swc_local.server.door import cannot_listen
 from swc_local.server.limits import BurstLog
 from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
+from swc_local.server.reversixt.settings import ReversiSettings, door_port
 
 if TYPE_CHECKING:
     from swc_local.games.reversixt.mapfile import GameMap
@@ -72,20 +74,29 @@ KEEP_FINISHED = 100
 DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "..", "games", "reversixt", "maps", "classic_2p.map")
 
 
+_KEYS = ReversiSettings.model_fields
+"""The section's fields (server/reversixt/settings.py): the one place their defaults are stated."""
+SHARED_FIELDS = ("time_limit", "depth", "zleep", "join_timeout", "write_timeout", "max_idle")
+"""What the door reads of its section as it is; the rest the house says (address, records, budget)."""
+
+
 @dataclass
 class DoorSettings:
+    """A running door's settings: its section's fields (defaults from :class:`ReversiSettings`),
+    the house's address, records and budget, and the map and pauses of ``swc match`` and tests."""
+
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     map_path: str = ""
-    time_limit: float = 0.0
-    depth: int = 1
-    zleep: float | None = None
+    time_limit: float = _KEYS["time_limit"].default
+    depth: int = _KEYS["depth"].default
+    zleep: float | None = _KEYS["zleep"].default
     replay_dir: str | None = None
     timing: Timing = field(default_factory=Timing)
     max_connections: int = 1000  # more at once are closed at once (the XML door's maxConnections)
-    join_timeout: float = 60.0  # seconds to send the GROUP when there is no zleep (0: for ever)
-    write_timeout: float = 10.0  # seconds a client may take no bytes before it is disqualified (0: for ever)
-    max_idle: int = 100  # connections without a GROUP; the oldest makes room for a new one
+    join_timeout: float = _KEYS["join_timeout"].default  # seconds to send the GROUP without zleep (0: for ever)
+    write_timeout: float = _KEYS["write_timeout"].default  # seconds a client may take no bytes: disqualified (0: for ever)
+    max_idle: int = _KEYS["max_idle"].default  # connections without a GROUP; the oldest makes room for a new one
 
 
 @dataclass
@@ -108,7 +119,7 @@ class ReversiDoor:
 
     def __init__(self, settings: DoorSettings, game_map: GameMap | None = None):
         self.settings = settings
-        self.game_map = game_map if game_map is not None else GAME.rules_module().load_map(settings.map_path or DEFAULT_MAP)
+        self.game_map = game_map if game_map is not None else GAME.rules.load_map(settings.map_path or DEFAULT_MAP)
         self.map_name = settings.map_path or os.path.basename(DEFAULT_MAP)
         self.port: int | None = None
         self.games_started = 0
@@ -305,7 +316,7 @@ class ReversiDoor:
             seats[k] = seat
             groups.append(group)
         settings = self.settings
-        referee = GAME.rules_module().Referee(
+        referee = GAME.rules.Referee(
             self.game_map,
             groups,
             int(round(settings.time_limit * 1000)),
@@ -380,12 +391,8 @@ def write_game_files(files: dict[str, str]) -> None:
             log.error("reversixt: %s not written: %s", path, error)
 
 
-async def serve_door(settings: DoorSettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    await ReversiDoor(settings).run(task_status=task_status)
-
-
-# What the web viewer reads of this family (server/door.py's viewer hooks); its records
-# (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
+# What the web viewer reads of this family (its ServerFamily's viewer hooks, server/reversixt/family.py);
+# its records (server/reversixt/records.py) are imported only when a viewer runs or a file is opened.
 
 
 def watch_for_viewer(door: ReversiDoor, book) -> None:
@@ -405,7 +412,29 @@ def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_de
     return read_move_log_file(data.decode("utf-8", "replace"), source)
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens;
-# and the family's own swc command (server/cli.py): the drop-in ``swc reversixt``.
-from swc_local.server.reversixt.dropin import PASSTHROUGH, add_commands  # noqa: E402,F401
-from swc_local.server.reversixt.settings import SECTION, open_door  # noqa: E402,F401
+async def open_door(nursery, host):
+    """The door as a task of ``swc serve``: None when it is off; a map it cannot read is logged,
+    not fatal (``swc serve`` checked the map before); a port it cannot open stops the server
+    (server/door.py's CannotListen, as for every door)."""
+    settings = host.settings
+    part = settings.section("reversixt")
+    if not part.enabled:
+        return None
+    door_settings = DoorSettings(
+        host=settings.host,
+        port=door_port(settings),
+        map_path=part.map or "",
+        replay_dir=settings.replay_dir if settings.save_replay else None,
+        max_connections=settings.max_connections,
+        **{name: getattr(part, name) for name in SHARED_FIELDS},
+    )
+    try:
+        door = ReversiDoor(door_settings)
+    except (OSError, GAME.rules.MapError) as error:
+        log.error("ReversiXT door not started: map %s: %s", part.map, error)
+        return None
+    try:
+        return await nursery.start(door.run)
+    except (OSError, BaseExceptionGroup) as raised:
+        raise cannot_listen(raised, "ReversiXT door", settings.host, door_settings.port, "--reversixt-port",
+                            "--no-reversixt") from None

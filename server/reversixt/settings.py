@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from swc_local.server.settings import ConfigError, Section, number, port_argument, port_number, whole
-from swc_local.server.door import cannot_listen
 
 DEFAULT_PORT = 7777
 log = logging.getLogger("swc.reversixt")
@@ -111,39 +110,3 @@ def door_port(settings) -> int:
     if part.port is not None:
         return part.port
     return 0 if settings.port == 0 else DEFAULT_PORT
-
-
-async def open_door(nursery, host):
-    """The door as a task of ``swc serve``: None when it is off; a map it cannot read is logged,
-    not fatal (``swc serve`` checked the map before); a port it cannot open stops the server
-    (server/door.py's CannotListen, as for every door)."""
-    from swc_local.games.reversixt.mapfile import MapError
-    from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
-
-    settings = host.settings
-    part = settings.section("reversixt")
-    if not part.enabled:
-        return None
-    door_settings = DoorSettings(
-        host=settings.host,
-        port=door_port(settings),
-        map_path=part.map or "",
-        time_limit=part.time_limit,
-        depth=part.depth,
-        zleep=part.zleep,
-        replay_dir=settings.replay_dir if settings.save_replay else None,
-        max_connections=settings.max_connections,
-        join_timeout=part.join_timeout,
-        write_timeout=part.write_timeout,
-        max_idle=part.max_idle,
-    )
-    try:
-        door = ReversiDoor(door_settings)
-    except (OSError, MapError) as error:
-        log.error("ReversiXT door not started: map %s: %s", part.map, error)
-        return None
-    try:
-        return await nursery.start(door.run)
-    except (OSError, BaseExceptionGroup) as raised:
-        raise cannot_listen(raised, "ReversiXT door", settings.host, door_settings.port, "--reversixt-port",
-                            "--no-reversixt") from None

@@ -12,6 +12,7 @@ import logging
 import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
+from swc_local.server.roborally.settings import RoboRallySettings
 from swc_local.server.settings import port_argument
 
 log = logging.getLogger("swc.roborally")
@@ -53,8 +54,6 @@ def add_timing_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def settings_from_args(args: argparse.Namespace, **overrides):
-    from swc_local.server.roborally.lobby import RoboRallySettings
-
     fields = dict(
         min_players=args.min_players, map=args.map, seed=args.seed, alive_interval=args.alive_interval, timer=args.timer,
         play_card_timeout=args.play_card_timeout, pick_damage_timeout=args.pick_damage_timeout,

@@ -29,10 +29,12 @@ import trio
 
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
 from swc_local.server import transport
+from swc_local.server.door import cannot_listen
 from swc_local.server.limits import BurstLog
-from swc_local.server.roborally.lobby import (
-    NEW, SPECTATOR, WELCOMED, Door, Peer, RoboRallySettings, Room, write_log_file,
-)
+from swc_local.server.roborally.settings import RoboRallySettings, roborally_settings
+from swc_local.server.roborally.lobby import NEW, SPECTATOR, WELCOMED, Door, Peer
+from swc_local.server.roborally.logwriter import write_log_file
+from swc_local.server.roborally.room import Room
 
 log = logging.getLogger("swc.roborally")
 
@@ -300,12 +302,8 @@ def _hang_up(connection: _Connection, reason: str) -> None:
     connection.hang_up(reason)
 
 
-async def serve_roborally(settings: RoboRallySettings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-    await RoboRallyDoor(settings).run(task_status=task_status)
-
-
-# What the web viewer reads of this family (server/door.py's viewer hooks); its records
-# (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
+# What the web viewer reads of this family (its ServerFamily's viewer hooks, server/roborally/family.py);
+# its records (server/roborally/records.py) are imported only when a viewer runs or a file is opened.
 
 
 def watch_for_viewer(door: RoboRallyDoor, book) -> None:
@@ -326,7 +324,15 @@ def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_de
     return read_game_log(data.decode("utf-8", "replace"), source)
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens;
-# and the family's own swc command (server/cli.py): the drop-in ``swc roborally``.
-from swc_local.server.roborally.cli import add_commands  # noqa: E402,F401
-from swc_local.server.roborally.settings import SECTION, open_door  # noqa: E402,F401
+async def open_door(nursery, host):
+    """Start the door as its own task in ``nursery``; None if it is off; a port it cannot open
+    stops the server (server/door.py's CannotListen, as for every door)."""
+    settings = host.settings
+    roborally = roborally_settings(settings)
+    if roborally is None:
+        return None
+    try:
+        return await nursery.start(RoboRallyDoor(roborally).run)
+    except (OSError, BaseExceptionGroup) as raised:
+        raise cannot_listen(raised, "Robo Rally door", roborally.host, roborally.port, "--roborally-port",
+                            "--roborally-port -1") from None

@@ -21,59 +21,26 @@ Conformance notes (spec §9.2 choices, as implemented here):
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-import os
 import random
 import time
-from dataclasses import dataclass, field
 from typing import Callable
 
 from swc_local.games.roborally.board import MAP_FILES, load_map
 from swc_local.games.roborally.game import Game
-from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import (
-    MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, encode_unchecked, parse_body, show,
+    MAP_NAMES, FieldError, Incoming, Malformed, ServerOnly, encode, parse_body, show,
 )
 from swc_local.server.limits import BurstLog, TokenBucket
+from swc_local.server.roborally.room import Room, game_started_line
+from swc_local.server.roborally.settings import RoboRallySettings
 
 log = logging.getLogger("swc.roborally")
 
 NEW, WELCOMED, PLAYER, IN_GAME, SPECTATOR, CLOSED = "NEW", "WELCOMED", "PLAYER", "IN_GAME", "SPECTATOR", "CLOSED"
 GAME_TYPES = frozenset({"SetStartingPoint", "SelectedCard", "PlayCard", "SelectedDamage", "RebootDirection"})
 LOBBY_TYPES = frozenset({"PlayerValues", "SetStatus", "MapSelected"})
-
-
-@dataclass(frozen=True)
-class RoboRallySettings:
-    """Spec §10; every time value in seconds, fractions allowed."""
-
-    host: str = "127.0.0.1"
-    port: int = 52020
-    protocols: tuple[str, ...] = ("Version 1.0",)
-    min_players: int = 2
-    map: str | None = None
-    seed: int | None = None
-    alive_interval: float = 5.0
-    timer: float = 30.0
-    play_card_timeout: float = 5.0
-    pick_damage_timeout: float = 5.0
-    reboot_direction_wait: float = 2.0
-    setup_timeout: float = 0.0
-    programming_limit: float = 0.0
-    close_delay: float = 2.0
-    max_line_bytes: int = 1 << 20
-    max_connections: int = 1000  # more are closed at once (not in the spec: protects the host)
-    hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
-    single_game: bool = True
-    log_dir: str | None = None
-    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
-    chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
-    chat_burst: int = 20
-    write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
-    max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
-    ready_timeout: float = 120.0  # many-games mode: a player holding up a lobby without ready is closed (0: never)
 
 
 class Peer:
@@ -445,193 +412,4 @@ class Door:
         self.games_finished += 1
 
 
-_GAME_STARTED: dict[str, bytes] = {}
-
-
-def game_started_line(name: str) -> bytes:
-    """``GameStarted`` with the map file's ``gameMap`` unchanged, compact; validated once per map."""
-    line = _GAME_STARTED.get(name)
-    if line is None:
-        game_map = load_map(name).game_map
-        encode("GameStarted", {"gameMap": game_map})  # validation only
-        line = _GAME_STARTED[name] = encode_unchecked("GameStarted", {"gameMap": game_map})
-    return line
-
-
-class Room:
-    """One running game: routes game messages into the rules and the rules' outbox to the peers."""
-
-    def __init__(self, door: Door, lobby: Lobby, game: Game, seed: int) -> None:
-        self.door = door
-        self.lobby = lobby
-        self.game = game
-        self.seed = seed
-        self.peers = {p.client_id: p for p in lobby.players()}
-        self.reboot_times: dict[int, float] = {}
-        self.clock: Callable[[], float] = time.monotonic
-        self.poke: Callable[[], None] = lambda: None
-        self.log: list[bytes] = []  # encoded lines, at most settings.log_max_bytes (then counted only)
-        self.log_bytes = 0
-        self.log_dropped = 0
-        self.watchers: list[Callable[[str, dict, float], None]] = []  # every message sent (the web viewer)
-        self.closers: list[Callable[["Room"], None]] = []
-        self.started = time.time()
-        self.closed = False
-        self.unfinished: str | None = None  # why the server stopped the game before its end
-
-    def record(self, direction: str, who, message_type: str, body: dict) -> None:
-        """Keep one log line (JSON, already encoded: bounded by bytes, never fails at the end)."""
-        if self.door.settings.log_dir is None:
-            return
-        entry = {"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
-                 "messageType": message_type, "messageBody": body}
-        try:
-            line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # cannot come from a client (the codec refuses it); escaped, never lost
-            line = (json.dumps(entry) + "\n").encode("ascii")
-        except (TypeError, ValueError, RecursionError) as error:
-            log.warning("Robo Rally room: a %s could not be logged: %s", message_type, error)
-            return
-        if self.log_bytes + len(line) > self.door.settings.log_max_bytes:
-            self.log_dropped += 1
-            return
-        self.log.append(line)
-        self.log_bytes += len(line)
-
-    def flush(self) -> None:
-        lobby = self.lobby
-        for to, pid, message_type, body in messages(self.game.take_outbox()):
-            line = encode(message_type, body)
-            if message_type == "Reboot":
-                self.reboot_times[body["clientID"]] = self.clock()
-            if to == "one":
-                peer = self.peers.get(pid)
-                if peer is not None:
-                    peer.send_line(line)
-            else:
-                for peer in lobby.connected():
-                    if to == "all" or peer.client_id != pid:
-                        peer.send_line(line)
-            self.record("out", pid if to == "one" else ("all" if to == "all" else f"others:{pid}"), message_type, body)
-            for watcher in self.watchers:
-                watcher(message_type, body, round(time.time() - self.started, 4))
-        self.poke()
-
-    def handle(self, peer: Peer, kind: str, body: dict) -> None:
-        game, pid = self.game, peer.client_id
-        if game.over or self.unfinished:
-            peer.error("Game is over")
-            return
-        after: str | None = None
-        if kind == "SetStartingPoint":
-            error = game.check_setup_turn(pid)
-            if error is None:
-                try:
-                    point = parse_body(kind, body)
-                except FieldError as field_error:
-                    error = str(field_error)
-                else:
-                    error = game.on_set_starting_point(pid, point.x, point.y)  # type: ignore[attr-defined]
-        elif kind == "SelectedCard":
-            error = game.on_selected_card(pid, body.get("card"), body.get("register"))
-        elif kind == "PlayCard":
-            error = game.play_card_error(pid)
-            if error == "":
-                log.info("%r: late PlayCard ignored", peer)
-                return
-            if error is None:
-                try:
-                    card = parse_body(kind, body).card  # type: ignore[attr-defined]
-                except FieldError as field_error:
-                    error = str(field_error)
-                else:
-                    after = game.on_play_card(pid, card)
-        elif kind == "SelectedDamage":
-            error = None if game.damage_pending_for(pid) else "No damage selection pending"
-            if error is None:
-                try:
-                    cards = parse_body(kind, body).cards  # type: ignore[attr-defined]
-                except FieldError as field_error:
-                    error = str(field_error)
-                else:
-                    error = game.on_selected_damage(pid, cards)
-        else:  # RebootDirection
-            error = game.on_reboot_direction(pid, body.get("direction"))
-        if error:
-            peer.error(error)
-        self.flush()
-        if after:
-            peer.error(after)
-
-    def remove(self, peer: Peer) -> None:
-        if self.unfinished:  # the server stopped the game: nobody wins by the others leaving
-            return
-        self.game.remove(peer.client_id)
-        self.flush()
-
-    # ------------------------------------------------------------------ the clock (spec §10)
-
-    def deadline(self, since: float, timer_since: float | None) -> float:
-        """When the current wait times out, on :attr:`clock`'s scale (inf: never)."""
-        settings, wait = self.door.settings, self.game.wait
-        if wait is None:
-            return math.inf
-        if wait.kind == "start":
-            return since + settings.setup_timeout if settings.setup_timeout > 0 else math.inf
-        if wait.kind == "programming":
-            ends = [math.inf]
-            if timer_since is not None:
-                ends.append(timer_since + settings.timer)
-            if settings.programming_limit > 0:
-                ends.append(since + settings.programming_limit)
-            return min(ends)
-        if wait.kind == "play_card":
-            return since + settings.play_card_timeout
-        if wait.kind == "damage":
-            return since + settings.pick_damage_timeout
-        reboots = [self.reboot_times.get(pid, since) for pid in wait.pids]
-        return max(reboots, default=since) + settings.reboot_direction_wait
-
-    def timeout(self) -> None:
-        if self.unfinished:
-            return
-        self.game.timeout()
-        self.flush()
-
-    def log_file(self) -> tuple[str, bytes] | None:
-        """Where the game's log goes and its bytes (None without a log directory); the room
-        forgets its lines, so a finished room holds no log. Written by :func:`write_log_file`."""
-        if self.door.settings.log_dir is None:
-            return None
-        ids = "-".join(str(pid) for pid in sorted(self.peers))
-        path = os.path.join(self.door.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
-        header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
-                  "winner": self.game.winner}
-        if self.unfinished:
-            header["unfinished"] = self.unfinished
-        if self.log_dropped:
-            header["droppedLines"] = self.log_dropped  # over the log limit (roborally.logMaxBytes)
-        data = (json.dumps(header) + "\n").encode("utf-8") + b"".join(self.log)
-        self.log, self.log_bytes = [], 0
-        return path, data
-
-    def write_log(self) -> str | None:
-        """Write the log now (blocking); None without a log directory or when the write failed."""
-        planned = self.log_file()
-        return None if planned is None else write_log_file(*planned)
-
-
-def write_log_file(path: str, data: bytes) -> str | None:
-    """Write one game log; a failure (disk full, no descriptors, bad folder) is logged and costs
-    only this file, never the game, the door or the server."""
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(data)
-    except (OSError, ValueError) as error:
-        log.error("Robo Rally game log %s not written: %s", path, error)
-        return None
-    return path
-
-
-__all__ = ["Door", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]
+__all__ = ["Door", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]  # Room, RoboRallySettings: where callers look

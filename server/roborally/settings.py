@@ -43,12 +43,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from dataclasses import dataclass
+
 from pydantic import BaseModel, ConfigDict
 
 from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
 from swc_local.server.settings import ConfigError, Section, located, number, port_number, port_or_off_argument, whole
-from swc_local.server.door import cannot_listen
 
 log = logging.getLogger("swc.roborally")
 
@@ -72,6 +73,37 @@ FLAG_KEYS = {  # swc serve flag (dest) -> roborally.* key
     "roborally_reboot_direction_wait": "rebootDirectionWait", "roborally_setup_timeout": "setupTimeout",
     "roborally_programming_limit": "programmingLimit", "roborally_log_dir": "logDir", "roborally_protocol": "protocols",
 }
+
+
+@dataclass(frozen=True)
+class RoboRallySettings:
+    """Spec §10; every time value in seconds, fractions allowed."""
+
+    host: str = "127.0.0.1"
+    port: int = 52020
+    protocols: tuple[str, ...] = ("Version 1.0",)
+    min_players: int = 2
+    map: str | None = None
+    seed: int | None = None
+    alive_interval: float = 5.0
+    timer: float = 30.0
+    play_card_timeout: float = 5.0
+    pick_damage_timeout: float = 5.0
+    reboot_direction_wait: float = 2.0
+    setup_timeout: float = 0.0
+    programming_limit: float = 0.0
+    close_delay: float = 2.0
+    max_line_bytes: int = 1 << 20
+    max_connections: int = 1000  # more are closed at once (not in the spec: protects the host)
+    hello_timeout: float = 60.0  # a connection without HelloServer for this long is closed (0: never)
+    single_game: bool = True
+    log_dir: str | None = None
+    log_max_bytes: int = 16 << 20  # per game; later lines are counted, not kept (a chat flood)
+    chat_per_second: float = 5.0  # per connection, bursts of chat_burst; excess: Error (0: no limit)
+    chat_burst: int = 20
+    write_timeout: float = 10.0  # a send the client does not take for this long closes it (0: never)
+    max_idle: int = 100  # connections not playing (no HelloServer, no PlayerValues, spectators); the oldest makes room
+    ready_timeout: float = 120.0  # many-games mode: a player holding up a lobby without ready is closed (0: never)
 
 
 class RoboRallyKeys(BaseModel):
@@ -138,9 +170,7 @@ def serve_default(part: RoboRallyKeys) -> RoboRallyKeys:
 
 
 def door_settings(part: RoboRallyKeys, settings):
-    """The door's settings (server/roborally/lobby.py), or None when the door is off."""
-    from swc_local.server.roborally.lobby import RoboRallySettings
-
+    """The door's settings (:class:`RoboRallySettings`), or None when the door is off."""
     port = part.port
     if port is None or port < 0:
         return None
@@ -180,19 +210,3 @@ def door_settings(part: RoboRallyKeys, settings):
 def roborally_settings(settings):
     """The door's settings for the house's ``settings``, or None when the door is off."""
     return door_settings(settings.section("roborally"), settings)
-
-
-async def open_door(nursery, host):
-    """Start the door as its own task in ``nursery``; None if it is off; a port it cannot open
-    stops the server (server/door.py's CannotListen, as for every door)."""
-    settings = host.settings
-    roborally = roborally_settings(settings)
-    if roborally is None:
-        return None
-    from swc_local.server.roborally.door import RoboRallyDoor
-
-    try:
-        return await nursery.start(RoboRallyDoor(roborally).run)
-    except (OSError, BaseExceptionGroup) as raised:
-        raise cannot_listen(raised, "Robo Rally door", roborally.host, roborally.port, "--roborally-port",
-                            "--roborally-port -1") from None

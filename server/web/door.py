@@ -1,7 +1,7 @@
 """Serving the viewer: hypercorn's trio worker runs the starlette app in the server's own trio
 process, so the viewer reads rooms and doors directly, without copies or threads.
 
-Inside ``swc serve`` the viewer is the last door of server/door.py's one list (it watches the
+Inside ``swc serve`` the viewer is the last door of server/doors.py's one tuple (it watches the
 games of every door started before it) and a :class:`~swc_local.server.door.Door` like the
 others: the shutdown calls :meth:`WebDoor.stop`, every open page's event stream ends after the
 events it has (a complete response, so the page shows the game as it was, not an error), and
@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from swc_local.server.door import cannot_listen, family_doors
+from swc_local.server.door import ServerFamily, cannot_listen
+from swc_local.server import families
 from swc_local.server.settings import PortSection
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .app import WebContext
 
 # hypercorn and starlette are imported when a viewer opens, not when swc serve reads this door's
-# settings section (every door module is imported for that, a viewer or not).
+# settings section (server/doors.py imports every door's section, a viewer or not).
 
 log = logging.getLogger("swc.web")
 
@@ -106,9 +107,9 @@ class ViewerSection(PortSection):
 SECTION = ViewerSection()
 
 def watch_doors(doors, book) -> None:
-    """Show the live games of every door whose family's door module offers ``watch_for_viewer``
-    (server/door.py); a family without it is served but not shown."""
-    watchers = {name: module.watch_for_viewer for name, module in family_doors() if hasattr(module, "watch_for_viewer")}
+    """Show the live games of every door whose family offers ``watch_for_viewer`` (server/door.py's
+    ServerFamily); a family without it is served but not shown."""
+    watchers = {family.name: family.watch_for_viewer for family in families.FAMILIES if family.watch_for_viewer is not None}
     for door in doors:
         watch = watchers.get(door.name)
         if watch is not None:
@@ -138,3 +139,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:  # the door's own nursery wraps the bind error
         raise cannot_listen(raised, "web viewer", settings.host, port, "--viewer-port", "--viewer-port -1") from None
+
+
+VIEWER = ServerFamily("web", SECTION, open_door)
+"""The viewer as a door of ``swc serve`` (server/doors.py): its section and how it opens."""

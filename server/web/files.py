@@ -1,7 +1,7 @@
 """Replays and logs opened without a game server: ``swc view FILE...`` and the start page's upload.
 
 What kind a file is comes from its bytes, never from its name: gzip is unpacked (bounded), then
-each family's reader (``read_record_file`` of its door module, server/door.py) says whether the
+each family's reader (``read_record_file`` of its ServerFamily, server/families.py) says whether the
 bytes are its own: a ReversiXT move log starts with ``Starting game with map``, a Robo Rally game
 log is JSON lines whose first object says ``"game": "roborally"``, and anything else is read as
 an XML replay with the game ports' reader and limits (the XML reader is the fallback, asked
@@ -14,7 +14,7 @@ import gzip
 import io
 import zlib
 
-from swc_local.server.door import family_doors
+from swc_local.server import families
 
 from .book import GameRecord
 
@@ -58,7 +58,7 @@ def open_bytes(data: bytes, source: str, *, max_message_bytes: int = 1 << 20, ma
 
 
 def readers() -> list:
-    """Every family's ``read_record_file`` (server/door.py), the fallback (XML's) last."""
-    modules = [module for _, module in family_doors() if hasattr(module, "read_record_file")]
-    modules.sort(key=lambda module: getattr(module, "RECORD_FILE_FALLBACK", False))  # stable: registry order
-    return [module.read_record_file for module in modules]
+    """Every family's ``read_record_file`` (server/door.py's ServerFamily), the fallback (XML's) last."""
+    readable = [family for family in families.FAMILIES if family.read_record_file is not None]
+    readable.sort(key=lambda family: family.record_file_fallback)  # stable: the tuple's order
+    return [family.read_record_file for family in readable]

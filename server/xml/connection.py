@@ -38,7 +38,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-from typing import TYPE_CHECKING
 
 import trio
 
@@ -48,9 +47,6 @@ from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 from swc_local.protocol.writer import StreamWriter
 from swc_local.server import transport
 from swc_local.server.xml import peer_reads
-
-if TYPE_CHECKING:
-    from swc_local.server.xml.room import PlayerSlot
 
 log = logging.getLogger("swc.connection")
 
@@ -112,9 +108,8 @@ class Connection(transport.Connection):
         super().__init__(stream, peer)
         self.writer = StreamWriter()
         self.is_admin = False
-        self.failed_logins = 0
         self.ignored_admin_requests = 0  # admin requests sent without authenticating (log once)
-        self.slots: list[PlayerSlot] = []
+        self.slots: list = []  # its seats: server/xml/room.py's PlayerSlot (the room knows the connection, not back)
         self.dialect: str | None = None  # "classic"/"modern" once a message showed it (dialects.route)
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")

@@ -14,7 +14,8 @@ import logging
 
 import trio
 
-from swc_local.server.config import Settings
+from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
+from swc_local.server.door import cannot_listen
 from swc_local.server.transport import FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
 from swc_local.server.xml.connection import Connection
 from swc_local.server.xml.lobby import Lobby
@@ -127,11 +128,6 @@ async def _refuse(stream: trio.SocketStream) -> None:
         await stream.aclose()
 
 
-# What swc serve reads of this door (server/door.py): its settings section and how it opens.
-from swc_local.server.xml.settings import SECTION  # noqa: E402,F401
-from swc_local.server.door import cannot_listen  # noqa: E402
-
-
 async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
     """The host's XML door (built with the host, so its lobby is there before it listens); a port
     it cannot open stops ``swc serve`` (exit 1), as for every door."""
@@ -141,8 +137,8 @@ async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
         raise cannot_listen(raised, "XML door", host.settings.host, host.settings.port, "--port") from None
 
 
-# What the web viewer reads of this family (server/door.py's viewer hooks); its records
-# (server/xml/records.py) are imported only when a viewer runs or a file is opened.
+# What the web viewer reads of this family (its ServerFamily's viewer hooks, server/xml/family.py);
+# its records (server/xml/records.py) are imported only when a viewer runs or a file is opened.
 
 
 def watch_for_viewer(door: XmlDoor, book) -> None:
@@ -150,11 +146,6 @@ def watch_for_viewer(door: XmlDoor, book) -> None:
     from swc_local.server.xml.records import watch_lobby
 
     watch_lobby(door.lobby, book)
-
-
-RECORD_FILE_FALLBACK = True
-"""The XML reader takes whatever no other family's reader recognized (an XML replay has no fixed
-first bytes: ours start with ``<protocol``, official ones may not), so it is asked last."""
 
 
 def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):

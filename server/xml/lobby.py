@@ -37,7 +37,7 @@ from swc_local.games import registry
 from swc_local.games.plugin import GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
-from swc_local.server.config import Settings
+from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import TokenBucket
 from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, route
@@ -203,7 +203,6 @@ class Lobby:
             if connection not in self.admins:
                 self.admins.append(connection)
             return True
-        connection.failed_logins += 1
         log.warning("%r: wrong admin passphrase", connection)
         return False
 

@@ -33,18 +33,10 @@ from swc_local.server.web.book import GameRecord, SeatRow, Step
 
 log = logging.getLogger("swc.web")
 
-_TITLES = {
-    "swc_2019_piranhas": "Piranhas 2019",
-    "swc_2018_hase_und_igel": "Hase und Igel 2018",
-    "swc_2022_ostseeschach": "Ostseeschach 2022",
-    "swc_2026_piranhas": "Piranhas 2026",
-    "swc_2025_hase_und_igel": "Hase und Igel 2025",
-    "swc_2027_blokus": "Blokus 2027",
-}
-
-
 def title_of(game_type: str) -> str:
-    return _TITLES.get(game_type, game_type)
+    """The game's title (its registry row's), or its type when it has none."""
+    game = registry.entry(game_type)
+    return game.title if game is not None and game.title else game_type
 
 
 class XmlRecord(GameRecord):

@@ -171,7 +171,6 @@ def position_factory(path: str | Path, turn: int, game: str | None = None):
             return None
         return plugin.game_from_state(state)
 
-    factory.replay_path = str(path)  # type: ignore[attr-defined]
     factory.turn = turn  # type: ignore[attr-defined]
     log.info("new %s rooms start from %s at turn %d", plugin.game_type, path, turn)
     return factory

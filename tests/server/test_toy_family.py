@@ -1,8 +1,7 @@
-"""A fourth wire family joins ``swc serve`` with its door module and one registry line each for
-its family and its game (tests/toy_family.py), and no other edit.
+"""A fourth wire family joins ``swc serve`` with its ServerFamily (one entry of server/families.py)
+and its game's one registry line (tests/toy_family.py), and no other edit.
 
-The toy family's door is started by the server from ``server/door.py``'s one list (built from the
-registry) like the real doors, plays a game, and is stopped by the same shutdown as every door:
+The toy family's door is started by the server from ``server/doors.py`` like the real doors, plays a game, and is stopped by the same shutdown as every door:
 its game under way ends the toy protocol's way, with its log marked unfinished, and the shutdown
 waits for it. Its door is built on the shared transport (server/transport.py) like the real
 doors: the transport accepts, caps, counts and reads its connections. Its settings section is

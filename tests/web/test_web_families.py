@@ -1,5 +1,5 @@
-"""The viewer finds every family's games through that family's door module (server/door.py's
-viewer hooks) and names no family itself: a fourth family whose door module offers
+"""The viewer finds every family's games through that family's ServerFamily (server/door.py's
+viewer hooks) and names no family itself: a fourth family whose ServerFamily offers
 ``watch_for_viewer`` and ``read_record_file`` has its live games listed and its log files opened
 with no edit of server/web/.
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 import trio
 
 from swc_local.games import registry
+from swc_local.server import families
+from swc_local.server.door import ServerFamily
 from swc_local.server.web.book import GameBook, GameRecord, SeatRow, Step
 from swc_local.server.web.files import open_bytes
 
 from tests import toy_family
-from tests.toy_family import SECTION, open_door  # noqa: F401 -- this module is the toy family's door module
+from tests.toy_family import SECTION, open_door
 from tests.web_helpers import OFFICIAL_PIRANHAS, http, start_viewer_server
 
 watched: list = []
@@ -52,11 +54,11 @@ def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_de
     return CountRecord(source, data.decode().splitlines())
 
 
-TOY_SHOWN = registry.Family("toy", adapter="", replay="", log_suffixes=(".toy",), door=__name__)
+TOY_SHOWN = ServerFamily("toy", SECTION, open_door, watch_for_viewer, read_record_file)
 
 
 def register(monkeypatch) -> None:
-    monkeypatch.setattr(registry, "FAMILIES", (*registry.FAMILIES, TOY_SHOWN))
+    monkeypatch.setattr(families, "FAMILIES", (*families.FAMILIES, TOY_SHOWN))
     monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, toy_family.GAME))
 
 

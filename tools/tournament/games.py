@@ -8,9 +8,8 @@ its map has players (the classic two-player map by default); a Robo Rally game a
 
 from __future__ import annotations
 
-import importlib
-
 from swc_local.games import registry
+from swc_local.tools import families
 
 
 def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, int, dict]:
@@ -18,7 +17,7 @@ def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, in
     game = registry.entry(name)
     if game is None:
         raise ValueError(registry.unknown_game_message(name))
-    adapter = importlib.import_module(game.family.adapter)
+    adapter = families.family(game.family).adapter
     options = {key: value for key, value in options.items() if value is not None}
     foreign = [key for key in options if key not in getattr(adapter, "OPTIONS", ())]
     if foreign:
@@ -43,7 +42,7 @@ def resolve(name: str, options: dict, seats: int | None = None) -> tuple[str, in
 def loads_positions(name: str) -> bool:
     """True for the games whose runner can start from a replay position (``load_game``)."""
     game = registry.entry(name)
-    return game is not None and "load_game" in getattr(importlib.import_module(game.family.adapter), "OPTIONS", ())
+    return game is not None and "load_game" in getattr(families.family(game.family).adapter, "OPTIONS", ())
 
 
 def times_moves(name: str) -> bool:

@@ -1,0 +1,10 @@
+"""Robo Rally's part of ``swc serve``: its door, settings section, viewer hooks and the drop-in ``swc roborally``."""
+
+from __future__ import annotations
+
+from swc_local.server.door import ServerFamily
+from swc_local.server.roborally.cli import add_commands
+from swc_local.server.roborally.door import open_door, read_record_file, watch_for_viewer
+from swc_local.server.roborally.settings import SECTION
+
+FAMILY = ServerFamily("roborally", SECTION, open_door, watch_for_viewer, read_record_file, add_commands=add_commands)
