@@ -7,7 +7,9 @@ does; a new XML game is covered as soon as it is in the registry.
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 
 import pytest
 import trio
@@ -71,3 +73,80 @@ async def test_a_table_refuses_what_it_cannot_seat(nursery):
         assert status == 400 and text in data["error"], (body, data)
     status, data = await http(f"{url}/api/seats/nope")
     assert status == 404
+
+
+async def create(url: str, body: bytes) -> dict:
+    status, table = await http(f"{url}/api/tables", data=body, headers={"Content-Type": "application/json"})
+    assert status == 200, table
+    return table
+
+
+async def test_a_persons_slot_has_no_deadline_unless_asked_and_bots_keep_theirs(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    untimed = await create(url, b'{"game": "ostseeschach", "seats": ["you", "open"]}')
+    timed = await create(url, b'{"game": "ostseeschach", "seats": ["you", "open"], "timeout": true}')
+    for table, person in ((untimed, False), (timed, True)):
+        room = server.lobby.rooms[table["room"]]
+        assert [slot.can_timeout for slot in room.slots] == [person, True]
+        data = await seat_state(url, table["seats"][0]["seat"], -1)
+        assert data["clock"]["deadline_ms"] == (registry.get("swc_2022_ostseeschach").hard_timeout_ms if person else None)
+
+
+async def test_an_open_seat_takes_a_bot_started_by_hand_and_a_command_seat_runs_its_command(nursery):
+    from swc_local.client.bot import play_game
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    table = await create(url, b'{"game": "piranhas", "seats": ["you", "open"]}')
+    code = table["seats"][1]["reservation"]
+    assert code in server.lobby.reservations
+    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.port, code, 3)
+    with trio.fail_after(120):
+        data = await play_seat(url, table["seats"][0]["seat"], random.Random(1))
+    assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
+
+    bot = " ".join(registry.entry("piranhas").bot).replace("{python}", sys.executable)
+    body = json.dumps({"game": "piranhas", "seats": [{"kind": "command", "command": bot}, "you"]}).encode()
+    table = await create(url, body)
+    assert [s["color"] for s in table["seats"]] == ["red", "blue"]
+    with trio.fail_after(120):
+        data = await play_seat(url, table["seats"][1]["seat"], random.Random(2))
+    assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
+
+
+async def test_a_seat_nobody_reads_is_closed_and_scored_left(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    server.door("web").context.tables.limits.idle_seconds = 0.5
+    table = await create(url, b'{"game": "piranhas", "seats": ["you", "bot"]}')
+    seat = server.door("web").context.tables.seats[table["seats"][0]["seat"]]
+    with trio.fail_after(30):
+        while seat.closed_reason is None:
+            await trio.sleep(0.1)
+        while server.lobby.rooms.get(table["room"]) is not None:
+            await trio.sleep(0.05)
+    assert "nobody read this seat" in seat.closed_reason
+    data = await seat_state(url, seat.id, -1)
+    with trio.fail_after(10):
+        while data["result_rows"] is None:
+            await trio.sleep(0.05)
+            data = await seat_state(url, seat.id, -1)
+    assert data["result_rows"][0]["cause"] == "LEFT"
+
+
+async def test_tables_are_bounded_and_a_move_out_of_turn_is_refused(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    tables = server.door("web").context.tables
+    tables.limits.max_tables = 2
+    first = await create(url, b'{"game": "ostseeschach", "seats": ["open", "you"]}')
+    await create(url, b'{"game": "ostseeschach", "seats": ["open", "open"]}')
+    status, data = await http(f"{url}/api/tables", data=b'{"game": "ostseeschach", "seats": ["open", "open"]}')
+    assert status == 503 and "2 tables" in data["error"]
+    seat = first["seats"][1]["seat"]
+    assert len(seat) >= 20  # secrets.token_urlsafe(16)
+    status, data = await http(f"{url}/api/seats/{seat}/move", data=b'{"index": 0}')
+    assert status == 409 and data["error"] == "it is not this seat's turn"
+    status, data = await http(f"{url}/api/seats/{seat}/move", data=b'nonsense')
+    assert status == 409 and "index" in data["error"]

@@ -285,11 +285,15 @@ class Tables:
         self.seats: dict[str, PersonSeat] = {}
         self.nursery: trio.Nursery | None = None
 
+    def done(self, table: Table) -> bool:
+        """The table's room is over (gone from the lobby), its persons and bots too."""
+        return table.room_id not in self.lobby.rooms and table.finished
+
     def open_tables(self) -> int:
-        return sum(1 for table in self.tables.values() if not table.finished)
+        return sum(1 for table in self.tables.values() if not self.done(table))
 
     def _forget_old(self) -> None:
-        finished = [t for t in self.tables.values() if t.finished]
+        finished = [t for t in self.tables.values() if self.done(t)]
         while finished and len(self.tables) >= 2 * self.limits.max_tables:
             table = finished.pop(0)
             del self.tables[table.id]
