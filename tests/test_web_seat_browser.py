@@ -178,3 +178,40 @@ async def test_two_persons_play_piranhas_2026_in_two_browsers(nursery, tmp_path)
     finally:
         for driver in drivers:
             driver.quit()
+
+
+async def test_a_game_without_pointing_offers_its_legal_moves_as_a_list(nursery, tmp_path):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    status, table = await http(url + "/api/tables", data=b'{"game": "ostseeschach", "seats": ["you", "bot"]}')
+    assert status == 200, table
+    seat = table["seats"][0]
+    driver = chrome(tmp_path)
+
+    def play() -> None:
+        driver.get(url + seat["url"])
+        for _ in range(3):
+            assert wait(driver, my_turn_or_list) == "turn"
+            moves = seat_api(url + "/api/seats/" + seat["seat"])["moves"]
+            buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
+            assert [b.text for b in buttons] == [m["text"] for m in moves]  # exactly the legal moves
+            assert not framed(driver, "from")
+            version = driver.find_element(By.ID, "board").get_attribute("data-version")
+            turn = driver.find_element(By.ID, "turn").text
+            buttons[-1].click()
+            wait(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-version") != version
+                 and d.find_element(By.ID, "turn").text != turn)
+        assert not driver.find_element(By.ID, "error").is_displayed()
+
+    try:
+        with trio.fail_after(120):
+            await trio.to_thread.run_sync(play)
+    finally:
+        driver.quit()
+
+
+def my_turn_or_list(driver) -> str | None:
+    if driver.find_element(By.ID, "result-box").is_displayed():
+        return "over"
+    board = driver.find_element(By.ID, "board")
+    return "turn" if board.get_attribute("data-your-turn") == "1" and driver.find_elements(By.CSS_SELECTOR, "#moves button.move") else None

@@ -150,3 +150,32 @@ async def test_tables_are_bounded_and_a_move_out_of_turn_is_refused(nursery):
     assert status == 409 and data["error"] == "it is not this seat's turn"
     status, data = await http(f"{url}/api/seats/{seat}/move", data=b'nonsense')
     assert status == 409 and "index" in data["error"]
+
+
+async def test_the_readme_curl_commands_take_a_seat_and_move(nursery):
+    import re
+    import shlex
+    import subprocess
+
+    from .test_readme_examples import _shell_block
+
+    server = await start_viewer_server(nursery)
+    address = server.door("web").url.removeprefix("http://")
+    lines = [line for line in _shell_block("/api/tables").splitlines() if line.strip()]
+    assert len(lines) == 4
+
+    def run(line: str, seat: str = "") -> dict:
+        argv = shlex.split(line.replace("localhost:13080", address).replace("SEAT", seat))
+        return json.loads(subprocess.run(argv, capture_output=True, text=True, check=True, timeout=30).stdout)
+
+    table = await trio.to_thread.run_sync(run, lines[0])
+    seat = table["seats"][0]["seat"]
+    state = await trio.to_thread.run_sync(run, lines[1], seat)
+    assert state["your_turn"] and state["moves"][0]["index"] == 0
+    moved = await trio.to_thread.run_sync(run, lines[2], seat)
+    assert moved["error"] is None and moved["turn"] >= 1
+    refused = await trio.to_thread.run_sync(run, lines[3], seat)  # (0,0) is never a fish of ours: the server refuses it
+    with trio.fail_after(10):
+        while not refused["error"]:
+            refused = await seat_state(f"http://{address}", seat, refused["version"])
+    assert re.match(r"Ungueltiger Zug von 'you'\.", refused["error"]) or "nicht am Zug" in refused["error"], refused["error"]

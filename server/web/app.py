@@ -19,8 +19,9 @@ API (also in the README):
 * ``POST /api/tables`` (JSON ``{"game": ..., "seats": [SEAT, SEAT], "names": [...], "timeout": false}``,
   a SEAT ``you``, ``person``, ``bot``, ``open`` or ``{"kind": "command", "command": "... {host} {port}
   {reservation}"}``) -- prepare a room of an XML game and fill its seats (:mod:`.seats`).
-* ``GET /api/seats/ID[?after=N]`` -- a person's seat: the state, whose turn, the last move, the
-  clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N.
+* ``GET /api/seats/ID[?after=N|?wait=turn]`` -- a person's seat: the state, whose turn, the last move, the
+  clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N,
+  ``wait=turn`` for its turn or the end.
 * ``POST /api/seats/ID/move`` (JSON ``{"index": N}`` or a raw ``<data class="move" .../>``) -- send a move.
 
 Assets are read from the package once, at start-up; no request path is ever joined to a file

@@ -70,6 +70,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         after = request.query_params.get("after", "")
         if after.lstrip("-").isdigit():
             await context.tables.wait(seat, int(after))
+        elif request.query_params.get("wait") == "turn":
+            await context.tables.wait_turn(seat)
         return respond(seat_json(seat))
 
     async def api_move(request: Request):

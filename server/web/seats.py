@@ -385,6 +385,13 @@ class Tables:
                 await seat.changed.wait()
         seat.last_read = trio.current_time()
 
+    async def wait_turn(self, seat: PersonSeat) -> None:
+        """Until it is ``seat``'s turn or its game is over (at most ``wait_seconds``)."""
+        with trio.move_on_after(self.limits.wait_seconds):
+            while not (seat.your_turn or seat.over or seat.result is not None):
+                await seat.changed.wait()
+        seat.last_read = trio.current_time()
+
     def close_all(self, reason: str = "the viewer stopped") -> None:
         for seat in list(self.seats.values()):
             if not seat.over:
