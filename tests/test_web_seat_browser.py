@@ -215,3 +215,37 @@ def my_turn_or_list(driver) -> str | None:
         return "over"
     board = driver.find_element(By.ID, "board")
     return "turn" if board.get_attribute("data-your-turn") == "1" and driver.find_elements(By.CSS_SELECTOR, "#moves button.move") else None
+
+
+async def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(nursery, tmp_path):
+    from swc_local.client.admin import Admin
+
+    from .web_helpers import PASSWORD
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        prepared = await admin.prepare("ostseeschach", ["Alice", "Bob"], paused=False)
+    driver = chrome(tmp_path)
+
+    def join() -> str:
+        driver.get(url + "/")
+        driver.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+        driver.find_element(By.ID, "join-code").send_keys("not a code")
+        driver.find_element(By.ID, "join-start").click()
+        wait(driver, lambda d: d.find_element(By.ID, "table-result").text == "unknown reservation code")
+        driver.find_element(By.ID, "join-code").clear()
+        driver.find_element(By.ID, "join-code").send_keys(prepared.reservations[1])
+        driver.find_element(By.ID, "join-start").click()
+        wait(driver, lambda d: "/seat/" in d.current_url)
+        wait(driver, lambda d: d.find_element(By.ID, "color").text == "TWO")
+        return driver.current_url
+
+    try:
+        await trio.to_thread.run_sync(join)
+        room = server.lobby.rooms[prepared.room_id]
+        with trio.fail_after(10):
+            while not room.slots[1].occupied:
+                await trio.sleep(0.05)
+    finally:
+        driver.quit()

@@ -179,3 +179,26 @@ async def test_the_readme_curl_commands_take_a_seat_and_move(nursery):
         while not refused["error"]:
             refused = await seat_state(f"http://{address}", seat, refused["version"])
     assert re.match(r"Ungueltiger Zug von 'you'\.", refused["error"]) or "nicht am Zug" in refused["error"], refused["error"]
+
+
+async def test_a_person_joins_a_room_an_admin_prepared_by_its_reservation_code(nursery):
+    from swc_local.client.admin import Admin
+    from swc_local.client.bot import play_game
+
+    from .web_helpers import PASSWORD
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        prepared = await admin.prepare("piranhas", ["Alice", "Bob"], paused=False)
+    codes = prepared.reservations
+    status, data = await http(f"{url}/api/seats", data=json.dumps({"reservation": "nope"}).encode())
+    assert status == 400 and data["error"] == "unknown reservation code"
+    status, joined = await http(f"{url}/api/seats", data=json.dumps({"reservation": codes[1]}).encode())
+    assert status == 200, joined
+    assert joined["seats"][0]["color"] == "blue" and joined["room"] == prepared.room_id
+    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.port, codes[0], 4)
+    with trio.fail_after(120):
+        data = await play_seat(url, joined["seats"][0]["seat"], random.Random(5))
+    assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
+    assert [p["name"] for p in data["players"]] == ["Alice", "Bob"]

@@ -60,6 +60,23 @@ def seat_routes(context, page, respond) -> list[Route]:
         except TableError as refused:
             return error(str(refused), 400)
 
+    async def api_join(request: Request):
+        """A person's seat on the reservation code of an already prepared room."""
+        if context.tables is None:
+            return no_tables()
+        try:
+            body = json.loads((await request.body())[:MAX_BODY] or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return error('the body must be JSON {"reservation": CODE}', 400)
+        try:
+            return respond(context.tables.join(body.get("reservation")))
+        except TableLimit as refused:
+            return error(str(refused), 503)
+        except TableError as refused:
+            return error(str(refused), 400)
+
     def find(request: Request) -> PersonSeat | None:
         return context.tables.seat(request.path_params["seat_id"]) if context.tables is not None else None
 
@@ -89,6 +106,7 @@ def seat_routes(context, page, respond) -> list[Route]:
     return [
         Route("/seat/{seat_id}", seat_page),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/seats", api_join, methods=["POST"]),
         Route("/api/seats/{seat_id}", api_seat),
         Route("/api/seats/{seat_id}/move", api_move, methods=["POST"]),
     ]

@@ -327,17 +327,12 @@ class Tables:
         room, codes = self.lobby.prepare(plugin, descriptors, paused=False)
         table = Table(secrets.token_urlsafe(12), plugin, self.nursery, tuple(k for k, _ in seats), timed,
                       room_id=room.id, created=trio.current_time())
-        table.record_id = next((r.id for r in self.book.records.values() if getattr(r, "room", None) is room), None)
-        self.tables[table.id] = table
+        self._register(table, room)
         answer = []
         for index, ((kind, command), code) in enumerate(zip(seats, codes)):
             label = seat_labels(plugin)[index]
             if kind in PERSONS:
-                seat = PersonSeat(secrets.token_urlsafe(16), table, index, kind, code, last_read=trio.current_time())
-                table.seats.append(seat)
-                self.seats[seat.id] = seat
-                self.nursery.start_soon(seat.run, self.host, self.port)
-                self.nursery.start_soon(self._idle_watch, seat)
+                seat = self._seat_person(table, index, kind, code)
                 answer.append({"kind": kind, "color": label, "seat": seat.id, "url": f"/seat/{seat.id}"})
             elif kind == "open":
                 answer.append({"kind": kind, "color": label, "reservation": code})
@@ -349,6 +344,40 @@ class Tables:
         log.info("table %s: room %s (%s) with %s", table.id, room.id, plugin.game_type, ", ".join(table.kinds))
         return {"table": table.id, "room": room.id, "game": plugin.game_type, "game_id": table.record_id,
                 "seats": answer}
+
+    def _register(self, table: Table, room) -> None:
+        table.record_id = next((r.id for r in self.book.records.values() if getattr(r, "room", None) is room), None)
+        self.tables[table.id] = table
+
+    def _seat_person(self, table: Table, index: int, kind: str, code: str) -> PersonSeat:
+        seat = PersonSeat(secrets.token_urlsafe(16), table, index, kind, code, last_read=trio.current_time())
+        table.seats.append(seat)
+        self.seats[seat.id] = seat
+        self.nursery.start_soon(seat.run, self.host, self.port)
+        self.nursery.start_soon(self._idle_watch, seat)
+        return seat
+
+    def join(self, code: object) -> dict:
+        """A person's seat on a reservation code of a room prepared elsewhere (an admin's
+        ``prepare``, ``swc match --prepare-only``, "play from here"): its client joins with it."""
+        if self.nursery is None:
+            raise TableError("the viewer is not serving yet")
+        entry = self.lobby.reservations.get(code) if isinstance(code, str) else None
+        if entry is None:
+            raise TableError("unknown reservation code")
+        if self.open_tables() >= self.limits.max_tables:
+            raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
+        self._forget_old()
+        room, index = entry
+        timed = tuple(slot.can_timeout for slot in room.slots)
+        table = Table(secrets.token_urlsafe(12), room.plugin, self.nursery, ("you",), timed, room_id=room.id,
+                      created=trio.current_time())
+        self._register(table, room)
+        seat = self._seat_person(table, index, "you", code)
+        log.info("table %s: a person joins room %s on a reservation", table.id, room.id)
+        return {"table": table.id, "room": room.id, "game": room.plugin.game_type, "game_id": table.record_id,
+                "seats": [{"kind": "you", "color": seat_labels(room.plugin)[index], "seat": seat.id,
+                           "url": f"/seat/{seat.id}"}]}
 
     async def _run_bot(self, table: Table, argv: list[str]) -> None:
         try:

@@ -137,6 +137,14 @@ async function startTables() {
     }
     if (mine) location.href = mine;
   });
+  document.getElementById("join-form").addEventListener("submit", async event => {
+    event.preventDefault();
+    const answer = await fetch("/api/seats", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({reservation: document.getElementById("join-code").value.trim()})});
+    const joined = await answer.json();
+    if (!answer.ok) { document.getElementById("table-result").textContent = joined.error; return; }
+    location.href = joined.seats[0].url;
+  });
 }
 
 startTables();
