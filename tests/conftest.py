@@ -59,8 +59,7 @@ SLOW_TESTS = {
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example"},
-    "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot",
-                                 "test_two_persons_play_piranhas_2026_in_two_browsers"},
+    "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
 }
 
 

@@ -120,6 +120,9 @@ class PersonSeat:
                         self.receive(event.element)
         except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError) as error:
             log.info("seat %s: connection ended (%s)", self.id, error)
+        except Exception as error:  # a message this seat cannot read ends this seat, never the viewer
+            log.exception("seat %s: cannot go on", self.id)
+            self.closed_reason = f"this seat failed: {type(error).__name__}"
         finally:
             self.finish("the server closed the connection" if self.closed_reason is None else self.closed_reason)
 
