@@ -202,3 +202,21 @@ async def test_a_person_joins_a_room_an_admin_prepared_by_its_reservation_code(n
         data = await play_seat(url, joined["seats"][0]["seat"], random.Random(5))
     assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
     assert [p["name"] for p in data["players"]] == ["Alice", "Bob"]
+
+
+async def test_another_sites_page_cannot_set_a_table_or_move(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    command = json.dumps({"game": "piranhas", "seats": ["you", {"kind": "command", "command": "touch /tmp/x {reservation}"}]})
+    status, data = await http(f"{url}/api/tables", data=command.encode(), headers={"Origin": "http://evil.example"})
+    assert status == 403 and "another site" in data["error"]
+    assert not server.lobby.rooms
+    own = url.rstrip("/")
+    status, table = await http(f"{url}/api/tables", data=b'{"game": "piranhas", "seats": ["you", "open"]}',
+                               headers={"Origin": own})
+    assert status == 200, table
+    seat = table["seats"][0]["seat"]
+    status, data = await http(f"{url}/api/seats/{seat}/move", data=b'{"index": 0}', headers={"Origin": "http://evil.example"})
+    assert status == 403
+    status, data = await http(f"{url}/api/seats", data=b'{"reservation": "x"}', headers={"Origin": "null"})
+    assert status == 403

@@ -16,9 +16,21 @@ from .seats import KINDS, PersonSeat, TableError, TableLimit, read_move_body
 MAX_BODY = 1 << 16
 
 
+def same_origin(request: Request) -> bool:
+    """A request a browser sent from another site's page is refused: a table may start any bot
+    command on this machine, so a page elsewhere must not be able to ask for one (cross-site
+    request forgery). Browsers name the page's origin in ``Origin`` on every POST; scripts such as
+    curl send none and are let through (the admin gate still applies off loopback)."""
+    origin = request.headers.get("origin")
+    return origin is None or origin == f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
 def seat_routes(context, page, respond) -> list[Route]:
     def error(message: str, status: int):
         return respond({"error": message}, status)
+
+    def foreign():
+        return error("this request came from another site's page; take a seat from this viewer's own pages", 403)
 
     def no_tables():
         return error("no game server here (swc view): start swc serve to take a seat", 409)
@@ -47,6 +59,8 @@ def seat_routes(context, page, respond) -> list[Route]:
             return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None})
         if context.tables is None:
             return no_tables()
+        if not same_origin(request):
+            return foreign()
         try:
             body = json.loads((await request.body())[:MAX_BODY] or b"{}")
         except ValueError:
@@ -64,6 +78,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         """A person's seat on the reservation code of an already prepared room."""
         if context.tables is None:
             return no_tables()
+        if not same_origin(request):
+            return foreign()
         try:
             body = json.loads((await request.body())[:MAX_BODY] or b"{}")
         except ValueError:
@@ -95,6 +111,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         seat = find(request)
         if seat is None:
             return error("no such seat", 404)
+        if not same_origin(request):
+            return foreign()
         try:
             index, raw = read_move_body((await request.body())[:MAX_BODY], request.headers.get("content-type", ""))
             await seat.send_move(index, raw)

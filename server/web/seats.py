@@ -23,6 +23,10 @@ Conformance notes (choices where the issue and the specs are silent):
   ``plugin.legal_moves`` from the last memento the seat received (what a client knows); a raw
   ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
   anything a bot could and see the server's own ``error`` text.
+* A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
+  a move are refused (403) when a browser names another site's page as their ``Origin`` (no
+  cross-site request forgery); scripts send no ``Origin``. Off loopback the admin gate of every
+  page applies as well.
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
 """
@@ -392,6 +396,8 @@ class Tables:
         table.processes.append(process)
         try:
             await process.wait()
+            if process.returncode:
+                log.warning("table %s: the bot %r ended with exit code %d", table.id, argv[0], process.returncode)
         finally:
             if process.returncode is None:
                 process.kill()
