@@ -180,10 +180,33 @@ async def test_two_persons_play_piranhas_2026_in_two_browsers(nursery, tmp_path)
             driver.quit()
 
 
+async def test_ostseeschach_is_played_by_clicking_a_piece_then_its_target(nursery, tmp_path):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    status, table = await http(url + "/api/tables", data=b'{"game": "ostseeschach", "seats": ["bot", "you"]}')
+    assert status == 200, table
+    seat = table["seats"][1]
+    driver = chrome(tmp_path)
+
+    def play() -> None:
+        driver.get(url + seat["url"])
+        for _ in range(3):
+            assert wait(driver, my_turn_or_over) == "turn"
+            play_one_turn(driver, url + "/api/seats/" + seat["seat"])
+        assert driver.find_element(By.ID, "color").text == "TWO"
+        assert not driver.find_element(By.ID, "error").is_displayed()
+
+    try:
+        with trio.fail_after(120):
+            await trio.to_thread.run_sync(play)
+    finally:
+        driver.quit()
+
+
 async def test_a_game_without_pointing_offers_its_legal_moves_as_a_list(nursery, tmp_path):
     server = await start_viewer_server(nursery)
     url = server.door("web").url
-    status, table = await http(url + "/api/tables", data=b'{"game": "ostseeschach", "seats": ["you", "bot"]}')
+    status, table = await http(url + "/api/tables", data=b'{"game": "hase_und_igel", "seats": ["you", "bot"]}')
     assert status == 200, table
     seat = table["seats"][0]
     driver = chrome(tmp_path)
@@ -191,7 +214,8 @@ async def test_a_game_without_pointing_offers_its_legal_moves_as_a_list(nursery,
     def play() -> None:
         driver.get(url + seat["url"])
         for _ in range(3):
-            assert wait(driver, my_turn_or_list) == "turn"
+            if wait(driver, my_turn_or_list) == "over":
+                break
             moves = seat_api(url + "/api/seats/" + seat["seat"])["moves"]
             buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
             assert [b.text for b in buttons] == [m["text"] for m in moves]  # exactly the legal moves
