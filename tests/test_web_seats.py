@@ -220,3 +220,21 @@ async def test_another_sites_page_cannot_set_a_table_or_move(nursery):
     assert status == 403
     status, data = await http(f"{url}/api/seats", data=b'{"reservation": "x"}', headers={"Origin": "null"})
     assert status == 403
+
+
+async def test_a_server_stopped_mid_game_ends_its_seats_and_bots_in_time(nursery, caplog):
+    from swc_local.server.shutdown import stop_gracefully
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    table = await create(url, b'{"game": "piranhas", "seats": ["you", "bot"]}')
+    seat_id = table["seats"][0]["seat"]
+    status, data = await http(f"{url}/api/seats/{seat_id}?wait=turn")
+    assert data["your_turn"]
+    tables = server.door("web").context.tables
+    with trio.fail_after(10):
+        await stop_gracefully(server, "server stopped (test)")
+    assert "did not end in time" not in caplog.text
+    seat = tables.seats[seat_id]
+    assert seat.over and seat.closed_reason
+    assert all(p.returncode is not None for t in tables.tables.values() for p in t.processes)
