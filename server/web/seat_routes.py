@@ -114,7 +114,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not same_origin(request):
             return foreign()
         try:
-            index, raw = read_move_body((await request.body())[:MAX_BODY], request.headers.get("content-type", ""))
+            index, raw = read_move_body((await request.body())[:MAX_BODY])
             await seat.send_move(index, raw)
         except TableError as refused:
             return error(str(refused), 409)

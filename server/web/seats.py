@@ -33,6 +33,7 @@ Conformance notes (choices where the issue and the specs are silent):
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import shlex
@@ -440,13 +441,11 @@ class Tables:
                     process.kill()
 
 
-def read_move_body(body: bytes, content_type: str) -> tuple[int | None, str | None]:
+def read_move_body(body: bytes) -> tuple[int | None, str | None]:
     """(index, raw data element) of a move request: JSON ``{"index": N}`` or an XML ``<data>``."""
     text = body.decode("utf-8", "replace").strip()
     if text.startswith("<"):
         return None, text
-    import json
-
     try:
         data = json.loads(text or "{}")
     except ValueError:
