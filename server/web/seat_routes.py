@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from swc_local.games import registry
 
-from .seats import KINDS, PersonSeat, TableError, TableLimit, read_move_body
+from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, read_move_body
 
 MAX_BODY = 1 << 16
 
@@ -54,7 +54,7 @@ def seat_routes(context, page, respond) -> list[Route]:
 
     async def api_tables(request: Request):
         if request.method == "GET":
-            games = [{"game": g.game_type, "name": g.name, "title": registry.get(g.game_type).display_name}
+            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type))}
                      for g in registry.entries() if g.family.name == "xml"]
             return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None})
         if context.tables is None:

@@ -58,6 +58,12 @@ PERSONS = ("you", "person")
 RECEIVE_SIZE = 65536
 
 
+def game_title(plugin) -> str:
+    """"Piranhas 2019": the game's name and its season (two seasons share a name)."""
+    season = plugin.game_type.split("_")[1] if plugin.game_type.count("_") >= 2 else ""
+    return f"{plugin.display_name} {season}".strip()
+
+
 class TableError(ValueError):
     """A request for a table that cannot be served; the text is the answer (status 400)."""
 
@@ -203,7 +209,7 @@ class PersonSeat:
         data = {
             "seat": self.id,
             "game": plugin.game_type,
-            "title": plugin.display_name,
+            "title": game_title(plugin),
             "game_id": self.table.record_id,
             "color": labels[self.index],
             "version": self.version,
