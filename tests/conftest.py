@@ -64,6 +64,7 @@ SLOW_TESTS = {
     "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
+    "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
 }
 
 

@@ -16,6 +16,15 @@ API (also in the README):
 * ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
   the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
   room; a game's summary lists the actions possible now as ``controls``.
+* ``GET /api/tables`` -- the games a table can be set for and the kinds of seat.
+* ``POST /api/tables`` (JSON ``{"game": ..., "seats": [SEAT, SEAT], "names": [...], "timeout": false}``,
+  a SEAT ``you``, ``person``, ``bot``, ``open`` or ``{"kind": "command", "command": "... {host} {port}
+  {reservation}"}``) -- prepare a room of an XML game and fill its seats (:mod:`.seats`).
+* ``POST /api/seats`` (JSON ``{"reservation": CODE}``) -- a person's seat in a room prepared elsewhere.
+* ``GET /api/seats/ID[?after=N|?wait=turn]`` -- a person's seat: the state, whose turn, the last move, the
+  clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N,
+  ``wait=turn`` for its turn or the end.
+* ``POST /api/seats/ID/move`` (JSON ``{"index": N}`` or a raw ``<data class="move" .../>``) -- send a move.
 
 Assets are read from the package once, at start-up; no request path is ever joined to a file
 system path. Everything a client sent (names, map names, file names) reaches the page as JSON
@@ -47,9 +56,10 @@ log = logging.getLogger("swc.web")
 ASSETS = {
     "viewer.js": "text/javascript; charset=utf-8",
     "list.js": "text/javascript; charset=utf-8",
+    "seat.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
-PAGES = ("index.html", "game.html", "login.html")
+PAGES = ("index.html", "game.html", "login.html", "seat.html")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -85,6 +95,7 @@ class WebContext:
         self.steps = StepCache()
         self.open_streams = [0]  # event streams open now (a list: shared with the generators)
         self._reading: trio.Lock | None = None
+        self.tables = None  # the seats of persons (server/web/seats.py); None in swc view
 
     @property
     def reading(self) -> trio.Lock:
@@ -367,7 +378,10 @@ def build_app(context: WebContext) -> Starlette:
         log.info("game %s: %s from the viewer", record.id, body["action"])
         return _json({"controls": record.controls(), "status": record.status()})
 
+    from .seat_routes import seat_routes
+
     routes = [
+        *seat_routes(context, page, _json),
         Route("/", index),
         Route("/game/{game_id}", game_page),
         Route("/static/{name}", asset),

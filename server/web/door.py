@@ -63,6 +63,8 @@ class WebDoor:
         try:
             async with trio.open_nursery() as nursery:
                 self.context.feeds.nursery = nursery  # the live feeds' tasks (server/web/live.py)
+                if self.context.tables is not None:
+                    self.context.tables.nursery = nursery  # persons' clients and bots (server/web/seats.py)
                 binds = await nursery.start(self._serve, config, nursery.cancel_scope)
                 self.url = binds[0] if binds else ""
                 self.port = int(self.url.rsplit(":", 1)[1]) if self.url else self.port
@@ -84,6 +86,8 @@ class WebDoor:
         once its response is complete (at most its graceful timeout, 1 s, later)."""
         self.stopping = reason
         self.context.feeds.close()
+        if self.context.tables is not None:
+            self.context.tables.close_all(reason)
         self._stop.set()
 
     def busy(self) -> int:
@@ -134,6 +138,11 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
+    xml = server.door("xml")
+    if xml is not None and xml.port:
+        from .seats import Tables
+
+        context.tables = Tables(lobby, settings.host, xml.port, book)
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

@@ -90,3 +90,61 @@ function startList() {
 }
 
 if (document.getElementById("games")) startList(); else startLogin();
+
+// "Play": a table of an XML game (POST /api/tables); a person's seat opens its page, the other
+// seats' links and reservation codes are shown.
+const KIND_NAMES = {you: "you", person: "a second person (a link)", bot: "the reference bot",
+                    command: "a bot command", open: "an open seat (reservation code)"};
+
+async function startTables() {
+  const form = document.getElementById("table-form");
+  if (!form) return;
+  const response = await fetch("/api/tables");
+  const data = await response.json();
+  if (!data.available) { document.getElementById("play-table").hidden = true; return; }
+  const games = document.getElementById("table-game");
+  for (const g of data.games) { const o = el("option", g.title); o.value = g.game; games.appendChild(o); }
+  for (const [i, preset] of [[0, "you"], [1, "bot"]]) {
+    const select = document.getElementById("seat-" + i);
+    for (const kind of data.kinds) { const o = el("option", KIND_NAMES[kind] || kind); o.value = kind; select.appendChild(o); }
+    select.value = preset;
+    select.addEventListener("change", () => { document.getElementById("command-" + i).hidden = select.value !== "command"; });
+  }
+  form.addEventListener("submit", async event => {
+    event.preventDefault();
+    const seats = [0, 1].map(i => {
+      const kind = document.getElementById("seat-" + i).value;
+      return kind === "command" ? {kind, command: document.getElementById("command-" + i).value} : kind;
+    });
+    const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({game: games.value, seats, timeout: document.getElementById("table-timeout").checked})});
+    const table = await answer.json();
+    const result = document.getElementById("table-result");
+    if (!answer.ok) { result.textContent = table.error; return; }
+    result.replaceChildren();
+    let mine = null;
+    for (const s of table.seats) {
+      const line = el("div", s.color + ": " + (KIND_NAMES[s.kind] || s.kind) + " ");
+      if (s.url) {
+        const link = el("a", s.kind === "you" ? "your seat" : location.origin + s.url);
+        link.href = s.url;
+        link.className = "seat-link " + s.kind;
+        line.appendChild(link);
+        if (s.kind === "you" && mine === null) mine = s.url;
+      }
+      if (s.reservation) line.appendChild(el("code", s.reservation, "reservation"));
+      result.appendChild(line);
+    }
+    if (mine) location.href = mine;
+  });
+  document.getElementById("join-form").addEventListener("submit", async event => {
+    event.preventDefault();
+    const answer = await fetch("/api/seats", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({reservation: document.getElementById("join-code").value.trim()})});
+    const joined = await answer.json();
+    if (!answer.ok) { document.getElementById("table-result").textContent = joined.error; return; }
+    location.href = joined.seats[0].url;
+  });
+}
+
+startTables();

@@ -1,0 +1,130 @@
+"""The routes of people at the table (``/api/tables``, ``/api/seats/ID``, the page ``/seat/ID``),
+over :class:`~.seats.Tables`; app.py lists them with its own. Kept apart so the seat API reads in
+one place; it gets the app's page and JSON answers as arguments (no import of app.py)."""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.routing import Route
+
+from swc_local.games import registry
+
+from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, read_move_body
+
+MAX_BODY = 1 << 16
+
+
+def same_origin(request: Request) -> bool:
+    """A request a browser sent from another site's page is refused: a table may start any bot
+    command on this machine, so a page elsewhere must not be able to ask for one (cross-site
+    request forgery). Browsers name the page's origin in ``Origin`` on every POST; scripts such as
+    curl send none and are let through (the admin gate still applies off loopback)."""
+    origin = request.headers.get("origin")
+    return origin is None or origin == f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+
+def seat_routes(context, page, respond) -> list[Route]:
+    def error(message: str, status: int):
+        return respond({"error": message}, status)
+
+    def foreign():
+        return error("this request came from another site's page; take a seat from this viewer's own pages", 403)
+
+    def no_tables():
+        return error("no game server here (swc view): start swc serve to take a seat", 409)
+
+    def seat_json(seat: PersonSeat) -> dict:
+        """The seat as its client knows it, with the viewer's drawing of the room's newest step."""
+        data = seat.json()
+        record = context.book.get(seat.table.record_id or "")
+        count = record.count() if record is not None else 0
+        if count:
+            step = context.step_json(record, count - 1, count)
+            summary = record.summary()
+            data.update(svg=step["svg"], last_move=step["note"], step=step["label"], players=summary["players"],
+                        result_rows=summary["result"], status=summary["status"])
+        else:
+            data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
+        return data
+
+    async def seat_page(request: Request):
+        return page("seat.html")
+
+    async def api_tables(request: Request):
+        if request.method == "GET":
+            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type))}
+                     for g in registry.entries() if g.family == registry.XML]
+            return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None})
+        if context.tables is None:
+            return no_tables()
+        if not same_origin(request):
+            return foreign()
+        try:
+            body = json.loads((await request.body())[:MAX_BODY] or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
+        try:
+            return respond(context.tables.create(body))
+        except TableLimit as refused:
+            return error(str(refused), 503)
+        except TableError as refused:
+            return error(str(refused), 400)
+
+    async def api_join(request: Request):
+        """A person's seat on the reservation code of an already prepared room."""
+        if context.tables is None:
+            return no_tables()
+        if not same_origin(request):
+            return foreign()
+        try:
+            body = json.loads((await request.body())[:MAX_BODY] or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return error('the body must be JSON {"reservation": CODE}', 400)
+        try:
+            return respond(context.tables.join(body.get("reservation")))
+        except TableLimit as refused:
+            return error(str(refused), 503)
+        except TableError as refused:
+            return error(str(refused), 400)
+
+    def find(request: Request) -> PersonSeat | None:
+        return context.tables.seat(request.path_params["seat_id"]) if context.tables is not None else None
+
+    async def api_seat(request: Request):
+        seat = find(request)
+        if seat is None:
+            return error("no such seat", 404)
+        after = request.query_params.get("after", "")
+        if after.lstrip("-").isdigit():
+            await context.tables.wait(seat, int(after))
+        elif request.query_params.get("wait") == "turn":
+            await context.tables.wait_turn(seat)
+        return respond(seat_json(seat))
+
+    async def api_move(request: Request):
+        seat = find(request)
+        if seat is None:
+            return error("no such seat", 404)
+        if not same_origin(request):
+            return foreign()
+        try:
+            index, raw = read_move_body((await request.body())[:MAX_BODY])
+            await seat.send_move(index, raw)
+        except TableError as refused:
+            return error(str(refused), 409)
+        await context.tables.wait(seat, seat.version, 2.0)  # the server's answer, so the page draws it at once
+        return respond(seat_json(seat))
+
+    return [
+        Route("/seat/{seat_id}", seat_page),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/seats", api_join, methods=["POST"]),
+        Route("/api/seats/{seat_id}", api_seat),
+        Route("/api/seats/{seat_id}/move", api_move, methods=["POST"]),
+    ]

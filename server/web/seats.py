@@ -1,0 +1,465 @@
+"""People at the table: a person's seat of an XML game, played from the viewer's pages or a script.
+
+``POST /api/tables`` prepares a room through the XML lobby (``Lobby.prepare``, as "play from here"
+does) and fills each seat: ``you`` and ``person`` are persons, ``bot`` is the game's reference
+bot (the registry's ``bot`` command, run as a subprocess), ``command`` any bot command with
+``{host} {port} {reservation}`` (and ``{seed}``), ``open`` a reservation code for a bot started
+by hand.  A person is a real client: :class:`PersonSeat` opens a TCP connection to the server's
+own XML door, sends ``joinPrepared`` and reads the wire with the ``protocol/`` codecs, so the
+referee, the messages and the replay are exactly those of a bot game.
+
+Conformance notes (choices where the issue and the specs are silent):
+
+* A person's slot is prepared with ``canTimeout=false`` (no move deadline, as the official GUI's
+  human player) unless the request says ``"timeout": true``; bot, command and open seats keep
+  the game's deadlines (``canTimeout=true``, as ``swc match`` prepares them).
+* A person's seat that nobody reads (``GET /api/seats/ID``) or moves for
+  :attr:`SeatLimits.idle_seconds` (default 600 s) is closed: its connection hangs up, so the
+  server scores it LEFT as any client that left.  The page reads its seat several times a second.
+* At most :attr:`SeatLimits.max_tables` tables (default 16) are unfinished at once (more are
+  refused with 503); finished tables stay readable until newer ones push them out (at most
+  ``2 * max_tables`` kept).  Seat ids are ``secrets.token_urlsafe(16)``.
+* A move by index is one of the legal moves computed, on the seat's turn, by the game's own
+  ``plugin.legal_moves`` from the last memento the seat received (what a client knows); a raw
+  ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
+  anything a bot could and see the server's own ``error`` text.
+* A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
+  a move are refused (403) when a browser names another site's page as their ``Origin`` (no
+  cross-site request forgery); scripts send no ``Origin``. Off loopback the admin gate of every
+  page applies as well.
+* Default display names: what the request's ``names`` say, else the seat's kind (``you``,
+  ``person``, ``bot``, ``command``, ``open``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+import trio
+
+from swc_local.games import registry
+from swc_local.games.plugin import GameHooks, seat_labels
+from swc_local.protocol import messages as msg
+from swc_local.protocol.element import Element, parse
+from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
+
+from .pointing import board_boxes, move_cells
+
+log = logging.getLogger("swc.web.seats")
+
+KINDS = ("you", "person", "bot", "command", "open")
+PERSONS = ("you", "person")
+RECEIVE_SIZE = 65536
+
+
+def game_title(plugin) -> str:
+    """"Piranhas 2019": the registry row's title (two seasons share a name)."""
+    game = registry.entry(plugin.game_type)
+    return game.title if game is not None and game.title else plugin.game_type
+
+
+class TableError(ValueError):
+    """A request for a table that cannot be served; the text is the answer (status 400)."""
+
+
+class TableLimit(TableError):
+    """Too many unfinished tables (status 503)."""
+
+
+@dataclass
+class SeatLimits:
+    max_tables: int = 16  # unfinished tables at once
+    idle_seconds: float = 600.0  # a person's seat nobody reads is closed after this
+    wait_seconds: float = 15.0  # longest wait of GET /api/seats/ID?after=N
+
+
+@dataclass
+class PersonSeat:
+    """One person's client of a prepared room: its connection, what it was told, its turn."""
+
+    id: str
+    table: Table
+    index: int  # 0: the first seat (red/ONE)
+    kind: str
+    reservation: str
+    version: int = 0  # grows with every message; ?after=N waits for a newer one
+    color: str | None = None
+    state: Element | None = None
+    game: object | None = None
+    moves: list = field(default_factory=list)  # the legal moves while it is this seat's turn
+    your_turn: bool = False
+    turn_since: float | None = None
+    error: str | None = None
+    result: Element | None = None
+    over: bool = False
+    closed_reason: str | None = None
+    last_read: float = 0.0
+    stream: trio.abc.Stream | None = None
+    changed: trio.Event = field(default_factory=trio.Event)
+    send_lock: trio.Lock = field(default_factory=trio.Lock)
+
+    def touch(self) -> None:
+        self.version += 1
+        self.changed.set()
+        self.changed = trio.Event()
+
+    # -- the wire ---------------------------------------------------------------------------------
+
+    async def run(self, host: str, port: int) -> None:
+        try:
+            self.stream = await trio.open_tcp_stream(host, port)
+        except OSError as error:
+            self.finish(f"cannot reach the XML door: {error}")
+            return
+        reader = StreamReader(max_message_bytes=64 << 20, max_depth=256)
+        try:
+            await self.send_text("<protocol>" + Element("joinPrepared", {"reservationCode": self.reservation}).render(0))
+            while not self.over:
+                data = await self.stream.receive_some(RECEIVE_SIZE)
+                if not data:
+                    break
+                for event in reader.feed(data):
+                    if isinstance(event, StreamEnded):
+                        self.over = True
+                    elif isinstance(event, Message):
+                        self.receive(event.element)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError) as error:
+            log.info("seat %s: connection ended (%s)", self.id, error)
+        except Exception as error:  # a message this seat cannot read ends this seat, never the viewer
+            log.exception("seat %s: cannot go on", self.id)
+            self.closed_reason = f"this seat failed: {type(error).__name__}"
+        finally:
+            self.finish("the server closed the connection" if self.closed_reason is None else self.closed_reason)
+
+    def receive(self, element: Element) -> None:
+        """One server message, read as a client reads it (classic and 2022+ forms alike)."""
+        if element.tag == "left":
+            self.over = True
+        elif element.tag == msg.CLOSE_CONNECTION_TAG:
+            self.over = True
+        elif element.tag == "room":
+            data = element.find("data")
+            kind = data.get("class") if data is not None else None
+            if kind == "welcomeMessage":
+                self.color = data.get("color")
+            elif kind == "memento" and data.find("state") is not None:
+                self.state = data.find("state")
+                self.game = self.table.plugin.game_from_state(self.state)
+                self.your_turn, self.moves = False, []
+            elif kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):
+                self.your_turn, self.turn_since, self.error = True, trio.current_time(), None
+                self.moves = list(self.table.plugin.legal_moves(self.game)) if self.game is not None else []
+            elif kind == "error":
+                self.error = data.get("message") or "error"
+                self.your_turn, self.moves = False, []
+            elif kind == "result":
+                self.result = data
+                self.your_turn, self.moves = False, []
+        self.touch()
+
+    async def send_text(self, text: str) -> None:
+        async with self.send_lock:
+            await self.stream.send_all(text.encode("utf-8"))
+
+    async def send_move(self, index: int | None = None, raw: str | None = None) -> None:
+        """The move at ``index`` of the legal moves, or a raw ``<data>`` element; TableError if
+        the seat cannot send it now."""
+        if self.over or self.stream is None or self.table.room_id is None:
+            raise TableError("this seat's game is over")
+        if raw is not None:
+            try:
+                data = parse(raw)
+            except Exception as error:
+                raise TableError(f"the body is not one XML element: {error}") from None
+            if data.tag != "data":
+                raise TableError(f"a move is a <data> element, not <{data.tag}>")
+        else:
+            if not self.your_turn:
+                raise TableError("it is not this seat's turn")
+            if index is None or not 0 <= index < len(self.moves):
+                raise TableError(f"no legal move {index} (0..{len(self.moves) - 1})")
+            data = self.table.plugin.move_element(self.moves[index])
+        self.your_turn, self.moves, self.error = False, [], None
+        self.touch()
+        await self.send_text(msg.room(self.table.room_id, data).render(0))
+
+    def finish(self, reason: str) -> None:
+        if self.closed_reason is None:
+            self.closed_reason = reason
+        self.over, self.your_turn, self.moves = True, False, []
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            self.table.nursery.start_soon(_close, stream)
+        self.touch()
+
+    # -- what the page and a script read ----------------------------------------------------------
+
+    def move_text(self, move: object) -> str:
+        return self.game.move_text(move) if isinstance(self.game, GameHooks) else str(move)
+
+    def json(self) -> dict:
+        plugin = self.table.plugin
+        labels = seat_labels(plugin)
+        data = {
+            "seat": self.id,
+            "game": plugin.game_type,
+            "title": game_title(plugin),
+            "game_id": self.table.record_id,
+            "color": labels[self.index],
+            "version": self.version,
+            "your_turn": self.your_turn,
+            "turn": self.game.turn if self.game is not None else None,
+            "to_move": labels[self.game.current_seat] if self.game is not None and self.result is None else None,
+            "state": self.state.render() if self.state is not None else None,
+            "error": self.error,
+            "over": self.over or self.result is not None,
+            "closed": self.closed_reason,
+            "result": self.result.render() if self.result is not None else None,
+            "clock": {"deadline_ms": self.table.deadline_ms(self.index),
+                      "waiting_ms": int((trio.current_time() - self.turn_since) * 1000)
+                      if self.your_turn and self.turn_since is not None else None},
+        }
+        if self.your_turn:
+            data["moves"] = [{"index": i, "text": self.move_text(m), "cells": move_cells(plugin.game_type, self.game, m)}
+                             for i, m in enumerate(self.moves)]
+            data["cells"] = board_boxes(plugin.game_type)
+        return data
+
+
+async def _close(stream: trio.abc.Stream) -> None:
+    with trio.move_on_after(2):
+        try:
+            await stream.send_all(b"</protocol>")
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+    await stream.aclose()
+
+
+@dataclass
+class Table:
+    id: str
+    plugin: object
+    nursery: trio.Nursery
+    kinds: tuple[str, ...]
+    timed: tuple[bool, ...]
+    room_id: str | None = None
+    record_id: str | None = None
+    seats: list[PersonSeat] = field(default_factory=list)
+    processes: list = field(default_factory=list)
+    created: float = 0.0
+
+    def deadline_ms(self, index: int) -> int | None:
+        return self.plugin.hard_timeout_ms if self.timed[index] else None
+
+    @property
+    def finished(self) -> bool:
+        return all(seat.over for seat in self.seats) and all(p.returncode is not None for p in self.processes)
+
+
+def fill(args: list[str], host: str, port: int, reservation: str, seed: int) -> list[str]:
+    values = {"{host}": host, "{port}": str(port), "{reservation}": reservation, "{seed}": str(seed),
+              "{python}": sys.executable}
+    out = []
+    for arg in args:
+        for key, value in values.items():
+            arg = arg.replace(key, value)
+        out.append(arg)
+    return out
+
+
+def _seat_request(item) -> tuple[str, str | None]:
+    if isinstance(item, str):
+        item = {"kind": item}
+    if not isinstance(item, dict) or item.get("kind") not in KINDS:
+        raise TableError(f"a seat is one of {', '.join(KINDS)} (or {{\"kind\": \"command\", \"command\": ...}}), not {item!r}"[:300])
+    command = item.get("command")
+    if item["kind"] == "command":
+        if not isinstance(command, str) or "{reservation}" not in command:
+            raise TableError("a command seat needs \"command\": a bot command with {host} {port} {reservation}")
+    return item["kind"], command
+
+
+class Tables:
+    """Every table of the viewer: prepares rooms, runs persons and bots, answers the seat API."""
+
+    def __init__(self, lobby, host: str, port: int, book, limits: SeatLimits | None = None) -> None:
+        self.lobby = lobby
+        # the person's client and the bots reach the XML door where it listens (any address: loopback)
+        self.host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
+        self.port = port
+        self.book = book
+        self.limits = limits or SeatLimits()
+        self.tables: dict[str, Table] = {}
+        self.seats: dict[str, PersonSeat] = {}
+        self.nursery: trio.Nursery | None = None
+
+    def done(self, table: Table) -> bool:
+        """The table's room is over (gone from the lobby), its persons and bots too."""
+        return table.room_id not in self.lobby.rooms and table.finished
+
+    def open_tables(self) -> int:
+        return sum(1 for table in self.tables.values() if not self.done(table))
+
+    def _forget_old(self) -> None:
+        finished = [t for t in self.tables.values() if self.done(t)]
+        while finished and len(self.tables) >= 2 * self.limits.max_tables:
+            table = finished.pop(0)
+            del self.tables[table.id]
+            for seat in table.seats:
+                self.seats.pop(seat.id, None)
+
+    def create(self, request: dict) -> dict:
+        """Prepare a room for ``request`` (``game``, ``seats``, ``names``, ``timeout``) and start
+        its persons and bots; the table's seats as JSON."""
+        if self.nursery is None:
+            raise TableError("the viewer is not serving yet")
+        entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
+        if entry is None or entry.family != registry.XML:
+            xml_games = ", ".join(g.name for g in registry.entries() if g.family == registry.XML)
+            raise TableError(f"a table is for an XML game ({xml_games}), not {request.get('game')!r}"[:300])
+        plugin = registry.get(entry.game_type)
+        wanted = request.get("seats", ["you", "bot"])
+        if not isinstance(wanted, list) or len(wanted) != 2:
+            raise TableError("seats: a list of two seats, e.g. [\"you\", \"bot\"]")
+        seats = [_seat_request(item) for item in wanted]
+        names = request.get("names")
+        if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
+            names = [kind for kind, _ in seats]
+        names = [name[:60] for name in names]
+        person_timed = request.get("timeout") is True
+        if self.open_tables() >= self.limits.max_tables:
+            raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
+        self._forget_old()
+        timed = tuple(person_timed if kind in PERSONS else True for kind, _ in seats)
+        descriptors = tuple(msg.SlotDescriptor(display_name=name, can_timeout=t) for name, t in zip(names, timed))
+        room, codes = self.lobby.prepare(plugin, descriptors, paused=False)
+        table = Table(secrets.token_urlsafe(12), plugin, self.nursery, tuple(k for k, _ in seats), timed,
+                      room_id=room.id, created=trio.current_time())
+        self._register(table, room)
+        answer = []
+        for index, ((kind, command), code) in enumerate(zip(seats, codes)):
+            label = seat_labels(plugin)[index]
+            if kind in PERSONS:
+                seat = self._seat_person(table, index, kind, code)
+                answer.append({"kind": kind, "color": label, "seat": seat.id, "url": f"/seat/{seat.id}"})
+            elif kind == "open":
+                answer.append({"kind": kind, "color": label, "reservation": code})
+            else:
+                args = entry.bot_command() if kind == "bot" else shlex.split(command)
+                argv = fill(list(args), self.host, self.port, code, self.lobby.rng.getrandbits(31))
+                self.nursery.start_soon(self._run_bot, table, argv)
+                answer.append({"kind": kind, "color": label})
+        log.info("table %s: room %s (%s) with %s", table.id, room.id, plugin.game_type, ", ".join(table.kinds))
+        return {"table": table.id, "room": room.id, "game": plugin.game_type, "game_id": table.record_id,
+                "seats": answer}
+
+    def _register(self, table: Table, room) -> None:
+        table.record_id = next((r.id for r in self.book.records.values() if getattr(r, "room", None) is room), None)
+        self.tables[table.id] = table
+
+    def _seat_person(self, table: Table, index: int, kind: str, code: str) -> PersonSeat:
+        seat = PersonSeat(secrets.token_urlsafe(16), table, index, kind, code, last_read=trio.current_time())
+        table.seats.append(seat)
+        self.seats[seat.id] = seat
+        self.nursery.start_soon(seat.run, self.host, self.port)
+        self.nursery.start_soon(self._idle_watch, seat)
+        return seat
+
+    def join(self, code: object) -> dict:
+        """A person's seat on a reservation code of a room prepared elsewhere (an admin's
+        ``prepare``, ``swc match --prepare-only``, "play from here"): its client joins with it."""
+        if self.nursery is None:
+            raise TableError("the viewer is not serving yet")
+        entry = self.lobby.reservations.get(code) if isinstance(code, str) else None
+        if entry is None:
+            raise TableError("unknown reservation code")
+        if self.open_tables() >= self.limits.max_tables:
+            raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
+        self._forget_old()
+        room, index = entry
+        timed = tuple(slot.can_timeout for slot in room.slots)
+        table = Table(secrets.token_urlsafe(12), room.plugin, self.nursery, ("you",), timed, room_id=room.id,
+                      created=trio.current_time())
+        self._register(table, room)
+        seat = self._seat_person(table, index, "you", code)
+        log.info("table %s: a person joins room %s on a reservation", table.id, room.id)
+        return {"table": table.id, "room": room.id, "game": room.plugin.game_type, "game_id": table.record_id,
+                "seats": [{"kind": "you", "color": seat_labels(room.plugin)[index], "seat": seat.id,
+                           "url": f"/seat/{seat.id}"}]}
+
+    async def _run_bot(self, table: Table, argv: list[str]) -> None:
+        try:
+            process = await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                                       stderr=subprocess.DEVNULL)
+        except OSError as error:
+            log.warning("table %s: the bot %r did not start: %s", table.id, argv[0], error)
+            return
+        table.processes.append(process)
+        try:
+            await process.wait()
+            if process.returncode:
+                log.warning("table %s: the bot %r ended with exit code %d", table.id, argv[0], process.returncode)
+        finally:
+            if process.returncode is None:
+                process.kill()
+
+    async def _idle_watch(self, seat: PersonSeat) -> None:
+        """Close a person's seat nobody read for ``idle_seconds`` (its client hangs up: LEFT)."""
+        while not seat.over:
+            await trio.sleep_until(seat.last_read + self.limits.idle_seconds)
+            if not seat.over and trio.current_time() >= seat.last_read + self.limits.idle_seconds:
+                log.info("seat %s: nobody read it for %g s; closing it", seat.id, self.limits.idle_seconds)
+                seat.finish(f"nobody read this seat for {self.limits.idle_seconds:g} s")
+
+    def seat(self, seat_id: str) -> PersonSeat | None:
+        seat = self.seats.get(seat_id)
+        if seat is not None:
+            seat.last_read = trio.current_time()
+        return seat
+
+    async def wait(self, seat: PersonSeat, after: int, seconds: float | None = None) -> None:
+        """Until ``seat`` changed past version ``after`` (at most ``seconds``, else ``wait_seconds``)."""
+        with trio.move_on_after(self.limits.wait_seconds if seconds is None else seconds):
+            while seat.version <= after:
+                await seat.changed.wait()
+        seat.last_read = trio.current_time()
+
+    async def wait_turn(self, seat: PersonSeat) -> None:
+        """Until it is ``seat``'s turn or its game is over (at most ``wait_seconds``)."""
+        with trio.move_on_after(self.limits.wait_seconds):
+            while not (seat.your_turn or seat.over or seat.result is not None):
+                await seat.changed.wait()
+        seat.last_read = trio.current_time()
+
+    def close_all(self, reason: str = "the viewer stopped") -> None:
+        for seat in list(self.seats.values()):
+            if not seat.over:
+                seat.finish(reason)
+        for table in self.tables.values():
+            for process in table.processes:
+                if process.returncode is None:
+                    process.kill()
+
+
+def read_move_body(body: bytes) -> tuple[int | None, str | None]:
+    """(index, raw data element) of a move request: JSON ``{"index": N}`` or an XML ``<data>``."""
+    text = body.decode("utf-8", "replace").strip()
+    if text.startswith("<"):
+        return None, text
+    try:
+        data = json.loads(text or "{}")
+    except ValueError:
+        raise TableError('a move is JSON {"index": N} or a raw <data class="move" ...> element') from None
+    index = data.get("index") if isinstance(data, dict) else None
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise TableError('a move is JSON {"index": N} or a raw <data class="move" ...> element')
+    return index, None
+
+
+__all__ = ["PersonSeat", "SeatLimits", "Table", "TableError", "TableLimit", "Tables", "read_move_body"]
