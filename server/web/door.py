@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import trio
 
 from swc_local.server.door import family_doors
-from swc_local.server.settings import PortSection
+
+from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION  # noqa: F401 -- SECTION: this door's settings
 
 if TYPE_CHECKING:
     from hypercorn.config import Config
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
 # settings section (every door module is imported for that, a viewer or not).
 
 log = logging.getLogger("swc.web")
-
-DEFAULT_PORT = 13080
 
 
 class WebDoor:
@@ -46,6 +45,7 @@ class WebDoor:
         self.stopping: str | None = None
         self._stop = trio.Event()
         self._serving = False
+        self.config: Config | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         from hypercorn.config import Config
@@ -56,8 +56,13 @@ class WebDoor:
         config.accesslog = None
         config.errorlog = logging.getLogger("swc.web.http")
         config.graceful_timeout = 1.0
-        config.keep_alive_timeout = 30.0
+        limits = self.context.limits
+        config.backlog = LISTEN_BACKLOG  # as deep as the game doors' (issue 34)
+        config.keep_alive_timeout = KEEP_ALIVE_SECONDS  # an idle connection is closed after it
+        config.read_timeout = limits.request_timeout  # a client silent that long mid-request is closed
+        config.h11_max_incomplete_size = 16384  # the largest request head
         config.websocket_max_message_size = 1 << 16
+        self.config = config
         self._serving = True
         try:
             async with trio.open_nursery() as nursery:
@@ -94,16 +99,6 @@ class WebDoor:
         raise NotImplementedError("the viewer's connections are served by hypercorn")
 
 
-class ViewerSection(PortSection):
-    name = "web"
-    title = "web viewer"
-    key = "viewerPort"
-    flag = "--viewer-port"
-    default_port = DEFAULT_PORT  # on by default for swc serve (issue 25)
-    what = "web viewer"
-
-
-SECTION = ViewerSection()
 
 def watch_doors(doors, book) -> None:
     """Show the live games of every door whose family's door module offers ``watch_for_viewer``
@@ -130,7 +125,9 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     watch_doors(server.doors, book)
     lobby = server.lobby
     gate = Gate(settings.host, settings.password, lobby.passphrase_gate)
-    context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth)
+    limits = settings.section("web")
+    context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth,
+                         limits=limits)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
     door = WebDoor(context, settings.host, port)
