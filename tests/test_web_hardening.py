@@ -236,3 +236,60 @@ def test_the_viewer_keys_are_read_and_checked(tmp_path):
     path.write_text("viewerMaxStreams = 0\n")
     with pytest.raises(ConfigError, match="server.properties:1: viewerMaxStreams must be at least 1"):
         load_settings(path)
+
+
+# ---------------------------------------------------------------------------------- stopping
+
+
+def test_the_exit_deadline_ends_a_stop_that_still_unwinds():
+    """The last step of a stop (server/shutdown.py): whatever the loop does, the process ends."""
+    import threading
+
+    from swc_local.server.shutdown import exit_deadline
+
+    exited = threading.Event()
+    statuses = []
+    exit_deadline(0.05, exit=lambda status: (statuses.append(status), exited.set()))
+    assert exited.wait(10) and statuses == [0]
+
+
+async def test_sigterm_ends_a_thousand_open_event_streams_within_two_seconds(tmp_path):
+    import re
+    import signal
+    import sys
+    import time
+
+    (tmp_path / "server.properties").write_text("viewerMaxStreams = 2000\nviewerMaxStreamsPerPeer = 2000\n"
+                                                "reversixt = false\nroborally.port = -1\n")
+    log_path = tmp_path / "server.log"
+    process = await trio.lowlevel.open_process(
+        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", "0"], cwd=tmp_path, stderr=open(log_path, "wb"))
+    try:
+        with trio.fail_after(60):
+            while not (found := re.search(r"viewer on http://[^:]+:(\d+)", log_path.read_text())):
+                assert process.poll() is None, log_path.read_text()
+                await trio.sleep(0.05)
+            port = int(found.group(1))
+            streams = []
+            for _ in range(1000):
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                await stream.send_all(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+                streams.append(stream)
+            for stream in streams:
+                assert (await stream.receive_some(65536)).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        with trio.fail_after(30):
+            await process.wait()
+        elapsed = time.monotonic() - started
+    finally:
+        if process.poll() is None:
+            process.kill()
+    log = log_path.read_text()
+    assert process.returncode == 0, log
+    assert "Traceback" not in log
+    assert elapsed < 3.0, (elapsed, log[-2000:])  # 1.9 s at the latest, plus starting the interpreter's exit
+    for stream in streams:
+        with trio.fail_after(5):
+            while await stream.receive_some(65536):
+                pass  # the last events, then the end of the stream

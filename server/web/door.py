@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("swc.web")
 
+GRACEFUL_SECONDS = 0.5
+"""After a stop, how long hypercorn lets connections finish their responses (every event stream
+ends at once, so this is for sending the last bytes) before it cuts them: well inside the
+shutdown's grace (server/shutdown.py), whatever number of pages is open (issue 34)."""
+
 
 class WebDoor:
     """``await nursery.start(door.run)``; ``door.port`` is the bound port afterwards."""
@@ -55,7 +60,7 @@ class WebDoor:
         config.bind = [f"{host}:{self.port}"]
         config.accesslog = None
         config.errorlog = logging.getLogger("swc.web.http")
-        config.graceful_timeout = 1.0
+        config.graceful_timeout = GRACEFUL_SECONDS
         limits = self.context.limits
         config.backlog = LISTEN_BACKLOG  # as deep as the game doors' (issue 34)
         config.keep_alive_timeout = KEEP_ALIVE_SECONDS  # an idle connection is closed after it
