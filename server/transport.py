@@ -32,6 +32,7 @@ import itertools
 import logging
 import math
 import os
+import select
 from collections.abc import Awaitable, Callable
 
 import trio
@@ -58,6 +59,7 @@ DRAIN_LIMIT = 1 << 16
 """Unread input taken before a close (so it is a clean FIN, not a reset) at the most."""
 
 _ids = itertools.count(1)
+_POLLRDHUP = getattr(select, "POLLRDHUP", 0x2000)  # Linux: the peer closed (or reset) its end
 
 
 def peer_name(stream: trio.SocketStream) -> str:
@@ -271,6 +273,22 @@ class Connection:
                 # The nursery now waits for the writer to flush and close (no sleep to be
                 # cancelled: an exception per connection saved).
                 self.reading = False
+
+    def peer_gone(self) -> bool:
+        """True when the client has gone (end of stream or reset) even if the reader has not
+        seen it yet: a poll of the socket without waiting and without reading. The lobby asks
+        it before it pairs a waiting player (issue 34: ghost seats)."""
+        if self.closing or self.lost:
+            return True
+        if self._fd is None:
+            return False
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN | _POLLRDHUP)
+        try:
+            events = poller.poll(0)
+        except OSError:
+            return True
+        return any(mask & (_POLLRDHUP | select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)
 
     def start_helper(self, function, *args) -> None:
         """A task of this connection (a heartbeat): it ends with the connection."""

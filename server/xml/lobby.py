@@ -215,6 +215,8 @@ class Lobby:
         open_rooms = self.open_rooms.get(plugin.game_type)
         while open_rooms:
             room = next(iter(open_rooms))
+            if self._ghosts_left(room):
+                continue  # the room was given up or has its seat back: look again
             free = [slot for slot in room.slots if slot.is_open] if room.takes_joiners and room.status is Status.CREATED else []
             if len(free) <= 1:  # this join takes the last free seat, or there is none
                 del open_rooms[room]
@@ -224,6 +226,18 @@ class Lobby:
         room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
         self.mark_open(room)
         self.seat(connection, room, room.slots[0], existing=False)
+
+    def _ghosts_left(self, room: GameRoom) -> bool:
+        """Before pairing: every player waiting in ``room`` whose connection is gone (its reader
+        may not have seen the end yet) leaves now, as its end would make it leave; True if one
+        did (issue 34: a joiner was paired with such a seat and won by LEFT)."""
+        gone = [slot for slot in room.slots if slot.occupied and slot.connection is not None and slot.connection.peer_gone()]
+        for slot in gone:
+            log.info("%r: gone before its game started; its seat in room %s is given back", slot.connection, room.id)
+            room.on_disconnect(slot)
+        if gone and room.id in self.rooms and room.status is Status.CREATED and any(s.is_open for s in room.slots):
+            self.mark_open(room)  # the seat is free again: the room goes back to the waiting list
+        return bool(gone)
 
     def mark_open(self, room: GameRoom) -> None:
         """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""
