@@ -274,6 +274,18 @@ class Connection:
                 # cancelled: an exception per connection saved).
                 self.reading = False
 
+    def has_input(self) -> bool:
+        """True when bytes (or the end of stream) wait in the socket unread: the client spoke,
+        whether or not its reader has run since (a poll without waiting)."""
+        if self._fd is None:
+            return False
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        try:
+            return bool(poller.poll(0))
+        except OSError:
+            return True
+
     def peer_gone(self) -> bool:
         """True when the client has gone (end of stream or reset) even if the reader has not
         seen it yet: a poll of the socket without waiting and without reading. The lobby asks
