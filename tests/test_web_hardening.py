@@ -293,3 +293,19 @@ async def test_sigterm_ends_a_thousand_open_event_streams_within_two_seconds(tmp
         with trio.fail_after(5):
             while await stream.receive_some(65536):
                 pass  # the last events, then the end of the stream
+
+
+def test_an_uploaded_replay_is_kept_within_twice_its_size():
+    import tracemalloc
+
+    from swc_local.server.web.files import open_bytes
+
+    data = OFFICIAL_PIRANHAS.read_bytes()
+    open_bytes(data, "warm.xml").step(0)  # the game's modules imported, its caches made
+    tracemalloc.start()
+    try:
+        record = open_bytes(data, "official.xml")
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert record.count() == 61 and kept < 2 * len(data), kept / len(data)  # it kept ~8.4x
