@@ -21,7 +21,7 @@ FINISHED_KEPT = 100
 UPLOADS_KEPT = 50
 """Files opened from the start page kept (the oldest are forgotten first): uploads cannot grow
 the server's memory without bound (``viewerUploadsKept``)."""
-UPLOADS_KEPT_BYTES = 64 << 20
+UPLOADS_KEPT_BYTES = 32 << 20
 """The same by the uploads' total size in bytes (``viewerUploadsKeptBytes``); the newest upload
 is always kept."""
 

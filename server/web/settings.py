@@ -34,7 +34,7 @@ class WebSettings(PortSettings):
     max_body_bytes: int = 16384
     max_upload_bytes: int = 8 << 20
     uploads_kept: int = 50
-    uploads_kept_bytes: int = 64 << 20
+    uploads_kept_bytes: int = 32 << 20
     max_streams: int = 500
     max_streams_per_peer: int = 16
     request_timeout: float = 10.0

@@ -65,7 +65,7 @@ class XmlRecord(GameRecord):
         self._result: bytes | Element | None = None
         self._steps: OrderedDict[int, Step] = OrderedDict()  # the most recently shown, at most STATES_CACHED
         self._elements: OrderedDict[int, Element] = OrderedDict()  # states parsed lately, at most STATES_CACHED
-        self._last_state = ""  # the newest state of a file, as text (a state given twice is kept once)
+        self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
 
@@ -106,9 +106,9 @@ class XmlRecord(GameRecord):
             return
         kind = data.get("class")
         if kind == "memento" and data.find("state") is not None:
-            text = data.find("state").render()
-            if text != self._last_state:
-                self._last_state = text
+            state = data.find("state")
+            if state != self._last_state:
+                self._last_state = state  # one tree kept, to compare the next state with
                 self._mementos.append(message.render().encode())  # bytes: a parsed tree costs ~50x its text
         elif kind == "result":
             self._result = message
@@ -349,6 +349,7 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
         raise ValueError(f"{source}: no state of a known game in it")
     record.unfinished = header.get("unfinished")
     record._ended = True
+    record._last_state = None  # only needed while reading
     if not record.count():
         raise ValueError(f"{source}: the replay holds no state")
     if names is None:  # an official replay: the names its states carry (classic: <red displayName>)
