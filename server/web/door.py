@@ -64,7 +64,9 @@ class WebDoor:
         limits = self.context.limits
         config.backlog = LISTEN_BACKLOG  # as deep as the game doors' (issue 34)
         config.keep_alive_timeout = KEEP_ALIVE_SECONDS  # an idle connection is closed after it
-        config.read_timeout = limits.request_timeout  # a client silent that long mid-request is closed
+        # no read_timeout: hypercorn applies it to every read, and a page's event stream sends
+        # nothing for minutes; a slow body has its own deadline (app.read_body), a slow or idle
+        # head the keep-alive timeout
         config.h11_max_incomplete_size = 16384  # the largest request head
         config.websocket_max_message_size = 1 << 16
         self.config = config

@@ -11,9 +11,11 @@ Keys (``server.properties``; ``server.properties.example`` comments each):
   their total size; the oldest are forgotten first;
 * ``viewerMaxStreams`` / ``viewerMaxStreamsPerPeer``: event streams open at once, in all and
   per peer address; beyond either, 503;
-* ``viewerRequestTimeout``: seconds a client may take between two reads of a request (headers
-  or body) and for a whole body, and an idle keep-alive connection is closed after
-  ``KEEP_ALIVE_SECONDS``: slow and idle clients do not hold connections.
+* ``viewerRequestTimeout``: seconds a client may take for a whole request body (408 beyond); a
+  connection without a whole request head (idle, or sending it slowly) is closed after
+  ``KEEP_ALIVE_SECONDS``: slow and idle clients do not hold connections. (Not hypercorn's
+  ``read_timeout``: it applies to every read, and would close every page's event stream,
+  whose browser sends nothing.)
 """
 
 from __future__ import annotations
