@@ -230,7 +230,7 @@ class ReversiFuzzer:
             try:
                 if rng.random() < 0.5:  # a first frame that is not a valid GROUP: the door must close it
                     frame, complete = reversixt_frame(rng)
-                    group_ok = frame[0] == rx.GROUP and complete and frame[5] <= 99
+                    group_ok = frame[0] == rx.GROUP and complete and len(frame) == 6 and frame[5] <= 99
                     await stream.send_all(frame)
                     self.stats["sent"] += 1
                     if complete and not group_ok and not await received.closed_within():
