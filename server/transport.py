@@ -274,10 +274,17 @@ class Connection:
                 # cancelled: an exception per connection saved).
                 self.reading = False
 
+    def _owns_fd(self) -> bool:
+        """The cached descriptor is still this connection's socket. Once the stream is closed the
+        kernel may hand the number to the next accepted connection: reading or waiting on it
+        then would steal that connection's bytes or (trio) fail with BusyResourceError, which
+        ended a whole server under the fuzzer (issue 34)."""
+        return isinstance(self.stream, trio.SocketStream) and self.stream.socket.fileno() == self._fd
+
     def has_input(self) -> bool:
         """True when bytes (or the end of stream) wait in the socket unread: the client spoke,
         whether or not its reader has run since (a poll without waiting)."""
-        if self._fd is None:
+        if self._fd is None or not self._owns_fd():
             return False
         poller = select.poll()
         poller.register(self._fd, select.POLLIN)
@@ -294,6 +301,8 @@ class Connection:
             return True
         if self._fd is None:
             return False
+        if not self._owns_fd():
+            return True
         poller = select.poll()
         poller.register(self._fd, select.POLLIN | _POLLRDHUP)
         try:
@@ -323,6 +332,8 @@ class Connection:
             return await self.stream.receive_some(max_bytes)
         while True:
             await trio.lowlevel.wait_readable(fd)
+            if not self._owns_fd():  # closed while this task was woken: the number may be another's now
+                return b""
             try:
                 return os.read(fd, max_bytes)
             except BlockingIOError:

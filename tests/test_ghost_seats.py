@@ -65,3 +65,26 @@ async def test_two_joiners_after_a_reset_play_each_other(server):
                     results.append(await play_game(plugin, "127.0.0.1", server.port, None, seed))
                 nursery.start_soon(play)
     assert len(results) == 2
+
+
+async def test_a_closed_connection_never_reads_the_descriptor_a_new_one_got():
+    """The transport reads a connection's socket by its descriptor number. Once the stream is
+    closed the kernel hands that number to the next socket: a reader woken just before the
+    close read the newcomer's bytes, or waited beside its reader (trio's BusyResourceError,
+    which ended a whole server under benchmarks/fuzz.py)."""
+    from swc_local.server.transport import Connection
+
+    left, right = trio.socket.socketpair()
+    connection = Connection(trio.SocketStream(left))
+    number = connection._fd
+    await connection.stream.aclose()
+    newcomer, other = socket.socketpair()  # the lowest free descriptor: the one just closed
+    try:
+        assert number in (newcomer.fileno(), other.fileno())
+        (other if newcomer.fileno() == number else newcomer).sendall(b"<newcomer's bytes/>")
+        with trio.fail_after(5):
+            assert await connection.receive_some(100) == b""
+    finally:
+        newcomer.close()
+        other.close()
+        right.close()
