@@ -161,6 +161,7 @@ class XmlFuzzer:
                 prefix += Element("join", {"gameType": game}).render().encode()
             elif state == "admin":
                 prefix += Element("authenticate", {"passphrase": PASSWORD}).render().encode()
+            garbage = rng.random() < 0.5  # else every message is a well-formed variant: an answer is demanded
             well_formed = True
             try:
                 await stream.send_all(prefix)
@@ -174,9 +175,9 @@ class XmlFuzzer:
                 for index in range(messages):
                     element = mutate_element(rng, rng.choice(xml_shapes(rng, room)))
                     data = element.render(1).encode()
-                    if rng.random() < 0.3:
+                    if garbage and rng.random() < 0.3:
                         data, well_formed = mutate_bytes(rng, data), False
-                    if state == "fresh" and index == 0 and rng.random() < 0.5:
+                    if garbage and state == "fresh" and index == 0 and rng.random() < 0.5:
                         data = mutate_bytes(rng, b"<protocol>") + data
                         well_formed = False
                     await stream.send_all(data)
