@@ -11,7 +11,9 @@ attack ran, and the server's memory before, at the peak and 1 s and 5 s after th
 
 Attacks: a Robo Rally chat flood from a spectator that reads (with a game log directory), 1,000
 Robo Rally connections that say ``HelloServer`` and answer ``Alive``, 1,000 ReversiXT connections
-that never send their group, and Robo Rally lines holding a lone surrogate (with a log directory).
+that never send their group, and Robo Rally lines holding a lone surrogate (with a log directory);
+and at the web viewer (benchmarks/web_attacks.py, issue 34): five 200 MB bodies, six 7.8 MB
+uploads, a passphrase flood while the admin works, and 3,000 event streams from one client.
 
 Numbers only, no pass/fail: tests/test_door_hardening.py asserts the behaviour.
 """
@@ -27,6 +29,7 @@ import trio
 
 from benchmarks.reliability import HealthyLoad, Window, _log
 from benchmarks.serverproc import ServerProcess, free_port
+from benchmarks import web_attacks
 from benchmarks.table import Row, render
 
 HELLO = b'{"messageType":"HelloServer","messageBody":{"protocol":"Version 1.0","isAI":true}}\n'
@@ -96,7 +99,7 @@ def _properties(log_dir: bool) -> dict[str, str]:
     props = {
         "softTimeoutMs": "2000", "reversixtPort": str(free_port()), "reversixtTimeLimit": "1",
         "roborally.port": str(free_port()), "roborally.timer": "0.2", "roborally.map": "Dizzy Highway",
-        "roborally.aliveInterval": "2",
+        "roborally.aliveInterval": "2", "viewerPort": str(free_port()),
     }
     if log_dir:
         props["roborally.logDir"] = "roborally-logs"
@@ -243,7 +246,11 @@ async def _scenario(server: ServerProcess, name: str, attack, seconds: float, ro
     ]
 
 
-def collect(quick: bool = False) -> list[Row]:
+def _viewer(server: ServerProcess) -> int:
+    return int(server.properties["viewerPort"])
+
+
+def collect(quick: bool = False, only: str = "") -> list[Row]:
     seconds = 3.0 if quick else 10.0
     count = 200 if quick else 1000
     rooms = 3 if quick else 10
@@ -259,9 +266,16 @@ def collect(quick: bool = False) -> list[Row]:
         (f"{count:,} silent ReversiXT connections", False,
          lambda server: lambda s: _squatters(int(server.properties["reversixtPort"]), count, s, None)),
         ("Robo Rally lone surrogates (log dir set)", True, lambda server: lambda s: _surrogates(int(server.properties["roborally.port"]), s)),
+        ("web: 200 MB bodies", False, lambda server: lambda s: web_attacks.bodies(_viewer(server), s)),
+        ("web: 7.8 MB uploads", False, lambda server: lambda s: web_attacks.uploads(_viewer(server), s)),
+        ("web: passphrase flood", False, lambda server: lambda s: web_attacks.passphrase_flood(_viewer(server), server.port, s)),
+        (f"web: {3 * count:,} event streams", False,
+         lambda server: lambda s: web_attacks.streams(_viewer(server), server.process.pid, s, 3 * count)),
     ]
     rows: list[Row] = []
     for name, log_dir, make in scenarios:
+        if only and only not in name and not name.startswith("no attack"):
+            continue
         _log(f"{name} ...")
         with ServerProcess(properties=_properties(log_dir)) as server:
             rows += trio.run(_scenario, server, name, make(server), seconds, rooms)
@@ -271,8 +285,9 @@ def collect(quick: bool = False) -> list[Row]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.door_attacks", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller, shorter attacks")
+    parser.add_argument("--only", default="", help="only the scenarios whose name holds this text (and the baseline)")
     args = parser.parse_args(argv)
-    print(render(collect(args.quick)))
+    print(render(collect(args.quick, args.only)))
     return 0
 
 

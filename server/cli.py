@@ -78,7 +78,22 @@ def serve_settings(args: argparse.Namespace):
             section.serve(None, settings, args)
         else:
             settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
+    refuse_public_default_passphrase(settings, getattr(args, "allow_default_passphrase", False))
     return settings
+
+
+def refuse_public_default_passphrase(settings, allowed: bool) -> None:
+    """Off loopback, the default passphrase (public in every copy of this project) would open
+    every page and the admin requests to anyone: ConfigError unless ``allowed`` (issue 34)."""
+    from swc_local.server.config import DEFAULT_PASSWORD
+    from swc_local.server.web.auth import is_loopback
+
+    if settings.password == DEFAULT_PASSWORD and not is_loopback(settings.host) and not allowed:
+        where = settings.sources.get("password")
+        source = f"{where}: " if where else ""
+        raise ConfigError(f"{source}password is the public default {DEFAULT_PASSWORD!r} while listening on "
+                          f"{settings.host}: set a passphrase (--password, server.properties) "
+                          "or give --allow-default-passphrase")
 
 
 def _fail(message: str) -> int:
@@ -163,6 +178,8 @@ def add_commands(commands) -> None:
     serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
+    serve.add_argument("--allow-default-passphrase", action="store_true",
+                       help="start off loopback with the public default passphrase examplepassword anyway")
     serve.add_argument("--seed", type=int, help="seed for reproducible boards")
     serve.add_argument("--save-replay", action="store_true", help="write a replay file for every game (saveReplay)")
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")

@@ -9,7 +9,10 @@ server/doors.py's tuple, :func:`sections`) its own keys. No key of a door is nam
 Spec-conformance notes (classic lobby spec §7):
 
 * Without a ``server.properties`` file the password is ``examplepassword``; a file without a
-  ``password`` key means nobody can authenticate, as on the official server.
+  ``password`` key means nobody can authenticate, as on the official server.  Differences
+  (issue 34): a ``password`` line without a value is an error (it silently meant an empty
+  passphrase); ``swc serve`` off loopback refuses to start with ``examplepassword`` (public in
+  every copy of this project) unless ``--allow-default-passphrase`` is given.
 * ``local`` is strict (``true``/``false``, anything else is an error).  Difference: ``saveReplay``
   (lenient on the official server, so ``saveReplay = yes`` silently meant false) accepts
   ``true``/``false`` in any case and rejects anything else.
@@ -150,6 +153,8 @@ def read_properties(path: Path) -> dict[str, object]:
 
 def _house_fields(props: dict[str, str]) -> dict[str, object]:
     fields: dict[str, object] = {"password": props.get("password")}
+    if "password" in props and not props["password"].strip():
+        raise ConfigError("password must not be empty (a passphrase, or no password line: nobody can authenticate)")
     if "port" in props:
         fields["port"] = port_number("port", props["port"])
     if "local" in props:

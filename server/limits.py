@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 
 import trio
 
@@ -39,6 +40,107 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+PEERS_KEPT = 4096
+"""Peer addresses whose passphrase history :class:`PassphraseGate` keeps (the least recently seen
+is forgotten first): many addresses cannot grow its memory."""
+SUSPECT_SECONDS = 60.0
+"""How long after its last wrong passphrase a peer counts against the global ceiling."""
+
+
+class PassphraseGate:
+    """Which passphrase attempts are compared, per peer address, under a global ceiling (issue 34).
+
+    Why not one global rate (issue 15's): an attacker sending more than the rate made every check
+    fail, the right passphrase of the admin included, at the viewer and at the XML door alike.
+    Now each peer address has its own bucket (``per_peer`` checks a second, a burst of
+    ``burst_seconds`` of them), and the global bucket (``rate``) is the ceiling only for peers
+    that sent a wrong passphrase in the last ``SUSPECT_SECONDS``: a flood from one or many
+    addresses is held to the rate, and an admin at another address who has not just failed is
+    always checked, so the right passphrase gets through whatever others send.  (An admin behind
+    the attacker's own address shares its limit: the address is all the server can tell apart.)
+    Wrong attempts are logged once per burst with the peer (:class:`BurstLog`, per peer).
+    ``rate`` 0 or less: no limit at all.
+    """
+
+    def __init__(self, rate: float, per_peer: float | None = None, *, burst_seconds: float = 4.0,
+                 logger=None, clock=None, peers_kept: int = PEERS_KEPT) -> None:
+        self.clock = clock or trio.current_time
+        self.rate = rate
+        self.per_peer = rate if per_peer is None else per_peer
+        self.burst_seconds = burst_seconds
+        self.ceiling = TokenBucket(rate, burst=burst_seconds * rate, clock=self._now)
+        self.logger = logger
+        self.peers_kept = peers_kept
+        self.peers: dict[str, _Peer] = {}  # insertion order = least recently seen first
+        self.checks = 0  # attempts compared (the rest were over a limit)
+        self.unchecked = 0
+
+    def _now(self) -> float:
+        return self.clock()
+
+    def _peer(self, peer: str) -> _Peer:
+        state = self.peers.pop(peer, None)
+        if state is None:
+            state = _Peer(TokenBucket(self.per_peer, burst=self.burst_seconds * self.per_peer, clock=self._now),
+                          BurstLog(self.logger, clock=self._now) if self.logger is not None else None)
+            while len(self.peers) >= self.peers_kept:
+                del self.peers[next(iter(self.peers))]
+        self.peers[peer] = state  # the most recently seen last
+        return state
+
+    def admit(self, peer: str) -> bool:
+        """True: compare this attempt now; False: answer it as a wrong one, unchecked."""
+        if self.rate <= 0:
+            self.checks += 1
+            return True
+        state = self._peer(peer)
+        allowed = state.bucket.allow()
+        if allowed and state.failed_at is not None and self._now() - state.failed_at < SUSPECT_SECONDS:
+            allowed = self.ceiling.allow()
+        if allowed:
+            self.checks += 1
+        else:
+            self.unchecked += 1
+        return allowed
+
+    def failed(self, peer: str, what: str = "wrong admin passphrase") -> None:
+        """A wrong (or unchecked) attempt of ``peer``: it counts against the ceiling for a while,
+        and the log says so once per burst."""
+        state = self._peer(peer)
+        state.failed_at = self._now()
+        if state.log is not None:
+            state.log.note("%s from %s", what, peer)
+
+    def succeeded(self, peer: str) -> None:
+        self._peer(peer).failed_at = None
+
+    def check(self, peer: str, given: str | None, password: str | None) -> bool | None:
+        """True (the right passphrase), False (wrong), None (not compared: over a limit; the
+        caller answers it as a wrong one)."""
+        if not self.admit(peer):
+            self.failed(peer, "admin passphrase not checked (over the rate)")
+            return None
+        if password is not None and given is not None and secrets.compare_digest(given.encode(), password.encode()):
+            self.succeeded(peer)
+            return True
+        self.failed(peer)
+        return False
+
+
+class _Peer:
+    __slots__ = ("bucket", "log", "failed_at")
+
+    def __init__(self, bucket: TokenBucket, log) -> None:
+        self.bucket = bucket
+        self.log = log
+        self.failed_at: float | None = None
+
+
+def peer_address(peer: str) -> str:
+    """The address of a transport's peer name ``host:port`` (what :class:`PassphraseGate` limits by)."""
+    return peer.rsplit(":", 1)[0] if ":" in peer else peer
 
 
 # ---------------------------------------------------------------------- one budget per process

@@ -24,7 +24,10 @@ doors, server/door.py):
 3. every connection gets its protocol's close (XML: ``CloseConnection`` then ``</protocol>``)
    and is closed once that is flushed; players still waiting for a game are closed the same way;
 4. the process exits 0, at most ``GRACE_SECONDS`` after the signal (a client that does not read
-   its last bytes is cut off then).
+   its last bytes is cut off then); whatever still unwinds at ``EXIT_SECONDS`` (cancelling a
+   thousand open connections on a starved machine took seconds, issue 34) is ended by the
+   process's exit then: every record was written or cut off at the grace already, the kernel
+   closes the sockets, the log is flushed first.
 
 A second signal during these steps exits at once (status 128 + signal number, the shell's
 convention).  The official server had no such sequence: it died on SIGTERM with whatever was
@@ -36,6 +39,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 
 import trio
 
@@ -44,7 +48,25 @@ log = logging.getLogger("swc.server")
 GRACE_SECONDS = 1.5
 """From the signal to the cancellation of whatever has not finished (well under 2 s)."""
 
+EXIT_SECONDS = 1.9
+"""From the signal to the process's exit at the latest (the README promises 2 s)."""
+
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def exit_deadline(seconds: float = EXIT_SECONDS, exit=os._exit) -> threading.Timer:
+    """A thread that ends the process with status 0 ``seconds`` from now (the log flushed first),
+    whatever the event loop is doing: the last step of a stop cannot be held up by a busy loop.
+    A daemon thread: a stop that finishes in time exits without waiting for it."""
+    def end() -> None:
+        log.warning("still unwinding %g s after the signal: exiting now", seconds)
+        logging.shutdown()
+        exit(0)
+
+    timer = threading.Timer(seconds, end)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def end_everything(doors, why: str) -> None:
@@ -91,6 +113,7 @@ async def _watch_signals(signals, server, nursery: trio.Nursery) -> None:
             logging.shutdown()
             os._exit(128 + signum)
         stopping = True
+        exit_deadline()
         log.info("%s received: ending every game and closing every connection", name)
         nursery.start_soon(_stop_then_cancel, server, f"server stopped ({name})", nursery.cancel_scope)
 

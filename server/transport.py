@@ -32,6 +32,7 @@ import itertools
 import logging
 import math
 import os
+import select
 from collections.abc import Awaitable, Callable
 
 import trio
@@ -58,6 +59,7 @@ DRAIN_LIMIT = 1 << 16
 """Unread input taken before a close (so it is a clean FIN, not a reset) at the most."""
 
 _ids = itertools.count(1)
+_POLLRDHUP = getattr(select, "POLLRDHUP", 0x2000)  # Linux: the peer closed (or reset) its end
 
 
 def peer_name(stream: trio.SocketStream) -> str:
@@ -272,6 +274,43 @@ class Connection:
                 # cancelled: an exception per connection saved).
                 self.reading = False
 
+    def _owns_fd(self) -> bool:
+        """The cached descriptor is still this connection's socket. Once the stream is closed the
+        kernel may hand the number to the next accepted connection: reading or waiting on it
+        then would steal that connection's bytes or (trio) fail with BusyResourceError, which
+        ended a whole server under the fuzzer (issue 34)."""
+        return isinstance(self.stream, trio.SocketStream) and self.stream.socket.fileno() == self._fd
+
+    def has_input(self) -> bool:
+        """True when bytes (or the end of stream) wait in the socket unread: the client spoke,
+        whether or not its reader has run since (a poll without waiting)."""
+        if self._fd is None or not self._owns_fd():
+            return False
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        try:
+            return bool(poller.poll(0))
+        except OSError:
+            return True
+
+    def peer_gone(self) -> bool:
+        """True when the client has gone (end of stream or reset) even if the reader has not
+        seen it yet: a poll of the socket without waiting and without reading. The lobby asks
+        it before it pairs a waiting player (issue 34: ghost seats)."""
+        if self.closing or self.lost:
+            return True
+        if self._fd is None:
+            return False
+        if not self._owns_fd():
+            return True
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN | _POLLRDHUP)
+        try:
+            events = poller.poll(0)
+        except OSError:
+            return True
+        return any(mask & (_POLLRDHUP | select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)
+
     def start_helper(self, function, *args) -> None:
         """A task of this connection (a heartbeat): it ends with the connection."""
         assert self._helpers is not None
@@ -293,6 +332,8 @@ class Connection:
             return await self.stream.receive_some(max_bytes)
         while True:
             await trio.lowlevel.wait_readable(fd)
+            if not self._owns_fd():  # closed while this task was woken: the number may be another's now
+                return b""
             try:
                 return os.read(fd, max_bytes)
             except BlockingIOError:

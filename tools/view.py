@@ -74,13 +74,11 @@ def tournament_sources(paths: list[Path], book) -> dict:
 
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
                      task_status=trio.TASK_STATUS_IGNORED) -> None:
-    from swc_local.server.limits import TokenBucket
     from swc_local.server.web.app import WebContext
     from swc_local.server.web.auth import Gate
     from swc_local.server.web.door import WebDoor
 
-    limiter = TokenBucket(5.0, burst=20.0)  # passphrase checks a second, as swc serve's default
-    context = WebContext(book, Gate(host, password, limiter))
+    context = WebContext(book, Gate(host, password))  # 5 passphrase checks a second per peer
     context.tournaments = dict(tournaments or {})
     door = WebDoor(context, host, port)
     async with trio.open_nursery() as nursery:

@@ -21,8 +21,9 @@ Conformance notes and differences:
   connection budget (``server/limits.py``); more are closed at once, logged once per burst;
 - without ``zleep`` a connection still has ``join_timeout`` (60 s, ``reversixtJoinTimeout``) to
   send its GROUP (the reference waits for ever), and at most ``max_idle`` (100,
-  ``reversixtMaxIdle``) connections may wait without one: the oldest is closed for a newcomer, so
-  silent connections can never lock honest clients out;
+  ``reversixtMaxIdle``) connections may wait without one: the oldest that sent nothing is closed
+  for a newcomer (one whose GROUP waits unread is never taken for a silent one), so silent
+  connections can never lock honest clients out;
 - a send the client does not take within ``write_timeout`` (10 s, ``reversixtWriteTimeout``;
   the reference blocks for ever) disqualifies it as one that does not answer (``timeout during
   move``) and the game goes on: a client that never reads a large MAP no longer stalls the others;
@@ -132,7 +133,7 @@ class ReversiDoor:
         self._waiting_changed = trio.Event()
         self._counter = itertools.count(1)
         self._nursery: trio.Nursery | None = None
-        self._joining: dict[int, trio.CancelScope] = {}  # connections without a GROUP yet, oldest first
+        self._joining: dict[int, tuple[trio.CancelScope, Seat]] = {}  # connections without a GROUP yet, oldest first
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "reversixt", log, max_connections=settings.max_connections, connect=self._connect,
@@ -194,10 +195,14 @@ class ReversiDoor:
         return None
 
     def _evict_idle(self) -> bool:
+        """Close the oldest connection without a GROUP that has sent nothing: one whose GROUP
+        waits unread in its socket (its reader has not run yet, as under a flood of connects)
+        is a player, not a squatter, and is never the one closed while a silent one is open
+        (issue 34: a real player was closed that way and waited for ever)."""
         if not self._joining:
             return False
-        number = next(iter(self._joining))
-        self._joining.pop(number).cancel()
+        number = next((n for n, (_, seat) in self._joining.items() if not seat.has_input()), next(iter(self._joining)))
+        self._joining.pop(number)[0].cancel()
         self._evicted.note("reversixt: the oldest connection without a group was closed for a new one (at most %d)",
                            self.settings.max_idle)
         return True
@@ -217,7 +222,7 @@ class ReversiDoor:
 
     async def _serve_connection(self, number: int, seat: Seat) -> None:
         with trio.move_on_after(self._join_limit()) as scope:
-            self._joining[number] = scope
+            self._joining[number] = (scope, seat)
             try:
                 group = await read_group(seat)
             except JoinAbort as error:

@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, quote, unquote
 
 import trio
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -49,6 +49,7 @@ from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
+from .settings import WebSettings
 from .tournament import routes as tournament_routes
 
 log = logging.getLogger("swc.web")
@@ -79,21 +80,27 @@ def default_renderer(game_type: str, state: object, last_move: object | None, pr
 
 
 class WebContext:
-    """What the routes need: the book, the gate, the lobby (for "play from here"), the limits."""
+    """What the routes need: the book, the gate, the lobby (for "play from here"), the limits
+    (the viewer's settings section, server/web/settings.py)."""
 
     def __init__(self, book: GameBook, gate: Gate, lobby=None, renderer=default_renderer,
-                 max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int = MAX_UPLOAD_BYTES) -> None:
+                 max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int | None = None,
+                 limits: WebSettings | None = None) -> None:
         self.book = book
         self.gate = gate
         self.lobby = lobby
         self.renderer = renderer
         self.max_message_bytes = max_message_bytes
         self.max_depth = max_depth
-        self.upload_limit = upload_limit
+        self.limits = limits = limits or WebSettings()
+        self.upload_limit = upload_limit or limits.max_upload_bytes
+        book.uploads_kept, book.uploads_kept_bytes = limits.uploads_kept, limits.uploads_kept_bytes
         self.assets = _load_assets()
         self.feeds = Feeds()
         self.steps = StepCache()
         self.open_streams = [0]  # event streams open now (a list: shared with the generators)
+        self.streams_by_peer: dict[str, int] = {}
+        self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
         self.tables = None  # the seats of persons (server/web/seats.py); None in swc view
 
@@ -165,25 +172,97 @@ def _move_json(move) -> object:
 
 
 MAX_STREAMS = 500
-"""Event streams open at once; more are refused (503), so clients cannot pile up tasks."""
+"""Event streams open at once by default (``viewerMaxStreams``); more are refused (503)."""
+UPLOADS_AT_ONCE = 4
+"""Upload bodies read at once; more are refused (503): with ``viewerMaxUploadBytes`` this bounds
+what uploads in flight can hold (each body is read into one buffer, copied once for the reader)."""
 
 
-def event_stream(feeds: Feeds, key, make, open_streams: list[int]) -> Response:
+class BodyRefused(Exception):
+    """A request body the viewer does not take: its answer (413, 408) is ready."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
+def peer_of(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+async def read_body(request: Request, limit: int, timeout: float, what: str) -> bytes:
+    """The body, read in chunks into one buffer: refused with 413 as soon as it is known to be
+    larger than ``limit`` (its Content-Length, or the bytes read so far), with 408 when it takes
+    longer than ``timeout``; a client that goes away is one INFO line (BodyRefused either way)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BodyRefused(_error(f"the {what} is larger than {limit} bytes", 413))
+    buffer = bytearray()
+    try:
+        with trio.fail_after(timeout):
+            async for chunk in request.stream():
+                if len(buffer) + len(chunk) > limit:
+                    log.info("%s from %s refused: larger than %d bytes", what, peer_of(request), limit)
+                    raise BodyRefused(_error(f"the {what} is larger than {limit} bytes", 413))
+                buffer += chunk
+    except ClientDisconnect:
+        log.info("%s from %s ended by the client after %d bytes", what, peer_of(request), len(buffer))
+        raise BodyRefused(_error("the client went away", 400)) from None
+    except trio.TooSlowError:
+        log.info("%s from %s took longer than %g s (viewerRequestTimeout)", what, peer_of(request), timeout)
+        raise BodyRefused(_error(f"the {what} took longer than {timeout:g} s", 408)) from None
+    return bytes(buffer)
+
+
+def event_stream(feeds: Feeds, key, make, open_streams: list[int], peer: str = "?",
+                 by_peer: dict[str, int] | None = None, limits: WebSettings | None = None) -> Response:
     """Server-sent events of the feed ``key`` (made by ``make(budget)`` for its first page): the
-    page sends the feed's newest event whenever it published, so nothing queues up."""
+    page sends the feed's newest event whenever it published, so nothing queues up. At most
+    ``viewerMaxStreams`` in all and ``viewerMaxStreamsPerPeer`` from one address (503 beyond):
+    one client cannot take every live view."""
+    by_peer = {} if by_peer is None else by_peer
+    total = limits.max_streams if limits is not None else MAX_STREAMS
+    per_peer = limits.max_streams_per_peer if limits is not None else total
+    if open_streams[0] >= total:
+        return _error(f"more than {total} event streams are open; try again later", 503)
+    if by_peer.get(peer, 0) >= per_peer:
+        return _error(f"more than {per_peer} event streams are open from {peer}; close some", 503)
+    open_streams[0] += 1  # counted now: the response may never start (the client left)
+    by_peer[peer] = by_peer.get(peer, 0) + 1
+    counted = [True]
 
-    if open_streams[0] >= MAX_STREAMS:
-        return _error(f"more than {MAX_STREAMS} event streams are open; try again later", 503)
+    def uncount() -> None:
+        if counted[0]:
+            counted[0] = False
+            open_streams[0] -= 1
+            left = by_peer.get(peer, 1) - 1
+            if left > 0:
+                by_peer[peer] = left
+            else:
+                by_peer.pop(peer, None)
 
     async def events():
-        open_streams[0] += 1
         try:
             async for data in feeds.subscribe(key, make):
                 yield data
         finally:
-            open_streams[0] -= 1
+            uncount()
 
-    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+    return CountedStream(events(), uncount)
+
+
+class CountedStream(StreamingResponse):
+    """An event stream whose count is given back however its response ends (also when the
+    client left before its first byte, so the generator never ran)."""
+
+    def __init__(self, events, uncount) -> None:
+        super().__init__(events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        self.uncount = uncount
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.uncount()
 
 
 def game_event(context: WebContext, record: GameRecord, with_step: bool) -> bytes:
@@ -245,13 +324,17 @@ def build_app(context: WebContext) -> Starlette:
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page("login.html")
-        body = (await request.body())[:4096].decode("utf-8", "replace")
+        try:
+            body = (await read_body(request, context.limits.max_body_bytes, context.limits.request_timeout,
+                                    "login form")).decode("utf-8", "replace")
+        except BodyRefused as refused:
+            return refused.response
         form = parse_qs(body)
         passphrase = form.get("passphrase", [None])[0]
         target = form.get("next", ["/"])[0]
         if not target.startswith("/") or target.startswith("//"):
             target = "/"
-        if not gate.check(passphrase):
+        if not gate.check(passphrase, peer_of(request)):
             return RedirectResponse("/login?failed=1&next=" + quote(target), status_code=303)
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(COOKIE, gate.token(), httponly=True, samesite="strict")
@@ -302,21 +385,24 @@ def build_app(context: WebContext) -> Starlette:
             return _error("no such game", 404)
         with_step = request.query_params.get("step") == "1"
         return event_stream(context.feeds, (record.id, with_step), game_feed(context, record, with_step),
-                            context.open_streams)
+                            context.open_streams, peer_of(request), context.streams_by_peer, context.limits)
 
     async def api_list_stream(request: Request) -> Response:
         game = request.query_params.get("game") or None
-        return event_stream(context.feeds, ("list", game), list_feed(book, game), context.open_streams)
+        return event_stream(context.feeds, ("list", game), list_feed(book, game), context.open_streams,
+                            peer_of(request), context.streams_by_peer, context.limits)
 
     async def api_upload(request: Request) -> Response:
         name = unquote(request.headers.get("x-file-name") or "upload")[:200]
-        chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > context.upload_limit:
-                return _error(f"the file is larger than {context.upload_limit} bytes", 413)
-            chunks.append(chunk)
-        data = b"".join(chunks)
+        if context.uploads_reading >= UPLOADS_AT_ONCE:
+            return _error(f"{UPLOADS_AT_ONCE} uploads are being read; try again later", 503)
+        context.uploads_reading += 1
+        try:
+            data = await read_body(request, context.upload_limit, context.limits.request_timeout, "upload")
+        except BodyRefused as refused:
+            return refused.response
+        finally:
+            context.uploads_reading -= 1
 
         def read() -> GameRecord:
             return open_bytes(data, name, max_message_bytes=context.max_message_bytes, max_depth=context.max_depth,
@@ -327,7 +413,7 @@ def build_app(context: WebContext) -> Starlette:
                 record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)
-        book.add(record, uploaded=True)
+        book.add(record, uploaded=True, size=len(data))
         log.info("opened an uploaded file as game %s (%s)", record.id, record.game_type)
         return _json({"id": record.id, "game": record.game_type})
 
@@ -340,11 +426,15 @@ def build_app(context: WebContext) -> Starlette:
         if context.lobby is None:
             return _error("no game server here (swc view): start swc serve to play from a position", 409)
         try:
-            body = json.loads((await request.body())[:4096] or b"{}")
+            raw = await read_body(request, context.limits.max_body_bytes, context.limits.request_timeout, "request body")
+        except BodyRefused as refused:
+            return refused.response
+        try:
+            body = json.loads(raw or b"{}")
             passphrase = body.get("passphrase") if isinstance(body, dict) else None
         except ValueError:
             passphrase = None
-        if not gate.check(passphrase if isinstance(passphrase, str) else None):
+        if not gate.check(passphrase if isinstance(passphrase, str) else None, peer_of(request)):
             return _error("wrong admin passphrase", 403)
         from .play import PlayError, prepare_from
 
@@ -414,7 +504,7 @@ class GatedApp:
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        if self.gate.allowed({k.lower(): v for k, v in request.headers.items()}, dict(request.cookies)):
+        if self.gate.allowed({k.lower(): v for k, v in request.headers.items()}, dict(request.cookies), peer_of(request)):
             await self.app(scope, receive, send)
             return
         if scope["path"].startswith("/api/"):

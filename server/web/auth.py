@@ -3,7 +3,10 @@
 Off loopback every page and API call asks for the passphrase: a page sends the browser to
 ``/login``, an API call gets 401. The browser keeps a cookie holding an HMAC of the passphrase
 under a key made at start-up (the passphrase itself never goes into a cookie); scripts send
-``Authorization: Bearer PASSPHRASE``. Checks share the lobby's rate limit when there is a lobby.
+``Authorization: Bearer PASSPHRASE``. Checks share the lobby's :class:`PassphraseGate` when
+there is a lobby (limits per peer address with a global ceiling for peers that just failed, so
+a flood of wrong passphrases never locks out an admin at another address, issue 34); every
+wrong attempt is logged once per burst with the peer.
 """
 
 from __future__ import annotations
@@ -11,9 +14,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import logging
 import secrets
 
+from swc_local.server.limits import PassphraseGate
+
 COOKIE = "swc_viewer"
+CHECKS_PER_SECOND = 5.0
+"""Passphrase checks per peer a second when there is no lobby to share its gate (``swc view``)."""
+
+log = logging.getLogger("swc.web")
 
 
 def is_loopback(host: str) -> bool:
@@ -26,25 +36,24 @@ def is_loopback(host: str) -> bool:
 
 
 class Gate:
-    def __init__(self, host: str, password: str | None, limiter=None) -> None:
+    def __init__(self, host: str, password: str | None, limiter: PassphraseGate | None = None) -> None:
         self.open = is_loopback(host)
         self.password = password
-        self.limiter = limiter  # an object with allow() -> bool (the lobby's passphrase gate)
+        self.limiter = limiter if limiter is not None else PassphraseGate(CHECKS_PER_SECOND, logger=log)
         self._key = secrets.token_bytes(32)
 
-    def check(self, passphrase: str | None) -> bool:
-        """The admin passphrase, compared in constant time (False when none is configured)."""
+    def check(self, passphrase: str | None, peer: str = "?") -> bool:
+        """The admin passphrase of ``peer`` (an address), compared in constant time within the
+        gate's limits (False when none is configured, or over a limit)."""
         if self.password is None or passphrase is None:
             return False
-        if self.limiter is not None and not self.limiter.allow():
-            return False
-        return secrets.compare_digest(passphrase.encode(), self.password.encode())
+        return bool(self.limiter.check(peer, passphrase, self.password))
 
     def token(self) -> str:
         assert self.password is not None
         return hmac.new(self._key, self.password.encode(), hashlib.sha256).hexdigest()
 
-    def allowed(self, headers: dict[str, str], cookies: dict[str, str]) -> bool:
+    def allowed(self, headers: dict[str, str], cookies: dict[str, str], peer: str = "?") -> bool:
         if self.open:
             return True
         if self.password is None:
@@ -53,4 +62,4 @@ class Gate:
         if cookie is not None and secrets.compare_digest(cookie, self.token()):
             return True
         bearer = headers.get("authorization", "")
-        return bearer.startswith("Bearer ") and self.check(bearer[len("Bearer "):])
+        return bearer.startswith("Bearer ") and self.check(bearer[len("Bearer "):], peer)

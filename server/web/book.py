@@ -20,7 +20,10 @@ FINISHED_KEPT = 100
 """Finished live games kept for the start page (the oldest are forgotten first)."""
 UPLOADS_KEPT = 50
 """Files opened from the start page kept (the oldest are forgotten first): uploads cannot grow
-the server's memory without bound."""
+the server's memory without bound (``viewerUploadsKept``)."""
+UPLOADS_KEPT_BYTES = 32 << 20
+"""The same by the uploads' total size in bytes (``viewerUploadsKeptBytes``); the newest upload
+is always kept."""
 
 
 @dataclass(frozen=True)
@@ -227,16 +230,26 @@ class GameBook(Versioned):
         self.records: OrderedDict[str, GameRecord] = OrderedDict()
         self.finished_kept = finished_kept
         self._finished_live: deque[str] = deque()  # live games that ended, oldest first
-        self._uploads: deque[str] = deque()
+        self._uploads: deque[tuple[str, int]] = deque()  # (id, bytes), oldest first
+        self._upload_bytes = 0
+        self.uploads_kept: int | None = None  # None: UPLOADS_KEPT (the viewer sets its settings')
+        self.uploads_kept_bytes: int | None = None
         self.end_listeners: list = []  # called when a live game ended (the list's feeds: its result goes out at once)
 
-    def add(self, record: GameRecord, *, uploaded: bool = False) -> GameRecord:
+    def add(self, record: GameRecord, *, uploaded: bool = False, size: int = 0) -> GameRecord:
+        """``record`` shown; an upload (of ``size`` bytes) makes the oldest uploads forgotten
+        beyond the kept number or total size."""
         record.book = self
         self.records[record.id] = record
         if uploaded:
-            self._uploads.append(record.id)
-            while len(self._uploads) > UPLOADS_KEPT:
-                self.records.pop(self._uploads.popleft(), None)
+            self._uploads.append((record.id, size))
+            self._upload_bytes += size
+            kept = UPLOADS_KEPT if self.uploads_kept is None else self.uploads_kept
+            kept_bytes = UPLOADS_KEPT_BYTES if self.uploads_kept_bytes is None else self.uploads_kept_bytes
+            while len(self._uploads) > 1 and (len(self._uploads) > kept or self._upload_bytes > kept_bytes):
+                forgotten, forgotten_size = self._uploads.popleft()
+                self._upload_bytes -= forgotten_size
+                self.records.pop(forgotten, None)
         self.touch()
         return record
 

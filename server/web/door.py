@@ -19,7 +19,8 @@ import trio
 
 from swc_local.server.door import ServerFamily, cannot_listen
 from swc_local.server import families
-from swc_local.server.settings import PortSection
+
+from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION  # noqa: F401 -- SECTION: this door's settings
 
 if TYPE_CHECKING:
     from hypercorn.config import Config
@@ -31,7 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("swc.web")
 
-DEFAULT_PORT = 13080
+GRACEFUL_SECONDS = 0.5
+"""After a stop, how long hypercorn lets connections finish their responses (every event stream
+ends at once, so this is for sending the last bytes) before it cuts them: well inside the
+shutdown's grace (server/shutdown.py), whatever number of pages is open (issue 34)."""
 
 
 class WebDoor:
@@ -47,6 +51,7 @@ class WebDoor:
         self.stopping: str | None = None
         self._stop = trio.Event()
         self._serving = False
+        self.config: Config | None = None
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         from hypercorn.config import Config
@@ -56,9 +61,16 @@ class WebDoor:
         config.bind = [f"{host}:{self.port}"]
         config.accesslog = None
         config.errorlog = logging.getLogger("swc.web.http")
-        config.graceful_timeout = 1.0
-        config.keep_alive_timeout = 30.0
+        config.graceful_timeout = GRACEFUL_SECONDS
+        limits = self.context.limits
+        config.backlog = LISTEN_BACKLOG  # as deep as the game doors' (issue 34)
+        config.keep_alive_timeout = KEEP_ALIVE_SECONDS  # an idle connection is closed after it
+        # no read_timeout: hypercorn applies it to every read, and a page's event stream sends
+        # nothing for minutes; a slow body has its own deadline (app.read_body), a slow or idle
+        # head the keep-alive timeout
+        config.h11_max_incomplete_size = 16384  # the largest request head
         config.websocket_max_message_size = 1 << 16
+        self.config = config
         self._serving = True
         try:
             async with trio.open_nursery() as nursery:
@@ -99,16 +111,6 @@ class WebDoor:
         raise NotImplementedError("the viewer's connections are served by hypercorn")
 
 
-class ViewerSection(PortSection):
-    name = "web"
-    title = "web viewer"
-    key = "viewerPort"
-    flag = "--viewer-port"
-    default_port = DEFAULT_PORT  # on by default for swc serve (issue 25)
-    what = "web viewer"
-
-
-SECTION = ViewerSection()
 
 def watch_doors(doors, book) -> None:
     """Show the live games of every door whose family offers ``watch_for_viewer`` (server/door.py's
@@ -135,7 +137,9 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     watch_doors(server.doors, book)
     lobby = server.lobby
     gate = Gate(settings.host, settings.password, lobby.passphrase_gate)
-    context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth)
+    limits = settings.section("web")
+    context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth,
+                         limits=limits)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
     xml = server.door("xml")

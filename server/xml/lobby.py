@@ -16,10 +16,13 @@ Spec-conformance notes (those of one dialect are in its module):
   once, a join beyond that drops it; a rejected ``prepare`` (three or more or zero slots)
   leaves no orphan room behind; a listed slot without ``displayName`` plays as ``Unknown``
   (2022+: an empty name) instead of making the game impossible to start.
-* A wrong passphrase is logged without the passphrase itself.  The server checks at most
-  ``passphraseChecksPerSecond`` passphrases a second in total (a token bucket holding up to four
-  seconds' worth, so a script that authenticates for every game is not hit); an attempt beyond
-  that is answered unchecked as a wrong one, and joining players are never affected.
+* A wrong passphrase is logged without the passphrase itself, once per burst with the peer's
+  address.  The server checks at most ``passphraseChecksPerSecond`` passphrases a second per
+  peer address (a token bucket holding up to four seconds' worth, so a script that authenticates
+  for every game is not hit), and as many in total from addresses that sent a wrong one in the
+  last minute (server/limits.py's ``PassphraseGate``; the viewer shares it): an attempt beyond
+  that is answered unchecked as a wrong one, an admin at another address is never locked out,
+  and joining players are never affected.
 * Unauthenticated admin requests are refused by the dialect's answer; only the first of each
   connection is logged at INFO (the rest at DEBUG), so a flood of them cannot flood the log.
 """
@@ -39,7 +42,7 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
 from swc_local.server.xml.connection import Connection
-from swc_local.server.limits import TokenBucket
+from swc_local.server.limits import PassphraseGate, peer_address
 from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, route
 from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
@@ -86,9 +89,8 @@ class Lobby:
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
         rate = settings.passphrase_checks_per_second
-        self.passphrase_gate = TokenBucket(rate, burst=PASSPHRASE_BURST_SECONDS * rate)
-        self.passphrase_checks = 0  # passphrases compared (the rest were over the rate)
-        self.passphrases_unchecked = 0  # attempts over the rate since the last check
+        self.passphrase_gate = PassphraseGate(rate, burst_seconds=PASSPHRASE_BURST_SECONDS, logger=log)
+        self.passphrase_checks = 0  # passphrases compared (the rest were over a limit)
         # game type -> rooms that may have a seat free for a join, in the order they got one
         # (a dict as an ordered set); entries are checked when used, so a stale one costs O(1)
         self.open_rooms: dict[str, dict[GameRoom, None]] = {}
@@ -180,30 +182,21 @@ class Lobby:
         return False
 
     def check_passphrase(self, connection: Connection, given: str | None) -> bool | None:
-        """The server's one passphrase gate: True (``connection`` is an admin now), False
-        (wrong), or None (not checked: more than ``passphraseChecksPerSecond``)."""
-        if not self.passphrase_gate.allow():
-            self.passphrases_unchecked += 1  # the first of a run is a warning, the rest debug
-            level = logging.WARNING if self.passphrases_unchecked == 1 else logging.DEBUG
-            log.log(
-                level,
-                "%r: admin passphrase not checked: more than %g checks a second (passphraseChecksPerSecond)",
-                connection,
-                self.settings.passphrase_checks_per_second,
-            )
+        """The server's one passphrase gate (shared with the viewer, server/limits.py's
+        :class:`PassphraseGate`: limits per peer address, a global ceiling for peers that just
+        failed): True (``connection`` is an admin now), False (wrong), or None (not checked)."""
+        verdict = self.passphrase_gate.check(peer_address(connection.peer), given, self.settings.password)
+        self.passphrase_checks = self.passphrase_gate.checks
+        if verdict is None:
+            log.debug("%r: admin passphrase not checked: over passphraseChecksPerSecond", connection)
             return None
-        self.passphrase_checks += 1
-        if self.passphrases_unchecked:
-            log.warning("%d admin passphrases were not checked (passphraseChecksPerSecond)", self.passphrases_unchecked)
-            self.passphrases_unchecked = 0
-        password = self.settings.password
-        if password is not None and given is not None and secrets.compare_digest(given.encode(), password.encode()):
+        if verdict:
             log.info("%r authenticated as admin%s", connection, " again" if connection.is_admin else "")
             connection.is_admin = connection.engaged = True
             if connection not in self.admins:
                 self.admins.append(connection)
             return True
-        log.warning("%r: wrong admin passphrase", connection)
+        log.debug("%r: wrong admin passphrase", connection)  # the gate logs it once per burst with the peer
         return False
 
     def seat_limit_reached(self, connection: Connection) -> bool:
@@ -221,6 +214,8 @@ class Lobby:
         open_rooms = self.open_rooms.get(plugin.game_type)
         while open_rooms:
             room = next(iter(open_rooms))
+            if self._ghosts_left(room):
+                continue  # the room was given up or has its seat back: look again
             free = [slot for slot in room.slots if slot.is_open] if room.takes_joiners and room.status is Status.CREATED else []
             if len(free) <= 1:  # this join takes the last free seat, or there is none
                 del open_rooms[room]
@@ -230,6 +225,18 @@ class Lobby:
         room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
         self.mark_open(room)
         self.seat(connection, room, room.slots[0], existing=False)
+
+    def _ghosts_left(self, room: GameRoom) -> bool:
+        """Before pairing: every player waiting in ``room`` whose connection is gone (its reader
+        may not have seen the end yet) leaves now, as its end would make it leave; True if one
+        did (issue 34: a joiner was paired with such a seat and won by LEFT)."""
+        gone = [slot for slot in room.slots if slot.occupied and slot.connection is not None and slot.connection.peer_gone()]
+        for slot in gone:
+            log.info("%r: gone before its game started; its seat in room %s is given back", slot.connection, room.id)
+            room.on_disconnect(slot)
+        if gone and room.id in self.rooms and room.status is Status.CREATED and any(s.is_open for s in room.slots):
+            self.mark_open(room)  # the seat is free again: the room goes back to the waiting list
+        return bool(gone)
 
     def mark_open(self, room: GameRoom) -> None:
         """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import OrderedDict
 
 from swc_local.games import registry
 from swc_local.games.plugin import GamePlugin, seat_labels
@@ -54,8 +55,9 @@ class XmlRecord(GameRecord):
         self._mementos: list[object] = []  # one per distinct state: bytes or element as received, or a snapshot
         self._newest: bytes | None = None  # the newest memento's bytes (a state re-sent is compared to it)
         self._result: bytes | Element | None = None
-        self._steps: dict[int, Step] = {}
-        self._elements: dict[int, Element] = {}  # states parsed so far
+        self._steps: OrderedDict[int, Step] = OrderedDict()  # the most recently shown, at most STATES_CACHED
+        self._elements: OrderedDict[int, Element] = OrderedDict()  # states parsed lately, at most STATES_CACHED
+        self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
 
@@ -97,8 +99,9 @@ class XmlRecord(GameRecord):
         kind = data.get("class")
         if kind == "memento" and data.find("state") is not None:
             state = data.find("state")
-            if not self._mementos or self.state_element(len(self._mementos) - 1).render() != state.render():
-                self._mementos.append(message)
+            if state != self._last_state:
+                self._last_state = state  # one tree kept, to compare the next state with
+                self._mementos.append(message.render().encode())  # bytes: a parsed tree costs ~50x its text
         elif kind == "result":
             self._result = message
 
@@ -129,6 +132,10 @@ class XmlRecord(GameRecord):
         step = self._steps.get(index)
         if step is None:
             step = self._steps[index] = self._step(self.state_element(index))
+            while len(self._steps) > STATES_CACHED:
+                self._steps.popitem(last=False)
+        else:
+            self._steps.move_to_end(index)
         return step
 
     def steps(self) -> list[Step]:
@@ -166,6 +173,10 @@ class XmlRecord(GameRecord):
             else:
                 element = kept.state_element()  # type: ignore[attr-defined]
             self._elements[index] = element
+            while len(self._elements) > STATES_CACHED:
+                self._elements.popitem(last=False)
+        else:
+            self._elements.move_to_end(index)
         return element
 
     def names(self) -> tuple[str, str]:
@@ -311,6 +322,9 @@ def watch_lobby(lobby, book) -> None:
 
 # -- files -----------------------------------------------------------------------------------------
 
+STATES_CACHED = 4
+"""Parsed states and built steps a record keeps (the most recently shown): a record's memory is
+its messages' text, not a tree per state (issue 34: an uploaded replay cost ~50x its size)."""
 _ROOT = re.compile(rb"<protocol\b[^>]*>")
 READ_CHUNK = 1 << 16
 
@@ -325,30 +339,40 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
         except Exception:
             header = {}
     reader = StreamReader(max_message_bytes, max_depth)
-    messages: list[Element] = []
+    plugin = registry.get(registry.resolve(header.get("gameType", "")))
+    names = (header["red"], header["blue"]) if "red" in header and "blue" in header else None
+    record: XmlRecord | None = None
+    pending: list[Element] = []  # messages before the game is known (an official replay names it in its first state)
+
+    def take(message: Element) -> None:
+        nonlocal plugin, record
+        if record is None:
+            if plugin is None:
+                data_element = message.find("data")
+                if data_element is not None and data_element.find("state") is not None:
+                    plugin = registry.plugin_for_state(data_element.find("state"))
+            if plugin is None:
+                pending.append(message)
+                return
+            record = XmlRecord(plugin, source, names)
+            for earlier in pending:
+                record._take_element(earlier)
+            pending.clear()
+        record._take_element(message)  # parsed as it streams: each message is kept as text, its tree dropped
+
     try:
         for start in range(0, len(data), READ_CHUNK):
             for event in reader.feed(data[start : start + READ_CHUNK]):
                 if isinstance(event, StreamEnded):
                     break
-                messages.append(event.element)
+                take(event.element)
     except ProtocolError as error:
         raise ValueError(f"{source}: not a readable XML replay ({error})") from None
-    plugin = registry.get(registry.resolve(header.get("gameType", "")))
-    if plugin is None:
-        for message in messages:
-            data_element = message.find("data")
-            if data_element is not None and data_element.find("state") is not None:
-                plugin = registry.plugin_for_state(data_element.find("state"))
-                break
-    if plugin is None:
+    if record is None:
         raise ValueError(f"{source}: no state of a known game in it")
-    names = (header["red"], header["blue"]) if "red" in header and "blue" in header else None
-    record = XmlRecord(plugin, source, names)
     record.unfinished = header.get("unfinished")
     record._ended = True
-    for message in messages:
-        record._take_element(message)
+    record._last_state = None  # only needed while reading
     if not record.count():
         raise ValueError(f"{source}: the replay holds no state")
     if names is None:  # an official replay: the names its states carry (classic: <red displayName>)

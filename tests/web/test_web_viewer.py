@@ -221,11 +221,8 @@ TINY_ROBORALLY_LOG = (b'{"game": "roborally", "map": "Dizzy Highway", "seed": 1,
                       b'"messageBody": {"x": 1, "y": 4, "clientID": 1}}\n')
 
 
-async def test_uploads_cannot_grow_memory_without_bound(nursery, monkeypatch):
-    from swc_local.server.web import book
-
-    monkeypatch.setattr(book, "UPLOADS_KEPT", 3)
-    server = await start_viewer_server(nursery)
+async def test_uploads_cannot_grow_memory_without_bound(nursery):
+    server = await start_viewer_server(nursery, {"web": {"port": 0, "uploads_kept": 3}})
     url = server.door("web").url
     ids = []
     for number in range(5):
@@ -249,14 +246,11 @@ def test_the_viewer_benchmark_runs(monkeypatch):
     assert name.startswith("50 pages on 50 live games") and "2 pages open" in measured and "0 errors" in measured
 
 
-async def test_event_streams_are_bounded(nursery, monkeypatch):
+async def test_event_streams_are_bounded(nursery):
     import threading
     import urllib.request
 
-    from swc_local.server.web import app
-
-    monkeypatch.setattr(app, "MAX_STREAMS", 1)
-    server = await start_viewer_server(nursery)
+    server = await start_viewer_server(nursery, {"web": {"port": 0, "max_streams": 1}})
     url = server.door("web").url
     done = threading.Event()
 
