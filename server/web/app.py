@@ -49,6 +49,7 @@ from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
+from .seat_routes import same_origin, seat_routes
 from .settings import WebSettings
 from .tournament import routes as tournament_routes
 
@@ -452,6 +453,8 @@ def build_app(context: WebContext) -> Starlette:
         record = record_or_none(request)
         if record is None:
             return _error("no such game", 404)
+        if not same_origin(request):  # another site's page must not steer this server's rooms
+            return _error("this request came from another site's page; use this viewer's own pages", 403)
         try:
             body = json.loads((await request.body())[:4096] or b"{}")
         except ValueError:
@@ -467,8 +470,6 @@ def build_app(context: WebContext) -> Starlette:
             return _error(str(error), 409)
         log.info("game %s: %s from the viewer", record.id, body["action"])
         return _json({"controls": record.controls(), "status": record.status()})
-
-    from .seat_routes import seat_routes
 
     routes = [
         *seat_routes(context, page, _json),

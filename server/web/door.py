@@ -62,7 +62,6 @@ class WebDoor:
         config.accesslog = None
         config.errorlog = logging.getLogger("swc.web.http")
         config.graceful_timeout = GRACEFUL_SECONDS
-        limits = self.context.limits
         config.backlog = LISTEN_BACKLOG  # as deep as the game doors' (issue 34)
         config.keep_alive_timeout = KEEP_ALIVE_SECONDS  # an idle connection is closed after it
         # no read_timeout: hypercorn applies it to every read, and a page's event stream sends

@@ -272,3 +272,16 @@ async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browse
 
             with trio.fail_after(120):
                 await trio.to_thread.run_sync(steer)
+
+
+async def test_another_sites_page_cannot_steer_a_room(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+        await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
+        game = await game_of(url)
+        body = json.dumps({"action": "cancel"}).encode()
+        status, answer = await http(f"{url}/api/games/{game['id']}/control", body,
+                                    {"Content-Type": "application/json", "Origin": "http://evil.example"}, "POST")
+        assert status == 403 and "another site" in answer["error"]
+        assert (await game_of(url))["controls"] == ["start", "cancel"]  # the room is still there
