@@ -51,6 +51,7 @@ SLOW_MODULES = {
     "test_socha_hase_und_igel_2025.py",
     "test_socha_piranhas_2026.py",
     "test_socha_blokus_2027.py",
+    "test_socha_penguins_2023.py",
 }
 SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
@@ -59,6 +60,7 @@ SLOW_TESTS = {
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example"},
+    "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
 }
 
 

@@ -151,7 +151,7 @@ def start_board(seed: int) -> list[int]:
 class Position:
     """One game state: board, turn, fish per team, the last move."""
 
-    __slots__ = ("board", "turn", "fishes", "last_move", "penguins")
+    __slots__ = ("board", "turn", "fishes", "last_move", "penguins", "_stuck")
 
     def __init__(self, board: list[int], turn: int = 0, fishes: tuple[int, int] = (0, 0), last_move: Move | None = None):
         if len(board) != SIZE * SIZE:
@@ -164,6 +164,7 @@ class Position:
                          [i for i, v in enumerate(board) if v == PENGUIN[TWO]])
         if any(len(p) > PENGUINS_PER_TEAM for p in self.penguins):
             raise ValueError("more than 4 penguins of a team")
+        self._stuck: list[bool | None] = [None, None]  # is_stuck per team, until the next move
 
     @classmethod
     def from_seed(cls, seed: int) -> Position:
@@ -175,12 +176,14 @@ class Position:
     # -- who moves ----------------------------------------------------------------------------
 
     def is_stuck(self, team: int) -> bool:
-        """All 4 penguins placed and none touches a floe."""
-        penguins = self.penguins[team]
-        if len(penguins) < PENGUINS_PER_TEAM:
-            return False
-        board = self.board
-        return not any(board[n] > 0 for p in penguins for n in NEIGHBOURS[p])
+        """All 4 penguins placed and none touches a floe (kept until the next move: the server
+        asks who is on turn several times per move)."""
+        stuck = self._stuck[team]
+        if stuck is None:
+            penguins, board = self.penguins[team], self.board
+            stuck = len(penguins) == PENGUINS_PER_TEAM and not any(board[n] > 0 for p in penguins for n in NEIGHBOURS[p])
+            self._stuck[team] = stuck
+        return stuck
 
     @property
     def current(self) -> int:
@@ -278,6 +281,7 @@ class Position:
         board[to] = PENGUIN[team]
         self.last_move = move
         self.turn += 1
+        self._stuck = [None, None]
 
     def score_parts(self, team: int) -> list[int]:
         """The result's parts after Siegpunkte: the team's fish."""
