@@ -36,7 +36,7 @@ def test_short_name_resolves():
 
 
 def test_the_room_seed_gives_the_board_and_the_logged_board_seed_gives_it_again(caplog):
-    caplog.set_level(logging.INFO, logger="swc_local.games.penguins")
+    caplog.set_level(logging.INFO, logger="swc.penguins")
     a, b = PLUGIN.new_game(random.Random(42)), PLUGIN.new_game(random.Random(42))
     assert a.state_element().render() == b.state_element().render()
     logged = int(re.search(r"Board Seed: (-?\d+)", caplog.text)[1])

@@ -175,3 +175,23 @@ async def test_real_client_join_game_capture(start_server, tmp_path, name):
     replay = await run(start_server, name, actions, clients)
     assert_all_equal(replay, clients)
     assert (name in ("socha_game", "socha_admin")) == (not left_before_close)
+
+
+@pytest.mark.parametrize("name", ["end_draw", "end_skip"])
+async def test_the_official_one_memento_load_file_replays_the_capture(start_server, tmp_path, name):
+    """The official server ran these with ``--loadGameFile FILE --turn 8``, FILE one memento in
+    ``<protocol><room><data class="memento">``; the same file given to our ``--load-game`` (its
+    ``position_factory``) gives the captured bytes."""
+    from tests.scenario import first_state
+    from swc_local.server.xml.replay import position_factory
+
+    actions, clients = load(FOLDER, name)
+    state = first_state(clients)
+    file = tmp_path / f"{name}.xml"
+    file.write_text('<protocol><room roomId="x"><data class="memento">' + state.render() + "</data></room></protocol>",
+                    encoding="utf-8")
+    server = await start_server(game_factory=position_factory(file, 8, "penguins"), password="examplepassword",
+                                **SETTINGS)
+    replay = Replay(server.port, actions, clients, timed=False)
+    await replay.run()
+    assert_all_equal(replay, clients)

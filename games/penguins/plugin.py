@@ -38,7 +38,7 @@ from swc_local.games.plugin import (
 )
 from swc_local.protocol.element import Element
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("swc.penguins")  # under "swc": the server and tools set its level
 
 
 class MoveMistake(InvalidMove):
