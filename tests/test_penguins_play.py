@@ -111,7 +111,8 @@ async def test_join_without_game_type_on_a_penguins_server(start_server):
 
 @pytest.mark.swc_server(game="penguins", seed=7)
 def test_fixture_plays_penguins(swc_server):
-    bot = f"{sys.executable} -m swc_local.tools.cli bot penguins --port {{port}} --reservation {{reservation}} --seed {{seed}}"
+    bot = (f"{sys.executable} -m swc_local.tools.cli bot penguins --port {{port}} "
+           "--reservation {reservation} --seed {seed}")
     game = swc_server.play(bot)
     assert game.result is not None
     assert game.bot.cause == "REGULAR" and game.opponent.cause == "REGULAR"

@@ -57,7 +57,8 @@ def assert_all_equal(replay: Replay, clients) -> None:
     assert any(client.golden for client in clients.values())
     for client in clients.values():
         ours = replay.normalised(client)
-        at = next((i for i, (a, b) in enumerate(zip(ours, client.golden)) if a != b), min(len(ours), len(client.golden)))
+        at = next((i for i, (a, b) in enumerate(zip(ours, client.golden)) if a != b),
+                  min(len(ours), len(client.golden)))
         assert ours == client.golden, (client.name, at, ours[at - 200: at + 200], client.golden[at - 200: at + 200])
 
 

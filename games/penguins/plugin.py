@@ -34,7 +34,8 @@ import random
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+    ENVELOPE_2022, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal,
+    ScoreFragment,
 )
 from swc_local.protocol.element import Element
 

@@ -153,7 +153,8 @@ class Position:
 
     __slots__ = ("board", "turn", "fishes", "last_move", "penguins", "_stuck")
 
-    def __init__(self, board: list[int], turn: int = 0, fishes: tuple[int, int] = (0, 0), last_move: Move | None = None):
+    def __init__(self, board: list[int], turn: int = 0, fishes: tuple[int, int] = (0, 0),
+                 last_move: Move | None = None):
         if len(board) != SIZE * SIZE:
             raise ValueError(f"a board has {SIZE * SIZE} fields, not {len(board)}")
         self.board = list(board)
@@ -181,7 +182,8 @@ class Position:
         stuck = self._stuck[team]
         if stuck is None:
             penguins, board = self.penguins[team], self.board
-            stuck = len(penguins) == PENGUINS_PER_TEAM and not any(board[n] > 0 for p in penguins for n in NEIGHBOURS[p])
+            stuck = (len(penguins) == PENGUINS_PER_TEAM
+                     and not any(board[n] > 0 for p in penguins for n in NEIGHBOURS[p]))
             self._stuck[team] = stuck
         return stuck
 

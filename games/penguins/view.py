@@ -70,8 +70,8 @@ def render_svg(game, last_move: Move | None = None, previous=None) -> str:
         for kind, point in (("last-from", move.from_), ("last-to", move.to)):
             if point is not None and is_field(*point):
                 marked[kind] = point
-    highlight = {point: (kind, fill) for (kind, fill) in (("last-from", svg.HIGHLIGHT_FROM), ("last-to", svg.HIGHLIGHT_TO))
-                 if (point := marked.get(kind)) is not None}
+    fills = (("last-from", svg.HIGHLIGHT_FROM), ("last-to", svg.HIGHLIGHT_TO))
+    highlight = {point: (kind, fill) for kind, fill in fills if (point := marked.get(kind)) is not None}
     for index, value in enumerate(position.board):
         x, y = point_of(index)
         cx, cy = _center(x, y, top)
