@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swc_local.games.penguins import rules
 from swc_local.games.penguins.rules import PENGUIN, TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
@@ -123,3 +126,36 @@ def test_every_start_board_is_point_symmetric_with_at_most_five_holes_a_half():
         assert board[32:] == board[:32][::-1]
         assert board[:32].count(0) <= 5 and all(0 <= v <= 4 for v in board)
         assert board.count(1) >= 8  # everyone can place
+
+
+def random_position(seed: int, plies: int) -> Position:
+    """The position after up to ``plies`` random legal moves from the board of ``seed``."""
+    position, rng = Position.from_seed(seed), random.Random(seed)
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position.push(rng.choice(moves))
+    return position
+
+
+@given(seed=st.integers(-(2**31), 2**31 - 1), plies=st.integers(0, 70),
+       to=st.tuples(st.integers(-3, 18), st.integers(-2, 9)),
+       origin=st.tuples(st.integers(-3, 18), st.integers(-2, 9)))
+@settings(max_examples=150, deadline=None)
+def test_exactly_the_legal_moves_pass_the_checks(seed, plies, to, origin):
+    """On any reachable position the checks accept every generated move and refuse any other;
+    a refused move leaves the position as it was, an accepted one moves the team on turn."""
+    position = random_position(seed, plies)
+    legal = set(position.legal_moves())
+    for move in (*legal, Move(None, to), Move(origin, to)):
+        after = position.copy()
+        try:
+            after.push(move)
+        except (RuleViolation, RuleCrash):
+            assert move not in legal
+            assert (after.board, after.turn, after.fishes) == (position.board, position.turn, position.fishes)
+        else:
+            assert move in legal
+            assert after.turn == position.turn + 1
+            assert sum(after.fishes) > sum(position.fishes)
