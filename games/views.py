@@ -34,6 +34,7 @@ from swc_local.games.hase_und_igel_2025 import view as hase_und_igel_2025
 from swc_local.games.ostseeschach import view as ostseeschach
 from swc_local.games.piranhas import view as piranhas
 from swc_local.games.piranhas_2026 import view as piranhas_2026
+from swc_local.games.penguins import view as penguins
 from swc_local.games.reversixt import view as reversixt
 from swc_local.games.roborally import view as roborally
 
@@ -44,6 +45,7 @@ VIEWS: dict[str, ModuleType] = {
     "swc_2025_hase_und_igel": hase_und_igel_2025,
     "swc_2026_piranhas": piranhas_2026,
     "swc_2027_blokus": blokus,
+    "swc_2023_penguins": penguins,
     "reversixt": reversixt,
     "roborally": roborally,
 }

@@ -53,6 +53,7 @@ SLOW_MODULES = {
     "test_socha_hase_und_igel_2025.py",
     "test_socha_piranhas_2026.py",
     "test_socha_blokus_2027.py",
+    "test_socha_penguins_2023.py",
 }
 SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
@@ -65,6 +66,7 @@ SLOW_TESTS = {
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
+    "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
 }
 
 

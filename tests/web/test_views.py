@@ -150,6 +150,26 @@ def check_blokus(game, move, previous, picture):
         assert f"{COLORS[move.color]} skipped" in all_text(root)
 
 
+# --- Penguins 2023 ----------------------------------------------------------------------------
+
+def check_penguins(game, move, previous, picture):
+    from swc_local.games.penguins.rules import PENGUIN, TEAM_NAMES, point_of
+
+    root = parse_svg(picture)
+    board = game.position.board
+    for team, name in enumerate(TEAM_NAMES):
+        assert cells(root, name) == sorted(point_of(i) for i, v in enumerate(board) if v == PENGUIN[team])
+    assert len(pieces(root)) == sum(v < 0 for v in board)
+    fish = sorted(int(e.text) for e in with_class(root, "fish"))
+    assert fish == sorted(v for v in board if v > 0)
+    if move is None:
+        assert not with_class(root, "last-to") and not with_class(root, "last-move")
+        return
+    assert cells(root, "last-to") == [move.to]
+    assert cells(root, "last-from") == ([] if move.from_ is None else [move.from_])
+    assert len(with_class(root, "last-move")) == (move.from_ is not None)
+
+
 # --- Hase und Igel 2018 and 2025 -------------------------------------------------------------
 
 def check_track(root, positions, labels, move, before, after) -> None:
@@ -205,6 +225,7 @@ CHECKS = {
     "swc_2026_piranhas": check_piranhas_2026,
     "swc_2022_ostseeschach": check_ostseeschach,
     "swc_2027_blokus": check_blokus,
+    "swc_2023_penguins": check_penguins,
     "swc_2018_hase_und_igel": check_hase_und_igel,
     "swc_2025_hase_und_igel": check_hase_und_igel_2025,
 }
@@ -213,6 +234,7 @@ CAPTURES = {
     "swc_2026_piranhas": ("piranhas_2026/socha_game/ONE_recv.xml", 61),
     "swc_2022_ostseeschach": ("ostseeschach_2022/scenarios/game22/C1.raw", 61),
     "swc_2027_blokus": ("blokus/scenarios/blokus_join/ONE_recv.xml.gz", 61),
+    "swc_2023_penguins": ("penguins/scenarios/socha_game/ONE_recv.xml.gz", 52),
     "swc_2018_hase_und_igel": ("hase_und_igel_2018/game18/C1.raw", 61),
     "swc_2025_hase_und_igel": ("hase_und_igel_2025/hui_join/ONE_recv.xml", 61),
 }
