@@ -205,13 +205,14 @@ class Ship:
 class Board:
     """The segments, a field index over them, the passengers still waiting, the current."""
 
-    __slots__ = ("segments", "visible", "next_direction", "fields", "passengers", "current")
+    __slots__ = ("segments", "visible", "next_direction", "following", "fields", "passengers", "current")
 
     def __init__(self, segments: list[Segment], visible: int, next_direction: int,
-                 passengers: dict[tuple[int, int], int] | None = None):
+                 passengers: dict[tuple[int, int], int] | None = None, following: int | None = None):
         self.segments = segments
         self.visible = visible
         self.next_direction = next_direction
+        self.following = following  # a river cut short: the direction of the segment after the last one
         self.fields: dict[tuple[int, int], tuple[int, int, int]] = {}  # coord -> (segment, column, kind)
         waiting = {}
         for index, segment in enumerate(segments):
@@ -228,6 +229,7 @@ class Board:
     def copy(self) -> Board:
         board = Board.__new__(Board)
         board.segments, board.visible, board.next_direction = self.segments, self.visible, self.next_direction
+        board.following = self.following
         board.fields, board.current, board.passengers = self.fields, self.current, dict(self.passengers)
         return board
 
@@ -237,6 +239,8 @@ class Board:
         fields = set()
         for index, segment in enumerate(self.segments):
             nxt = self.segments[index + 1].direction if index + 1 < len(self.segments) else self.next_direction
+            if index + 1 == len(self.segments) and self.following is not None:
+                nxt = self.following
             cq, cr = segment.center
             bq, br = VECTORS[(segment.direction + 3) % 6]
             nq, nr = VECTORS[nxt]
@@ -270,7 +274,7 @@ class Board:
         """What the memento's ``nextDirection`` says (``BoardConverter``)."""
         if self.visible < len(self.segments):
             return self.segments[self.visible].direction
-        return self.next_direction
+        return self.next_direction if self.following is None else self.following
 
     def dock(self, coord: tuple[int, int]) -> int:
         index, column, _ = self.fields[coord]
