@@ -208,6 +208,15 @@ class PluginHooks:
     """Modern dialect: a ``step`` while a move request is open sends the memento and a second
     request (24.x); False: it is ignored."""
 
+    def game_from_replay(self, states: list[Element]) -> Game:
+        """The game at the first of a replay's memento ``<state>`` s (``swc replay --check``);
+        a game whose states show only part of its board may take the rest from the later ones."""
+        return self.game_from_state(states[0])
+
+    def copy_game(self, game: Game) -> Game:
+        """An independent copy of ``game`` (by default through its state's XML)."""
+        return self.game_from_state(game.state_element())
+
     def recognizes_state(self, state: Element) -> bool | None:
         """Whether a memento's ``<state>`` is this game's, for class names several years share
         (``state``); None: no opinion, the state's class alone decides (the registry)."""

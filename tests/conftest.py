@@ -51,6 +51,7 @@ SLOW_MODULES = {
     "test_socha_hase_und_igel_2025.py",
     "test_socha_piranhas_2026.py",
     "test_socha_blokus_2027.py",
+    "test_socha_mississippi_queen_2024.py",
 }
 SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},

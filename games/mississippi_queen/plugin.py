@@ -147,6 +147,14 @@ class MississippiQueenPlugin(PluginHooks, RandomMoveFromLegal):
     def game_from_state(self, state: Element) -> MississippiQueenGame:
         return MississippiQueenGame(xmlmap.position_from_state(state))
 
+    def game_from_replay(self, states: list[Element]) -> MississippiQueenGame:
+        """The first state with the segments the later states revealed (unrevealed here)."""
+        widest = max(states, key=lambda state: len(state.find("board").findall("segment")))
+        return MississippiQueenGame(xmlmap.position_from_state(states[0], widest))
+
+    def copy_game(self, game: MississippiQueenGame) -> MississippiQueenGame:
+        return game.snapshot()
+
     def recognizes_state(self, state: Element) -> bool:
         """A 2024 state has a ``currentTeam`` attribute and ``<ship>`` children."""
         return state.get("currentTeam") is not None and state.find("ship") is not None

@@ -26,6 +26,7 @@ from swc_local.games.mississippi_queen.rules import (
     KIND_NAMES,
     PASSENGER,
     PUSH,
+    SEGMENTS,
     TEAM_NAMES,
     TURN,
     Board,
@@ -196,6 +197,8 @@ def position_from_state(state: Element, segments_from: Element | None = None) ->
         if source is not None:
             # a river cut short (a capture's first state): the later state names what comes next
             following = DIRECTION_INDEX[source.attrs["nextDirection"]]
+        elif len(segments) < SEGMENTS:
+            following = next_direction  # a real game's river goes on: the state names what comes next
         board = Board(segments, len(shown), next_direction, following=following)
         ships = []
         for element in state.findall("ship"):
