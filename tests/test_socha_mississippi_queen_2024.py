@@ -90,7 +90,8 @@ async def prepare_observed(port: int, index: int) -> Observer:
 
 async def run_bot(python: Path, port: int, seed: int, code: str, log: Path, stuck: trio.Event) -> str:
     """One socha bot to its end; sets ``stuck`` when it reports that it has no move."""
-    env = dict(os.environ, SOCHA_BOT_SEED=str(seed), PYTHONUNBUFFERED="1")
+    policy = "thrifty" if seed // 100 % 2 == 0 else "random"  # even games thrifty, odd ones random
+    env = dict(os.environ, SOCHA_BOT_SEED=str(seed), SOCHA_BOT_POLICY=policy, PYTHONUNBUFFERED="1")
     command = [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(port), "--reservation", code]
     with open(log, "wb") as out:
         process = await trio.lowlevel.open_process(command, stdout=out, stderr=out, env=env, start_new_session=True)
