@@ -59,6 +59,7 @@ SLOW_TESTS = {
     "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
+    "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
     "test_readme_examples.py": {"test_fixture_example"},
 }
 
