@@ -173,7 +173,13 @@ def position_from_state(state: Element, segments_from: Element | None = None) ->
 
     The board has the segments the state shows, all revealed (as the official ``BoardConverter``
     reads a state).  ``segments_from`` (another state of the same game, e.g. a later memento)
-    supplies more segments; they stay unrevealed (a capture replayed from its first memento)."""
+    supplies more segments; they stay unrevealed (a capture replayed from its first memento).
+
+    A state of fewer than 8 segments is a river cut short: its ``nextDirection`` is kept as the
+    direction of the segment that follows (``Board.following``), for the last segment's current
+    and the next memento's ``nextDirection``.  24.2.5 reading such a state (``--loadGameFile``)
+    switches to the last shown segment's direction after the first move; a generated river always
+    has 8 segments, so only a hand-made board of fewer can tell the two apart (docs page)."""
     try:
         turn = int(state.attrs.get("turn", "0"))
         current = TEAM_NAMES.index(state.get("currentTeam", "ONE"))
