@@ -205,7 +205,8 @@ class Ship:
 class Board:
     """The segments, a field index over them, the passengers still waiting, the current."""
 
-    __slots__ = ("segments", "visible", "next_direction", "following", "fields", "passengers", "current")
+    __slots__ = ("segments", "visible", "next_direction", "following", "fields", "passengers", "current",
+                 "docks")
 
     def __init__(self, segments: list[Segment], visible: int, next_direction: int,
                  passengers: dict[tuple[int, int], int] | None = None, following: int | None = None):
@@ -215,7 +216,9 @@ class Board:
         self.following = following  # a river cut short: the direction of the segment after the last one
         self.fields: dict[tuple[int, int], tuple[int, int, int]] = {}  # coord -> (segment, column, kind)
         waiting = {}
+        self.docks: list[tuple[tuple[int, int], ...]] = []  # per segment, its passenger fields
         for index, segment in enumerate(segments):
+            docks = []
             for x, column in enumerate(segment.columns):
                 for y, field in enumerate(column):
                     coord = local_to_global(x, y, segment.direction, segment.center)
@@ -223,6 +226,8 @@ class Board:
                         self.fields[coord] = (index, x, field[0])
                         if field[0] == PASSENGER:
                             waiting[coord] = field[2]
+                            docks.append(coord)
+            self.docks.append(tuple(docks))
         self.passengers = waiting if passengers is None else passengers
         self.current: frozenset = self._current()
 
@@ -231,6 +236,7 @@ class Board:
         board.segments, board.visible, board.next_direction = self.segments, self.visible, self.next_direction
         board.following = self.following
         board.fields, board.current, board.passengers = self.fields, self.current, dict(self.passengers)
+        board.docks = self.docks
         return board
 
     def _current(self) -> frozenset:

@@ -125,9 +125,7 @@ class SegmentCache:
 
     def get(self, board: Board, index: int) -> Element:
         segment = board.segments[index]
-        waiting = tuple(board.field_at(index, x, y)[2] for x, column in enumerate(segment.columns)
-                        for y, field in enumerate(column) if field[0] == PASSENGER)
-        key = (id(segment), index, waiting)
+        key = (id(segment), index, tuple(board.passengers.get(coord, 0) for coord in board.docks[index]))
         element = self._elements.get(key)
         if element is None:
             element = self._elements[key] = segment_element(board, index)
