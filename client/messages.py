@@ -225,6 +225,7 @@ _VIOLATION_CAUSES = (
     ("laenger als", "SOFT_TIMEOUT"),
     ("keinen Zug gesendet", "HARD_TIMEOUT"),
     ("hat das Spiel verlassen", "LEFT"),
+    ("kann sich nicht mehr bewegen", "REGULAR"),  # MQ 2024: a stuck ship, irregular by 24.x's word only
 )
 
 

@@ -81,10 +81,13 @@ class MalformedMove(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """A win condition that holds: ``winner`` is a seat, or None for a draw."""
+    """A win condition that holds: ``winner`` is a seat, or None for a draw.  ``regular`` False:
+    the 2025 envelope's ``<winner regular="false">`` although nobody broke a rule (a stuck ship
+    in Mississippi Queen 2024)."""
 
     winner: int | None
     reason: str
+    regular: bool = True
 
 
 @runtime_checkable
@@ -196,6 +199,23 @@ class PluginHooks:
     season: int | None = None
     """The year of the game (e.g. 2022); None: the year in its game type. ``<join/>`` without
     gameType goes to the newest modern season unless the server's ``defaultGame`` names another."""
+
+    close_alias: bool = True
+    """Modern dialect: whether a player of this game may close with ``<close/>`` (2025+);
+    False: it is an unknown element that drops the connection (24.x, the 2022 envelope too)."""
+
+    step_repeats_request: bool = False
+    """Modern dialect: a ``step`` while a move request is open sends the memento and a second
+    request (24.x); False: it is ignored."""
+
+    def game_from_replay(self, states: list[Element]) -> Game:
+        """The game at the first of a replay's memento ``<state>`` s (``swc replay --check``);
+        a game whose states show only part of its board may take the rest from the later ones."""
+        return self.game_from_state(states[0])
+
+    def copy_game(self, game: Game) -> Game:
+        """An independent copy of ``game`` (by default through its state's XML)."""
+        return self.game_from_state(game.state_element())
 
     def recognizes_state(self, state: Element) -> bool | None:
         """Whether a memento's ``<state>`` is this game's, for class names several years share

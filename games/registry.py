@@ -28,6 +28,7 @@ from swc_local.games.ostseeschach import plugin as ostseeschach
 from swc_local.games.piranhas import plugin as piranhas
 from swc_local.games.piranhas_2026 import plugin as piranhas_2026
 from swc_local.games.penguins import plugin as penguins
+from swc_local.games.mississippi_queen import plugin as mississippi_queen
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 
@@ -81,6 +82,7 @@ GAMES: tuple[Game, ...] = (
     _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", hase_und_igel_2025, "Hase und Igel 2025"),
     _xml("swc_2027_blokus", "blokus", blokus, "Blokus 2027"),
     _xml("swc_2023_penguins", "penguins", penguins, "Penguins 2023"),
+    _xml("swc_2024_mississippi_queen", "mississippi_queen", mississippi_queen, "Mississippi Queen 2024"),
     Game("reversixt", "reversixt", ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),

@@ -35,6 +35,7 @@ from swc_local.games.ostseeschach import view as ostseeschach
 from swc_local.games.piranhas import view as piranhas
 from swc_local.games.piranhas_2026 import view as piranhas_2026
 from swc_local.games.penguins import view as penguins
+from swc_local.games.mississippi_queen import view as mississippi_queen
 from swc_local.games.reversixt import view as reversixt
 from swc_local.games.roborally import view as roborally
 
@@ -46,6 +47,7 @@ VIEWS: dict[str, ModuleType] = {
     "swc_2026_piranhas": piranhas_2026,
     "swc_2027_blokus": blokus,
     "swc_2023_penguins": penguins,
+    "swc_2024_mississippi_queen": mississippi_queen,
     "reversixt": reversixt,
     "roborally": roborally,
 }

@@ -54,6 +54,7 @@ SLOW_MODULES = {
     "test_socha_piranhas_2026.py",
     "test_socha_blokus_2027.py",
     "test_socha_penguins_2023.py",
+    "test_socha_mississippi_queen_2024.py",
 }
 SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
@@ -67,6 +68,7 @@ SLOW_TESTS = {
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
     "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
 }
 
 

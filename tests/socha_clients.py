@@ -1,7 +1,8 @@
 """The official ``socha`` Python clients from PyPI, each in a cached virtual environment.
 
-The 2023+ games are played by students with the ``socha`` package (1.x for 2023, 3.x for 2024, 4.x for 2025,
-5.x for 2026/2027; the versions named in the specs are 1.0.8, 3.7.2, 4.3.9 and 5.1.0).  A test that
+The 2023+ games are played by students with the ``socha`` package (1.x for Penguins 2023, 2.x
+for Mississippi Queen 2024, 3.x for Hase und Igel 2025, 4.x for Piranhas 2026, 5.x for Blokus
+2027; the versions named in the specs are 1.0.8, 2.2.2, 3.7.2, 4.3.9 and 5.1.0).  A test that
 wants to prove "the official client plays against us" needs that exact version, which must not
 mix with this project's own environment (socha pins its own xsdata).  So every version gets its
 own venv under ``.socha-clients/<version>/`` in the repository root (gitignored), created once
@@ -34,7 +35,7 @@ from pathlib import Path
 import pytest
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-KNOWN_VERSIONS = ("1.0.8", "3.7.2", "4.3.9", "5.1.0")
+KNOWN_VERSIONS = ("1.0.8", "2.2.2", "3.7.2", "4.3.9", "5.1.0")
 INSTALL_TIMEOUT = 600
 
 

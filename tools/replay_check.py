@@ -135,7 +135,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     candidates = [move] if move is not None else plugin.legal_moves(game)
     where = f"turn {game.turn} ({_side(game, plugin)} to move)"
     for candidate in candidates:
-        trial = plugin.game_from_state(game.state_element())
+        trial = plugin.copy_game(game)
         try:
             trial.apply(trial.current_seat, candidate)
         except (InvalidMove, MalformedMove) as error:
@@ -168,7 +168,7 @@ def check_replay(replay: Replay) -> CheckReport:
         report.disagreement = "the replay holds no state"
         return report
     plugin = replay.plugin
-    game = plugin.game_from_state(states[0])
+    game = plugin.game_from_replay(states)
     for state in states[1:]:
         if game.outcome() is not None:
             report.disagreement = f"turn {game.turn}: the rules say the game is over, but the replay goes on"

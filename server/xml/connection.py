@@ -114,6 +114,7 @@ class Connection(transport.Connection):
         self.fallback_dialect = "classic"  # how to answer before that (server key lobbyDialect)
         self.envelope: str | None = None  # the modern envelope of the last room joined ("2022"/"2025")
         self.protocol_error = False  # dropped for unparseable input (2025+ rooms: LEFT PROTOCOL_ERROR)
+        self.close_alias = True  # <close/> closes (plugin.close_alias of the last room joined)
         self.peer_queue: object = _UNKNOWN  # peer_reads.PeerQueue; None when it cannot be seen
         self._busy_hold = 0.0  # how long this client was last busy before reading (2022+ pacing)
         self._batched = False  # in the current batch (begin_batch)

@@ -267,6 +267,7 @@ class Lobby:
         room.occupy(slot, connection)
         if room.envelope is not None:
             connection.envelope = room.envelope
+            connection.close_alias = room.plugin.close_alias
         if existing is not None or room.joined_on_reservation:
             connection.send(msg.joined(room.id))
         notice = room.join_notice(existing) if existing is not None else None

@@ -185,4 +185,8 @@ class ModernLobby:
         if element.tag == wire.CLOSE_ALIAS and connection.envelope == ENVELOPE_2022:
             connection.drop("unknown element <close> (22.x had no close alias)")
             return
+        if element.tag == wire.CLOSE_ALIAS and not connection.close_alias:
+            connection.protocol_error = True  # 24.x: an unknown element, LEFT PROTOCOL_ERROR
+            connection.drop("unknown element <close> (24.x had no close alias)")
+            return
         connection.close_stream("the client closed the connection")

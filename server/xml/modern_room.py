@@ -139,6 +139,11 @@ class ModernRoom(GameRoom):
     def request_pending(self) -> bool:
         return self.pending is not None
 
+    def step_ignored_while_pending(self) -> bool:
+        """24.x (``plugin.step_repeats_request``): a step while a request is open sends the
+        memento and a second request for the same turn (MQ 2024 spec §10 D4)."""
+        return self.request_pending() and not self.plugin.step_repeats_request
+
     def forced_start(self) -> None:
         if self.envelope == ENVELOPE_2025:
             log.info("room %s: forced step with %d players cancels it", self.id, self.player_count)
@@ -324,5 +329,5 @@ class ModernRoom(GameRoom):
         else:
             assert outcome is not None
             team = None if outcome.winner is None else TEAMS[outcome.winner]
-            winner = wire.Winner(team, regular=True, reason=outcome.reason)
+            winner = wire.Winner(team, regular=outcome.regular, reason=outcome.reason)
         return wire.Result(fragments, tuple(scores), winner)

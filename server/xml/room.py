@@ -160,7 +160,7 @@ class GameRoom:
     HOOKS: ClassVar[frozenset[str]] = frozenset({
         "dialect", "envelope", "slot_class", "admins_see_join_before_start", "joined_on_reservation",
         "counts_test_scores", "takes_joiners", "join_notice", "greet", "envelope_memento",
-        "envelope_move_request", "show_paused_state", "pause_notice", "request_pending", "forced_start",
+        "envelope_move_request", "show_paused_state", "pause_notice", "request_pending", "step_ignored_while_pending", "forced_start",
         "end_cancelled", "on_message", "accepts", "requested", "turn_fault", "rule_fault",
         "note_connection_lost", "left_before_start", "final_result",
     })
@@ -258,6 +258,9 @@ class GameRoom:
             self.show_paused_state()
             return
         self.broadcast_state()
+        if self.game.outcome() is not None:  # a loaded position that is already over (MQ 2024 §5)
+            self.finish()
+            return
         self.request_move()
 
     def greet(self) -> None:
@@ -394,6 +397,10 @@ class GameRoom:
         official server left the old timer running)."""
         return False
 
+    def step_ignored_while_pending(self) -> bool:
+        """Hook: a step while a move request is open sends nothing (default: as an unpause)."""
+        return self.request_pending()
+
     @guarded
     def step(self, forced: bool) -> None:
         if self.status is Status.CREATED:
@@ -402,7 +409,7 @@ class GameRoom:
             else:
                 log.info("room %s: step on a room that has not started, ignored", self.id)
             return
-        if self.status is not Status.RUNNING or not self.paused or self.request_pending():
+        if self.status is not Status.RUNNING or not self.paused or self.step_ignored_while_pending():
             log.info("room %s: step on a room that is not paused or waits for a move, ignored", self.id)
             return
         self.broadcast_state()

@@ -73,8 +73,11 @@ def _socha_client(folder: Path, name: str) -> tuple[Client, list[str]]:
     It sends its k-th move right after its k-th move request, so that is where it waits."""
     golden = (folder / f"{name}_recv.xml").read_bytes()
     sent = (folder / f"{name}_sent.xml").read_text(encoding="utf-8")
-    first_room = sent.index("<room ")
-    sends = [sent[:first_room]] + ["<room " + chunk for chunk in sent[first_room + 6 :].split("<room ")]
+    first_room = sent.find("<room ")
+    if first_room < 0:  # it never moved (a socha client that timed out on its first move)
+        sends = [sent]
+    else:
+        sends = [sent[:first_room]] + ["<room " + chunk for chunk in sent[first_room + 6 :].split("<room ")]
     prefixes, at = [0], 0
     while (at := golden.find(MOVE_REQUEST_END, at)) >= 0:
         at += len(MOVE_REQUEST_END)

@@ -218,6 +218,29 @@ def test_hase_und_igel_2025_names_the_mover_without_the_state_before():
     assert skips >= 1
 
 
+# --- Mississippi Queen 2024 -------------------------------------------------------------------
+
+def check_mississippi_queen(game, move, previous, picture):
+    from swc_local.games.mississippi_queen.rules import DIRECTIONS, TEAM_NAMES
+
+    root = parse_svg(picture)
+    position = game.position
+    assert cells(root, "piece") == sorted(ship.position for ship in position.ships)
+    for ship in position.ships:
+        [drawn] = pieces(root, TEAM_NAMES[ship.team])
+        assert drawn.get("data-direction") == DIRECTIONS[ship.direction]
+    board = position.board
+    shown = sorted(c for c, (index, _, _) in board.fields.items() if index < board.visible)
+    assert cells(root, "field") == shown
+    if previous is None:
+        assert not with_class(root, "last-from")
+        return
+    moved = [(old.position, new.position) for old, new in zip(previous.position.ships, position.ships)
+             if old.position != new.position]
+    assert cells(root, "last-from") == sorted(old for old, _ in moved)
+    assert cells(root, "last-to") == sorted(new for _, new in moved)
+
+
 # --- every game, every step --------------------------------------------------------------------
 
 CHECKS = {
@@ -228,6 +251,7 @@ CHECKS = {
     "swc_2023_penguins": check_penguins,
     "swc_2018_hase_und_igel": check_hase_und_igel,
     "swc_2025_hase_und_igel": check_hase_und_igel_2025,
+    "swc_2024_mississippi_queen": check_mississippi_queen,
 }
 CAPTURES = {
     "swc_2019_piranhas": ("piranhas_2019/game_seed2_red_recv.xml", 61),
@@ -237,6 +261,7 @@ CAPTURES = {
     "swc_2023_penguins": ("penguins/scenarios/socha_game/ONE_recv.xml.gz", 52),
     "swc_2018_hase_und_igel": ("hase_und_igel_2018/game18/C1.raw", 61),
     "swc_2025_hase_und_igel": ("hase_und_igel_2025/hui_join/ONE_recv.xml", 61),
+    "swc_2024_mississippi_queen": ("mississippi_queen/scenarios/socha_game/ONE_recv.xml.gz", 8),
 }
 
 

@@ -22,6 +22,7 @@ def test_the_defaults():
     plugin, game = PluginHooks(), GameHooks()
     assert plugin.envelope == ENVELOPE_2022 and plugin.season is None
     assert plugin.recognizes_state(Element("state")) is None
+    assert plugin.close_alias and not plugin.step_repeats_request
     assert game.move_text(("a", 1)) == "('a', 1)" and game.early_outcome() is None
 
 
