@@ -320,13 +320,6 @@ _new_tuple = tuple.__new__
 _ORIENTATION_OF = {(o.kind, o.rotation, o.flipped): o for orients in ORIENTATION_MASKS for o in orients}
 
 
-def _bits(m: int):
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
 def _kinds(shapes: int) -> list[int]:
     return [k for k in range(len(SHAPES)) if shapes >> k & 1]
 
