@@ -145,8 +145,9 @@ class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
         return BlokusGame(xmlmap.position_from_state(state))
 
     def recognizes_state(self, state: Element) -> bool:
-        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too)."""
-        return state.get("startPiece") is not None and state.find("blueShapes") is not None
+        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too),
+        and no ``<first>`` (Blokus 2021's has)."""
+        return state.get("startPiece") is not None and state.find("blueShapes") is not None and state.find("first") is None
 
     def legal_moves(self, game: BlokusGame) -> list[Move]:
         return game.position.legal_moves()
