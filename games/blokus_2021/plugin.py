@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 
 from swc_local.games.blokus_2021 import xmlmap
-from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, TIE, Move, Position, RuleViolation
+from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, Move, Position, RuleViolation
 from swc_local.games.plugin import (
     SEASON_2021, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
@@ -77,13 +77,12 @@ class Blokus2021Game(GameHooks):
         return self.position.legal_moves()
 
     def outcome(self) -> Outcome | None:
+        """The winner by points at the end; the reason is empty, as every 2021 score's reason
+        of a regular end is (the WinReason texts never reach the wire, §6, §7.3)."""
         decision = self.position.decision()
         if decision is None:
             return None
-        if decision.winner is None:
-            return Outcome(None, TIE)
-        name = self.names[decision.winner] or TEAM_NAMES[decision.winner]
-        return Outcome(decision.winner, decision.reason % name)
+        return Outcome(decision.winner, "")
 
     def leader(self) -> int | None:
         """The team with more points now (None: equal), as 21.4.0 names the winner of a game

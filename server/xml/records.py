@@ -39,6 +39,7 @@ _TITLES = {
     "swc_2022_ostseeschach": "Ostseeschach 2022",
     "swc_2026_piranhas": "Piranhas 2026",
     "swc_2025_hase_und_igel": "Hase und Igel 2025",
+    "swc_2021_blokus": "Blokus 2021",
     "swc_2027_blokus": "Blokus 2027",
 }
 
