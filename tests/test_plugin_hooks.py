@@ -12,7 +12,10 @@ from swc_local.protocol.element import Element
 
 def test_every_xml_game_declares_the_hooks():
     plugins = registry.all_plugins()
-    assert len(plugins) == 6
+    assert {plugin.game_type for plugin in plugins} >= {
+        "swc_2019_piranhas", "swc_2018_hase_und_igel", "swc_2022_ostseeschach", "swc_2026_piranhas",
+        "swc_2025_hase_und_igel", "swc_2021_blokus", "swc_2027_blokus",
+    }
     for plugin in plugins:
         assert isinstance(plugin, PluginHooks), plugin.game_type
         assert isinstance(plugin.new_game(random.Random(1)), GameHooks), plugin.game_type

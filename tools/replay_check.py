@@ -125,11 +125,14 @@ def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str
     return "\n".join(lines)
 
 
-def _recorded_move(game: Game, state: Element) -> object | None:
+def _recorded_move(game: Game, state: Element, plugin: GamePlugin) -> object | None:
+    """The state's ``<lastMove>`` as a move: its class when that is one of the game's move
+    classes (Blokus: ``sc.plugin2021.SkipMove``, ...), else ``move``."""
     last = state.find("lastMove")
     if last is None:
         return None
-    attrs = {"class": "move", **{k: v for k, v in last.attrs.items() if k != "class"}}
+    data_class = last.get("class") if last.get("class") in plugin.move_classes else "move"
+    attrs = {"class": data_class, **{k: v for k, v in last.attrs.items() if k != "class"}}
     try:
         return game.decode_move(Element("data", attrs, last.children))
     except MalformedMove:
@@ -140,7 +143,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     """The game after the move that leads to ``state``, or a disagreement."""
     plugin = replay.plugin
     expected = state.render()
-    move = _recorded_move(game, state)
+    move = _recorded_move(game, state, plugin)
     candidates = [move] if move is not None else plugin.legal_moves(game)
     where = f"turn {game.turn} ({_side(game, plugin)} to move)"
     for candidate in candidates:
