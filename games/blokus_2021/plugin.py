@@ -26,55 +26,20 @@ from __future__ import annotations
 import random
 
 from swc_local.games.blokus_2021 import xmlmap
-from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, Move, Position, RuleViolation
-from swc_local.games.plugin import (
-    SEASON_2021, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
-)
+from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, Move, Position
+from swc_local.games.blokus_xml import BlokusSeatGame
+from swc_local.games.plugin import SEASON_2021, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment
 from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 
-class Blokus2021Game(GameHooks):
+class Blokus2021Game(BlokusSeatGame):
     """One room's game: a :class:`Position` plus the display names the state shows."""
 
-    __slots__ = ("position", "names", "_renderer")
-
-    def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
-        self.position = position
-        self.names = names
-        self._renderer: xmlmap.StateTextRenderer | None = None
-
-    def snapshot(self) -> Blokus2021Game:
-        """A copy later moves do not change (the viewer keeps one per state)."""
-        return Blokus2021Game(self.position.copy(), self.names)
-
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current_team
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
+    __slots__ = ()
 
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
-
-    def move_text(self, move: Move) -> str:
-        return str(move)
-
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        try:
-            self.position.push(move)  # type: ignore[arg-type]
-        except RuleViolation as violation:
-            raise InvalidMove(violation.message, violation.detail) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
 
     def outcome(self) -> Outcome | None:
         """The winner by points at the end; the reason is empty, as every 2021 score's reason
@@ -98,9 +63,6 @@ class Blokus2021Game(GameHooks):
         if self._renderer is None:
             self._renderer = xmlmap.StateTextRenderer()
         return self._renderer.text(self.position, self.names, depth)
-
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(self.position.team_points(seat))]
 
     def winner_element(self, seat: int) -> Element:
         team = Element("color", {"class": "team"}, text=TEAM_NAMES[seat])
