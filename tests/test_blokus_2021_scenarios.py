@@ -136,3 +136,25 @@ async def test_the_winner_by_points_names_the_player_who_timed_out(start_server,
     result = [m for m in messages(clients["TWO"].golden) if data_class(m) == "result"][-1].find("data")
     assert [s.get("cause") for s in result.findall("score")] == ["SOFT_TIMEOUT", "REGULAR"]
     assert result.find("winner").get("displayName") == "Alice"
+
+
+@pytest.mark.parametrize("name", ["admin_prepared", "invalid_wrong_shape", "notyourturn", "close_full"])
+async def test_a_default_server_speaks_2021_to_whoever_names_the_game(start_server, tmp_path, name):
+    """Without ``lobbyDialect = 2021`` (the default server of every game): the clients name
+    ``swc_2021_blokus`` in ``join`` or hold its reservations, so their connections speak 2021; the
+    admin who authenticated with ``password=`` speaks the 2022+ lobby, whose answers to these
+    requests are the same bytes."""
+    await replay(start_server, name, tmp_path, lobby_dialect="classic")
+
+
+def test_lobby_dialect_2021_is_a_setting(tmp_path):
+    from swc_local.server.config import ConfigError, load_settings
+    from swc_local.tools.cli import build_parser
+
+    path = tmp_path / "server.properties"
+    path.write_text("lobbyDialect = 2021\n")
+    assert load_settings(path).lobby_dialect == "2021"
+    path.write_text("lobbyDialect = 2020\n")
+    with pytest.raises(ConfigError, match="lobbyDialect must be classic, modern or 2021, not '2020'"):
+        load_settings(path)
+    assert build_parser().parse_args(["serve", "--lobby-dialect", "2021"]).lobby_dialect == "2021"
