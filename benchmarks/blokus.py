@@ -26,11 +26,11 @@ def midgame_positions(games: int = 6, first: int = 16, last: int = 48, plugin=PL
     positions = []
     for seed in range(games):
         rng = random.Random(seed)
-        game = PLUGIN.new_game(rng)
+        game = plugin.new_game(rng)
         while game.outcome() is None and game.turn <= last:
             if game.turn >= first:
                 positions.append(game.position.copy())
-            game.apply(game.current_seat, PLUGIN.random_move(game, rng))
+            game.apply(game.current_seat, plugin.random_move(game, rng))
     return positions
 
 

@@ -84,11 +84,28 @@ class Position(BlokusPosition):
         return not any(self.valid) or self.round > LAST_ROUND
 
     def search_cells(self, color: int) -> int:
-        """The colour's cells connected (8-neighbourhood) to a board corner it covers."""
+        """The colour's cells connected (8-neighbourhood) to a board corner it covers.
+
+        Kept per cell mask (:data:`_REACHED`): the server and the bots ask for the same colour's
+        masks again and again (colour removal after every move, every generation), and the
+        fill takes one step per cell of the longest path."""
         own = self.occupied[color]
-        reach = own & CORNERS
-        while True:
-            grown = (reach | edge_neighbours(reach) | diagonal_neighbours(reach)) & own
-            if grown == reach:
-                return reach
-            reach = grown
+        reach = _REACHED.get(own)
+        if reach is None:
+            if len(_REACHED) >= _REACHED_MAX:
+                _REACHED.clear()
+            reach = _REACHED[own] = _reachable(own)
+        return reach
+
+
+_REACHED: dict[int, int] = {}
+_REACHED_MAX = 4096
+
+
+def _reachable(own: int) -> int:
+    reach = own & CORNERS
+    while True:
+        grown = (reach | edge_neighbours(reach) | diagonal_neighbours(reach)) & own
+        if grown == reach:
+            return reach
+        reach = grown
