@@ -1,4 +1,4 @@
-"""Blokus 2027 legal-move generation on typical mid-game positions.
+"""Blokus legal-move generation on typical mid-game positions (2027, and 2021 by its plugin).
 
 Why its own benchmark: the generic engine rows average over whole games, and most Blokus
 positions late in a game have few placements left; the expensive question a bot (and the
@@ -22,20 +22,20 @@ class BlokusResult:
     positions: int
 
 
-def midgame_positions(games: int = 6, first: int = 16, last: int = 48) -> list:
+def midgame_positions(games: int = 6, first: int = 16, last: int = 48, plugin=PLUGIN) -> list:
     positions = []
     for seed in range(games):
         rng = random.Random(seed)
-        game = PLUGIN.new_game(rng)
+        game = plugin.new_game(rng)
         while game.outcome() is None and game.turn <= last:
             if game.turn >= first:
                 positions.append(game.position.copy())
-            game.apply(game.current_seat, PLUGIN.random_move(game, rng))
+            game.apply(game.current_seat, plugin.random_move(game, rng))
     return positions
 
 
-def measure(budget: float) -> BlokusResult:
-    positions = midgame_positions()
+def measure(budget: float, plugin=PLUGIN) -> BlokusResult:
+    positions = midgame_positions(plugin=plugin)
     count = found = 0
     start = time.process_time()
     while time.process_time() - start < budget or not count:
@@ -46,9 +46,9 @@ def measure(budget: float) -> BlokusResult:
     return BlokusResult(count / elapsed, found / count, len(positions))
 
 
-def check_seconds(budget: float) -> float:
+def check_seconds(budget: float, plugin=PLUGIN) -> float:
     """CPU seconds to check one legal placement as the server does (``Position.check``)."""
-    positions = midgame_positions()
+    positions = midgame_positions(plugin=plugin)
     placements = [(position, move) for position in positions for move in position.legal_moves()[::10]]
     count = 0
     start = time.process_time()

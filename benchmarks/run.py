@@ -161,24 +161,30 @@ def join_rows(plan: Plan) -> list[Row]:
 
 
 def blokus_rows(plan: Plan) -> list[Row]:
-    blokus_result = blokus.measure(plan.engine_budget)
-    check = blokus.check_seconds(plan.engine_budget)
-    return [Row("swc_2027_blokus: legal-move generations/s, mid-game (turns 16–48, CPU time)",
-                f"{blokus_result.generations_per_second:,.0f} ({blokus_result.moves_per_generation:.0f} moves each)"),
-            Row("swc_2027_blokus: check of one placement (mid-game, legal ones)", f"{check * 1e6:.1f} µs")]
+    from swc_local.games import registry
+
+    rows = []
+    for game_type in ("swc_2027_blokus", "swc_2021_blokus"):
+        plugin = registry.get(game_type)
+        blokus_result = blokus.measure(plan.engine_budget, plugin)
+        check = blokus.check_seconds(plan.engine_budget, plugin)
+        rows += [Row(f"{game_type}: legal-move generations/s, mid-game (turns 16–48, CPU time)",
+                     f"{blokus_result.generations_per_second:,.0f} ({blokus_result.moves_per_generation:.0f} moves each)"),
+                 Row(f"{game_type}: check of one placement (mid-game, legal ones)", f"{check * 1e6:.1f} µs")]
+    return rows
 
 
 def server_game_rows(plan: Plan) -> list[Row]:
     """Server CPU per whole random game, in-process (lobby, referee, rules, mementos; no sockets)."""
     rows = []
     for game_type in ("swc_2019_piranhas", "swc_2026_piranhas", "swc_2027_blokus", "swc_2023_penguins",
-                      "swc_2024_mississippi_queen"):
+                      "swc_2024_mississippi_queen", "swc_2021_blokus"):
         seconds, moves = engine.server_game_seconds(game_type, plan.server_games)
         goal = ratio = ""
         if game_type == "swc_2023_penguins":  # issue 31: a whole random game under 10 ms of server CPU
             goal = f"< {TARGET_PENGUINS_GAME_MS:g} ms {meets(seconds * 1000, TARGET_PENGUINS_GAME_MS, False)}"
             ratio = f"{TARGET_PENGUINS_GAME_MS / (seconds * 1000):.1f}x below target"
-        if game_type in ("swc_2027_blokus", "swc_2024_mississippi_queen"):  # issues 23 and 31
+        if game_type in ("swc_2027_blokus", "swc_2024_mississippi_queen", "swc_2021_blokus"):  # issues 23 and 31
             goal = f"< {TARGET_BLOKUS_GAME_MS:g} ms {meets(seconds * 1000, TARGET_BLOKUS_GAME_MS, False)}"
             ratio = f"{TARGET_BLOKUS_GAME_MS / (seconds * 1000):.1f}x below target"
         rows.append(Row(f"{game_type}: server CPU per random game, in-process (no sockets)",

@@ -17,8 +17,11 @@ Spec-conformance notes (classic lobby spec §3, §8):
 * Both dialects parse into the same types: the 2022+ ``moveRequest``, ``welcomeMessage
   color="ONE"`` and ``<scores><entry>`` results as well as the classic ones (:func:`seat_of`
   maps red/ONE to seat 0).
-* ``<left>`` is not wrapped in ``<room>``; ``<sc.protocol.responses.CloseConnection/>`` becomes
-  :class:`Closed`.  Anything else is :class:`Unknown`.
+* ``<left>`` is not wrapped in ``<room>``; ``<sc.protocol.responses.CloseConnection/>`` (and
+  2021's ``<sc.protocol.CloseConnection/>``) becomes :class:`Closed`.  Anything else is
+  :class:`Unknown`.
+* A classic result's ``<winner>`` names its side by a ``color`` attribute (2018/2019) or a
+  ``<color class="team">`` child (2021); 2021 writes two ``<winner>``s for a tie, read as a draw.
 """
 
 from __future__ import annotations
@@ -177,6 +180,9 @@ def plugin_for_state(state: Element) -> GamePlugin | None:
     return registry.plugin_for_state(state)
 
 
+CLOSE_CONNECTION_2021 = "sc.protocol.CloseConnection"
+"""The 21.x+ server's CloseConnection (2021 sends it before closing, as 2019 sent its own)."""
+
 MODERN_MOVE_REQUEST_CLASS = "moveRequest"
 """The 2022+ dialect's move request (``<data class="moveRequest"/>``)."""
 
@@ -244,10 +250,12 @@ def _result(room_id: str, data: Element, element: Element) -> Result:
         Score(s.get("cause") or "", s.get("reason"), tuple(p.text for p in s.findall("part")))
         for s in data.findall("score")
     )
-    winner_element = data.find("winner")
+    winners = data.findall("winner")
     winner = None
-    if winner_element is not None:
-        winner = (winner_element.get("displayName") or "", winner_element.get("color") or "")
+    if len(winners) == 1:  # 2021 names both players of a tie (two <winner>s): a draw
+        team = winners[0].find("color")  # 2021: <color class="team">ONE</color>, 2019: color="RED"
+        color = winners[0].get("color") or (team.text if team is not None else "") or ""
+        winner = (winners[0].get("displayName") or "", color)
     return Result(room_id, fragments, scores, winner, element)
 
 
@@ -284,7 +292,7 @@ def parse(element: Element, plugin: GamePlugin | None = None) -> ServerMessage:
         return Prepared(room_id, tuple(r.text for r in element.findall("reservation")), element)
     if tag == "observed":
         return Observed(room_id, element)
-    if tag == msg.CLOSE_CONNECTION_TAG:
+    if tag in (msg.CLOSE_CONNECTION_TAG, CLOSE_CONNECTION_2021):
         return Closed(element)
     if tag == "testing":
         return Testing(msg.java_bool(element.get("testMode")), element)

@@ -31,6 +31,13 @@ CLASSIC = "classic"
 MODERN = "modern"
 """The 2022+ dialect: ``<join/>``, ``moveRequest``, teams ONE/TWO, ``<scores><entry>``."""
 
+SEASON_2021 = "2021"
+"""The 2021 hybrid (Blokus 2021): the classic move request, result and connection ends with the
+2022 team names, state and admin requests (spec blokus_2021.md §8; server/xml/season_2021.py)."""
+
+TEAM_DIALECTS = frozenset({MODERN, SEASON_2021})
+"""The dialects whose seats are the teams ONE/TWO (the others: red/blue)."""
+
 ENVELOPE_2022 = "2022"
 """Modern envelope of the 22.x servers (Ostseeschach): ``<score cause reason>``, ``<winner team/>``
 only for a win, no timeouts for ``<join/>`` players, a forced step on a half-empty room ignored."""
@@ -49,7 +56,7 @@ def seat_labels(plugin: object) -> tuple[str, str]:
     says), ``ONE``/``TWO`` for the 2022+ ones (as their welcome, ``<winner team/>`` and the
     official tools say).  ``swc match``, its report and the pytest helper all label seats with
     this one function; an object without a ``dialect`` counts as classic."""
-    return ("ONE", "TWO") if getattr(plugin, "dialect", CLASSIC) == MODERN else ("red", "blue")
+    return ("ONE", "TWO") if getattr(plugin, "dialect", CLASSIC) in TEAM_DIALECTS else ("red", "blue")
 
 
 class InvalidMove(Exception):
@@ -150,7 +157,7 @@ class GamePlugin(Protocol):
 
     game_type: str  # e.g. "swc_2019_piranhas"
     display_name: str
-    dialect: str  # CLASSIC or MODERN
+    dialect: str  # CLASSIC, MODERN or SEASON_2021
     soft_timeout_ms: int
     hard_timeout_ms: int
     score_fragments: tuple[ScoreFragment, ...]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from swc_local.client.messages import parse as parse_message
-from swc_local.games.plugin import MODERN, Game, GamePlugin, InvalidMove, MalformedMove
+from swc_local.games.plugin import MODERN, TEAM_DIALECTS, Game, GamePlugin, InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import Replay
 
@@ -55,7 +55,7 @@ def _element_text(element: Element) -> str:
 
 def sides(plugin: GamePlugin) -> tuple[str, str]:
     """What the two seats are called on the wire of this game's dialect."""
-    return ("ONE", "TWO") if getattr(plugin, "dialect", None) == MODERN else ("RED", "BLUE")
+    return ("ONE", "TWO") if getattr(plugin, "dialect", None) in TEAM_DIALECTS else ("RED", "BLUE")
 
 
 def _side(game: Game, plugin: GamePlugin | None = None) -> str:
@@ -65,7 +65,7 @@ def _side(game: Game, plugin: GamePlugin | None = None) -> str:
 def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
-    first, second = sides(replay.plugin) if replay.plugin.dialect == MODERN else ("red", "blue")
+    first, second = sides(replay.plugin) if replay.plugin.dialect in TEAM_DIALECTS else ("red", "blue")
     print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
@@ -103,24 +103,28 @@ def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str
     if result is None:
         return "no result (cancelled, or the replay is cut short)"
     lines = ["result:"]
-    names = ("red ", "blue") if plugin is None or plugin.dialect != MODERN else sides(plugin)
+    names = ("red ", "blue") if plugin is None or plugin.dialect not in TEAM_DIALECTS else sides(plugin)
     for color, (cause, reason, parts) in zip(names, score_tuples(result)):
         lines.append(f"  {color} {cause} [{' '.join(parts)}]" + (f" {reason!r}" if reason else ""))
-    winner = result.find("winner")
-    if winner is not None:
-        side = winner.get("color") or winner.get("team")
+    winners = result.findall("winner")
+    for winner in winners:  # 2021 names both players of a tie
+        team = winner.find("color")  # 2021: <color class="team">ONE</color>
+        side = winner.get("color") or winner.get("team") or (team.text if team is not None else None)
         name = winner.get("displayName") or winner.get("name")
         lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
-    else:
+    if not winners:
         lines.append("  no winner")
     return "\n".join(lines)
 
 
-def _recorded_move(game: Game, state: Element) -> object | None:
+def _recorded_move(game: Game, state: Element, plugin: GamePlugin) -> object | None:
+    """The state's ``<lastMove>`` as a move: its class when that is one of the game's move
+    classes (Blokus: ``sc.plugin2021.SkipMove``, ...), else ``move``."""
     last = state.find("lastMove")
     if last is None:
         return None
-    attrs = {"class": "move", **{k: v for k, v in last.attrs.items() if k != "class"}}
+    data_class = last.get("class") if last.get("class") in plugin.move_classes else "move"
+    attrs = {"class": data_class, **{k: v for k, v in last.attrs.items() if k != "class"}}
     try:
         return game.decode_move(Element("data", attrs, last.children))
     except MalformedMove:
@@ -131,7 +135,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     """The game after the move that leads to ``state``, or a disagreement."""
     plugin = replay.plugin
     expected = state.render()
-    move = _recorded_move(game, state)
+    move = _recorded_move(game, state, plugin)
     candidates = [move] if move is not None else plugin.legal_moves(game)
     where = f"turn {game.turn} ({_side(game, plugin)} to move)"
     for candidate in candidates:

@@ -24,67 +24,20 @@ from __future__ import annotations
 import random
 
 from swc_local.games.blokus import xmlmap
-from swc_local.games.blokus.rules import (
-    COLORS,
-    SHAPE_SIZES,
-    TEAM_NAMES,
-    TIE,
-    Move,
-    Position,
-    RuleViolation,
-    SetMove,
-    SkipMove,
-)
-from swc_local.games.plugin import (
-    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
-)
+from swc_local.games.blokus.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, TIE, Move, Position
+from swc_local.games.blokus_xml import BlokusSeatGame
+from swc_local.games.plugin import ENVELOPE_2025, MODERN, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment
 from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 
 
-class BlokusGame(GameHooks):
+class BlokusGame(BlokusSeatGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
-    __slots__ = ("position", "names", "_renderer")
-
-    def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
-        self.position = position
-        self.names = names
-        self._renderer: xmlmap.StateTextRenderer | None = None
-
-    def snapshot(self) -> BlokusGame:
-        """A copy later moves do not change (the viewer keeps one per state)."""
-        return BlokusGame(self.position.copy(), self.names)
-
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current_team
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
+    __slots__ = ()
 
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
-
-    def move_text(self, move: Move) -> str:
-        return str(move)
-
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, (SetMove, SkipMove)):
-            raise TypeError(f"not a Blokus move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise InvalidMove(violation.message, violation.detail) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
 
     def outcome(self) -> Outcome | None:
         decision = self.position.decision()
@@ -103,9 +56,6 @@ class BlokusGame(GameHooks):
         if self._renderer is None:
             self._renderer = xmlmap.StateTextRenderer()
         return self._renderer.text(self.position, depth)
-
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(self.position.team_points(seat))]
 
     def winner_element(self, seat: int) -> Element:
         return Element("winner", {"team": TEAM_NAMES[seat]})
@@ -145,8 +95,9 @@ class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
         return BlokusGame(xmlmap.position_from_state(state))
 
     def recognizes_state(self, state: Element) -> bool:
-        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too)."""
-        return state.get("startPiece") is not None and state.find("blueShapes") is not None
+        """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too),
+        and no ``<first>`` (Blokus 2021's has)."""
+        return state.get("startPiece") is not None and state.find("blueShapes") is not None and state.find("first") is None
 
     def legal_moves(self, game: BlokusGame) -> list[Move]:
         return game.position.legal_moves()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from swc_local.games.plugin import MODERN
+from swc_local.games.plugin import TEAM_DIALECTS
 from swc_local.protocol import messages as msg
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def prepare_from(lobby, record: XmlRecord, index: int) -> dict:
     game = plugin.game_from_state(state)
     if game.outcome() is not None:
         raise PlayError("the game is already decided in this state; choose an earlier one")
-    name = "" if plugin.dialect == MODERN else "Unknown"
+    name = "" if plugin.dialect in TEAM_DIALECTS else "Unknown"  # the seat names of 2021 and 2022+ are ""
     descriptors = (msg.SlotDescriptor(display_name=name, can_timeout=True),) * 2
     room, codes = lobby.prepare(plugin, descriptors, paused=False, initial_game=game)
     return {"room": room.id, "game": plugin.game_type, "turn": game.turn, "reservations": codes}

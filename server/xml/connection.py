@@ -48,6 +48,12 @@ from swc_local.protocol.writer import StreamWriter
 from swc_local.server import transport
 from swc_local.server.xml import peer_reads
 
+SILENT_DROPS = frozenset({"modern", "2021"})
+"""Dialects whose server drops a connection without ending its stream (no ``</protocol>``)."""
+CLOSE_TAGS = {"2021": "sc.protocol.CloseConnection"}
+"""The server's CloseConnection where it is not the 2018/2019 ``sc.protocol.responses`` one
+(21.x moved the class and registered no alias, spec blokus_2021.md §8.1)."""
+
 log = logging.getLogger("swc.connection")
 
 PACE_LIMIT_SECONDS = 1.0
@@ -157,12 +163,15 @@ class Connection(transport.Connection):
         self._push(self.writer.message(message))
 
     def polite_farewell(self) -> bytes:
-        return self.writer.message(close_connection()) + self.writer.close()
+        tag = CLOSE_TAGS.get(self.dialect or self.fallback_dialect)
+        goodbye = close_connection() if tag is None else Element(tag)
+        return self.writer.message(goodbye) + self.writer.close()
 
     def dropped_farewell(self) -> bytes:
         """``</protocol>`` (or ``<protocol/>``); nothing for a connection that speaks the modern
-        dialect: the 2022+ servers never end their stream on their own (ostseeschach_2022.md A.3, A.4)."""
-        return b"" if (self.dialect or self.fallback_dialect) == "modern" else self.writer.close()
+        dialect or 2021's: those servers never end their stream on their own when they drop a
+        connection (ostseeschach_2022.md A.3, A.4; blokus_2021.md §8.2)."""
+        return b"" if (self.dialect or self.fallback_dialect) in SILENT_DROPS else self.writer.close()
 
     def close_stream(self, reason: str) -> None:
         """``</protocol>`` (or ``<protocol/>``), hang up: the 2022+ answer to CloseConnection."""

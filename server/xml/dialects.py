@@ -12,8 +12,8 @@ Routing (in this order; the first that applies):
 * ``join``: without gameType modern; with one, the dialect of that game (an unknown game: the
   connection's dialect); ``joinRoom`` and the 2022+ CloseConnection forms: modern;
 * ``joinPrepared``: the dialect of the room the code reserves;
-* ``prepare``: modern for a modern game, else the connection's dialect, else the syntax
-  (``pause=``/``reserved=`` modern, ``shouldBePaused=`` classic);
+* ``prepare``: the game's dialect for a modern or 2021 game, else the connection's dialect,
+  else the syntax (``pause=``/``reserved=`` modern, ``shouldBePaused=`` classic);
 * ``<room>``: the dialect of the sender's room (the room answers it, see
   ``Lobby.receive``); from a client that is not in it, the connection's dialect, else the
   room's;
@@ -22,6 +22,11 @@ Routing (in this order; the first that applies):
 
 The dialect chosen answers with its class in :data:`LOBBY_CLASSES` (``handle(connection,
 element)``), handed the shared :class:`~swc_local.server.xml.lobby.Lobby`.
+
+The 2021 hybrid (Blokus 2021, ``server/xml/season_2021.py``) is chosen by its game type
+(``join``, ``prepare``, a reservation or room of its game); it writes its requests in the 2022
+syntax, so what looks modern is 2021 on a connection that speaks 2021, or, before a connection
+showed a dialect, on a server whose ``lobbyDialect`` is ``2021`` (:data:`MODERN_LOOKING`).
 
 A connection that has shown no dialect yet (its first message is malformed, unknown, or an
 error case above) is answered in the server's ``lobbyDialect`` (default classic, the 2018/2019
@@ -34,7 +39,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from swc_local.games import registry
-from swc_local.games.plugin import CLASSIC, MODERN
+from swc_local.games.plugin import CLASSIC, MODERN, SEASON_2021
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import ROOM_REQUESTS
@@ -42,16 +47,22 @@ from swc_local.server.xml.classic_lobby import ClassicLobby
 from swc_local.server.xml.modern_lobby import ModernLobby
 from swc_local.server.xml.modern_room import ModernRoom
 from swc_local.server.xml.room import GameRoom
+from swc_local.server.xml.season_2021 import Season2021Lobby, Season2021Room
 
 if TYPE_CHECKING:
     from swc_local.server.xml.connection import Connection
 
-ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom}
+ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom, SEASON_2021: Season2021Room}
 """The room that referees a game of each dialect (``plugin.dialect``)."""
 
-LOBBY_CLASSES: dict[str, type] = {CLASSIC: ClassicLobby, MODERN: ModernLobby}
+LOBBY_CLASSES: dict[str, type] = {CLASSIC: ClassicLobby, MODERN: ModernLobby, SEASON_2021: Season2021Lobby}
 """What answers the lobby requests of each dialect (admin requests about one room,
 ``ROOM_REQUESTS``, are routed by the room when the connection showed no dialect)."""
+
+MODERN_LOOKING = frozenset({SEASON_2021})
+"""Dialects that share the 2022 request syntax (``password=``, ``pause=``, ``reserved=``,
+``<join/>``, ``joinRoom``): what shows "modern" is theirs on a connection that speaks one, or,
+before a connection showed any, on a server whose ``lobbyDialect`` is one."""
 
 FIXES_DIALECT = frozenset({"join", "joinPrepared", "room", "authenticate"})
 """Tags whose routing fixes the connection's dialect even when the element shows none itself."""
@@ -64,7 +75,7 @@ def room_dialect(room: GameRoom | None) -> str | None:
 def _by_game(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
     game_type = element.get("gameType")
     plugin = registry.get(game_type) if game_type is not None else None
-    return MODERN if game_type is None else (plugin.dialect if plugin is not None else known)
+    return (hint or MODERN) if game_type is None else (plugin.dialect if plugin is not None else known)
 
 
 def _by_reservation(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
@@ -74,7 +85,7 @@ def _by_reservation(element: Element, known: str | None, hint: str | None, rooms
 
 def _by_prepared_game(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
     plugin = registry.get(element.get("gameType") or "")
-    return MODERN if plugin is not None and plugin.dialect == MODERN else (known or hint)
+    return plugin.dialect if plugin is not None and plugin.dialect != CLASSIC else (known or hint)
 
 
 def _by_room(element: Element, known: str | None, hint: str | None, rooms, reservations) -> str | None:
@@ -107,6 +118,9 @@ def route(lobby, connection: Connection, element: Element) -> str:
     tag = element.tag
     known = connection.dialect
     hint = wire.dialect_hint(element)
+    speaks = known or connection.fallback_dialect
+    if speaks in MODERN_LOOKING and (hint == MODERN or (tag == "authenticate" and known is None)):
+        hint = speaks  # 21.4.0 read only password=: passphrase= fails there too
     if tag == "authenticate":
         chosen = known or hint
     elif hint == MODERN and tag not in ("join", "prepare"):

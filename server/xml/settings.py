@@ -50,6 +50,9 @@ class XmlSettings(BaseModel):
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
 
 
+LOBBY_DIALECTS = ("classic", "modern", "2021")
+"""``lobbyDialect``: 2021 also answers the 2022-looking requests (``password=``, ``pause=``,
+``<join/>``) of a connection that showed no dialect the 2021 way (server/xml/season_2021.py)."""
 _WHOLE = {"maxMessageBytes": "max_message_bytes", "maxDepth": "max_depth", "softTimeoutMs": "soft_timeout_ms",
           "hardTimeoutMs": "hard_timeout_ms", "maxSeatsPerConnection": "max_seats_per_connection"}
 _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphrase_checks_per_second"}
@@ -81,8 +84,8 @@ class XmlSection(Section):
             fields["default_game"] = props["defaultGame"].strip() or None
         if "lobbyDialect" in props:
             dialect = props["lobbyDialect"].strip()
-            if dialect not in ("classic", "modern"):
-                raise ConfigError(f"lobbyDialect must be classic or modern, not {dialect!r}")
+            if dialect not in LOBBY_DIALECTS:
+                raise ConfigError(f"lobbyDialect must be {', '.join(LOBBY_DIALECTS[:-1])} or {LOBBY_DIALECTS[-1]}, not {dialect!r}")
             fields["lobby_dialect"] = dialect
         if "timeout" in props:
             fields["join_timeout"] = strict_bool("timeout", props["timeout"])
@@ -97,7 +100,7 @@ class XmlSection(Section):
         group.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
         group.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
         group.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
-        group.add_argument("--lobby-dialect", choices=("classic", "modern"),
+        group.add_argument("--lobby-dialect", choices=LOBBY_DIALECTS,
                            help="answers before a client showed its dialect (lobbyDialect)")
 
     def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:

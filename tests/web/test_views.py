@@ -134,7 +134,8 @@ def check_ostseeschach(game, move, previous, picture):
 # --- Blokus 2027 ------------------------------------------------------------------------------
 
 def check_blokus(game, move, previous, picture):
-    from swc_local.games.blokus.rules import COLORS, cells_of
+    """Both seasons (2021, 2027): the same drawing."""
+    from swc_local.games.blokus_common import COLORS, cells_of
 
     root = parse_svg(picture)
     position = game.position
@@ -249,6 +250,7 @@ CHECKS = {
     "swc_2022_ostseeschach": check_ostseeschach,
     "swc_2027_blokus": check_blokus,
     "swc_2023_penguins": check_penguins,
+    "swc_2021_blokus": check_blokus,
     "swc_2018_hase_und_igel": check_hase_und_igel,
     "swc_2025_hase_und_igel": check_hase_und_igel_2025,
     "swc_2024_mississippi_queen": check_mississippi_queen,
@@ -259,6 +261,7 @@ CAPTURES = {
     "swc_2022_ostseeschach": ("ostseeschach_2022/scenarios/game22/C1.raw", 61),
     "swc_2027_blokus": ("blokus/scenarios/blokus_join/ONE_recv.xml.gz", 61),
     "swc_2023_penguins": ("penguins/scenarios/socha_game/ONE_recv.xml.gz", 52),
+    "swc_2021_blokus": ("blokus_2021/scenarios/ruby_game/ONE_recv.xml.gz", 65),
     "swc_2018_hase_und_igel": ("hase_und_igel_2018/game18/C1.raw", 61),
     "swc_2025_hase_und_igel": ("hase_und_igel_2025/hui_join/ONE_recv.xml", 61),
     "swc_2024_mississippi_queen": ("mississippi_queen/scenarios/socha_game/ONE_recv.xml.gz", 8),

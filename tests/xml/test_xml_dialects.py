@@ -6,7 +6,9 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from swc_local.games.plugin import CLASSIC, MODERN
+import pytest
+
+from swc_local.games.plugin import CLASSIC, MODERN, SEASON_2021
 from swc_local.protocol import messages as msg
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import parse
@@ -18,19 +20,21 @@ from swc_local.server.xml.modern_lobby import ModernLobby
 from swc_local.server.xml.modern_room import ModernRoom
 from swc_local.server.xml.room import GameRoom
 from tests.helpers import REPOSITORY
+from swc_local.server.xml.season_2021 import Season2021Lobby, Season2021Room
 
 SERVER = REPOSITORY / "server" / "xml"
 
 
-def test_the_2022_room_overrides_only_declared_hooks():
-    own_fields = {f.name for f in dataclasses.fields(ModernRoom)} - {f.name for f in dataclasses.fields(GameRoom)}
+@pytest.mark.parametrize("room", [ModernRoom, Season2021Room])
+def test_the_2022_and_2021_rooms_override_only_declared_hooks(room):
+    own_fields = {f.name for f in dataclasses.fields(room)} - {f.name for f in dataclasses.fields(GameRoom)}
     overridden = {
-        name for name in vars(ModernRoom)
+        name for name in vars(room)
         if hasattr(GameRoom, name) and not name.startswith("__") and name not in own_fields
     }
-    assert overridden, "ModernRoom should override some hooks"
+    assert overridden, f"{room.__name__} should override some hooks"
     assert overridden <= GameRoom.HOOKS, sorted(overridden - GameRoom.HOOKS)
-    assert ModernRoom.__repr__ is GameRoom.__repr__  # no generated repr replacing the room's own
+    assert room.__repr__ is GameRoom.__repr__  # no generated repr replacing the room's own
 
 
 def test_every_declared_hook_exists_on_the_2018_room():
@@ -48,7 +52,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_lobbies_do_not_import_each_other_both_ways():
-    for name in ("classic_lobby.py", "modern_lobby.py", "dialects.py"):
+    for name in ("classic_lobby.py", "modern_lobby.py", "season_2021.py", "dialects.py"):
         assert "swc_local.server.xml.lobby" not in _imports(SERVER / name), name
     assert "swc_local.server.xml.modern_lobby" not in _imports(SERVER / "classic_lobby.py")
     assert "swc_local.server.xml.classic_lobby" not in _imports(SERVER / "modern_lobby.py")
@@ -57,8 +61,9 @@ def test_the_lobbies_do_not_import_each_other_both_ways():
 
 
 def test_each_dialect_has_its_room_and_its_answers_and_the_lobby_keeps_only_what_they_share():
-    assert set(LOBBY_CLASSES) == set(ROOM_CLASSES) == {CLASSIC, MODERN}
+    assert set(LOBBY_CLASSES) == set(ROOM_CLASSES) == {CLASSIC, MODERN, SEASON_2021}
     assert LOBBY_CLASSES[CLASSIC] is ClassicLobby and LOBBY_CLASSES[MODERN] is ModernLobby
+    assert LOBBY_CLASSES[SEASON_2021] is Season2021Lobby and ROOM_CLASSES[SEASON_2021] is Season2021Room
     assert not [name for name in vars(Lobby) if name.startswith("_on_")]
     lobby = Lobby(Settings(), spawn=lambda *args: None)
     assert {dialect: type(answers) for dialect, answers in lobby.answers.items()} == LOBBY_CLASSES

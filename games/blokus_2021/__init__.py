@@ -1,0 +1,1 @@
+"""Blokus 2021 (``swc_2021_blokus``): rules, wire mapping, view."""
