@@ -87,6 +87,7 @@ GAMES: tuple[Game, ...] = (
     _xml("swc_2026_piranhas", "piranhas_2026", "swc_local.games.piranhas_2026.plugin"),
     _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", "swc_local.games.hase_und_igel_2025.plugin"),
     _xml("swc_2027_blokus", "blokus", "swc_local.games.blokus.plugin"),
+    _xml("swc_2020_hive", "hive", "swc_local.games.hive.plugin"),
     Game("reversixt", REVERSIXT, ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),

@@ -40,7 +40,7 @@ from swc_local.protocol.element import Element
 from swc_local.server.config import Settings
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import TokenBucket
-from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, route
+from swc_local.server.xml.dialects import LOBBY_CLASSES, room_class, route
 from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.lobby")
@@ -130,7 +130,7 @@ class Lobby:
         initial = initial_game  # a position chosen in the web viewer ("play from here")
         if initial is None and self.game_factory:
             initial = self.game_factory(plugin, random.Random(seed))
-        room = ROOM_CLASSES[plugin.dialect](
+        room = room_class(plugin)(
             id=new_id(),
             plugin=plugin,
             rng_seed=seed,

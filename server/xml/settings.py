@@ -50,6 +50,9 @@ class XmlSettings(BaseModel):
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
 
 
+LOBBY_DIALECTS = ("classic", "modern", "2020")
+"""``lobbyDialect``: 2020 answers ``password=`` and ``<join/>`` as the 2020 server (season_2020.py)."""
+
 _WHOLE = {"maxMessageBytes": "max_message_bytes", "maxDepth": "max_depth", "softTimeoutMs": "soft_timeout_ms",
           "hardTimeoutMs": "hard_timeout_ms", "maxSeatsPerConnection": "max_seats_per_connection"}
 _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphrase_checks_per_second"}
@@ -81,8 +84,8 @@ class XmlSection(Section):
             fields["default_game"] = props["defaultGame"].strip() or None
         if "lobbyDialect" in props:
             dialect = props["lobbyDialect"].strip()
-            if dialect not in ("classic", "modern"):
-                raise ConfigError(f"lobbyDialect must be classic or modern, not {dialect!r}")
+            if dialect not in LOBBY_DIALECTS:
+                raise ConfigError(f"lobbyDialect must be classic, modern or 2020, not {dialect!r}")
             fields["lobby_dialect"] = dialect
         if "timeout" in props:
             fields["join_timeout"] = strict_bool("timeout", props["timeout"])
@@ -97,8 +100,8 @@ class XmlSection(Section):
         group.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
         group.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
         group.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
-        group.add_argument("--lobby-dialect", choices=("classic", "modern"),
-                           help="answers before a client showed its dialect (lobbyDialect)")
+        group.add_argument("--lobby-dialect", choices=LOBBY_DIALECTS,
+                           help="answers before a client showed its dialect (lobbyDialect; 2020: as the Hive 2020 server)")
 
     def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
         given = {
