@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from tests.scenario import Action, Client, Replay, load
 from tests.wire import data_class, messages
 
 FOLDER = Path(__file__).parent / "data" / "hive_2020"
@@ -109,3 +110,81 @@ async def test_the_official_clients_game_is_reproduced_byte_for_byte(start_serve
         nursery.start_soon(blue.play, server.port, None)
     assert red.normalised() == red.golden
     assert blue.normalised() == blue.golden
+
+
+def _prefixes(chunks: list[bytes], golden: bytes) -> list[int]:
+    """How much a proxied client had received before each send: a move after its move
+    request, the goodbye after ``left``, the first message at once."""
+    requests = [m.end() for m in re.finditer(re.escape(MOVE_REQUEST) + rb"/>\n  </room>", golden)]
+    left = golden.index(b"<left ")
+    left = golden.index(b"/>", left) + 2
+    prefixes, moves = [], 0
+    for chunk in chunks:
+        if chunk.lstrip().startswith(b"<room"):
+            prefixes.append(requests[moves])
+            moves += 1
+        else:
+            prefixes.append(0 if not prefixes else left)
+    return prefixes
+
+
+def _one_send_per_message(actions: list, color: str, chunks: list[bytes], dropped: bool) -> list:
+    """The transcript logs a proxied client's message line by line: the lines of one write
+    (same client, same time, nothing between) become one send of the next message; messages
+    the transcript does not show (a last goodbye) are sent at the end."""
+    kept: list = []
+    for action in actions:
+        previous = kept[-1] if kept else None
+        if (action.client == color and action.kind == "send" and previous is not None
+                and previous.client == color and previous.kind == "send" and previous.time == action.time):
+            continue
+        kept.append(action)
+    sends = [a for a in kept if a.client == color and a.kind == "send"]
+    assert len(sends) <= len(chunks), (color, len(sends), len(chunks))
+    for action, chunk in zip(sends, chunks):
+        action.text = chunk.decode()
+    extra = [Action(sends[-1].time, color, "send", chunk.decode()) for chunk in chunks[len(sends):]]
+    if extra and not dropped:  # before the server's close it causes; a client the server dropped says no more
+        at = next((i for i, a in enumerate(kept) if a.client == color and a.kind == "expect_closed"), len(kept))
+        kept[at:at] = extra
+    return kept
+
+
+@pytest.mark.parametrize("lobby_dialect", ["2020", "classic"])
+@pytest.mark.parametrize("scenario", ["admin_java", "admin"])
+async def test_a_prepared_paused_game_with_an_observer_is_reproduced(start_server, scenario, lobby_dialect):
+    """Admin ``prepare`` (paused, slots alpha/beta), ``observe``, two ``step`` s, ``pause
+    pause="false"``; the official clients ``joinPrepared``.  ``admin`` ends with the Ruby
+    client's illegal grasshopper jump (the observer sees the bare text with ``originalRequest``).
+
+    With ``lobbyDialect=2020`` every byte is the official one; on a server of all seasons
+    (the default) the admin's ``password=`` login makes it a 2022+ connection, whose goodbye
+    to its ``</protocol>`` is silence (the 2022+ servers' rule), so only that last
+    ``</protocol>`` is missing."""
+    await replay_prepared_game(start_server, scenario, lobby_dialect)
+
+
+@pytest.mark.parametrize("lobby_dialect", ["2020", "classic"])
+async def test_a_prepared_game_with_a_soft_timeout_is_reproduced(start_server, mock_clock, lobby_dialect):
+    """``admin_timeout``: the slow Ruby client's SOFT_TIMEOUT, on the captured timeline (virtual clock)."""
+    mock_clock.autojump_threshold = 0.1
+    await replay_prepared_game(start_server, "admin_timeout", lobby_dialect, timed=True)
+
+
+async def replay_prepared_game(start_server, scenario: str, lobby_dialect: str, timed: bool = False) -> None:
+    actions, clients = load(FOLDER, scenario)
+    for color in ("RED", "BLUE"):
+        chunks = split_messages(read(scenario, f"{color}_sent.xml"))
+        golden = read(scenario, f"{color}_recv.xml")
+        dropped = golden.endswith(b"<sc.protocol.responses.CloseConnection/>\n</protocol>")
+        actions = _one_send_per_message(actions, color, chunks, dropped)
+        clients[color] = Client(color, golden, _prefixes(chunks, golden))
+    board = next(m.find("data").find("state") for m in messages(clients["RED"].golden) if data_class(m) == "memento")
+    if lobby_dialect != "2020":
+        clients["ADMIN"].golden = clients["ADMIN"].golden.removesuffix(b"\n</protocol>")
+    server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(board), password="examplepassword",
+                                lobby_dialect=lobby_dialect)
+    replay = Replay(server.port, actions, clients, timed=timed)
+    await replay.run()
+    for client in clients.values():
+        assert replay.normalised(client) == client.golden, client.name
