@@ -34,6 +34,7 @@ VIEW_MODULES: dict[str, str] = {
     "swc_2025_hase_und_igel": "swc_local.games.hase_und_igel_2025.view",
     "swc_2026_piranhas": "swc_local.games.piranhas_2026.view",
     "swc_2027_blokus": "swc_local.games.blokus.view",
+    "swc_2020_hive": "swc_local.games.hive.view",
     "reversixt": "swc_local.games.reversixt.view",
     "roborally": "swc_local.games.roborally.view",
 }

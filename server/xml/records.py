@@ -40,6 +40,7 @@ _TITLES = {
     "swc_2026_piranhas": "Piranhas 2026",
     "swc_2025_hase_und_igel": "Hase und Igel 2025",
     "swc_2027_blokus": "Blokus 2027",
+    "swc_2020_hive": "Hive 2020",
 }
 
 
