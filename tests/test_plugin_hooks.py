@@ -12,7 +12,7 @@ from swc_local.protocol.element import Element
 
 def test_every_xml_game_declares_the_hooks():
     plugins = registry.all_plugins()
-    assert len(plugins) == 6
+    assert len(plugins) == 7
     for plugin in plugins:
         assert isinstance(plugin, PluginHooks), plugin.game_type
         assert isinstance(plugin.new_game(random.Random(1)), GameHooks), plugin.game_type
