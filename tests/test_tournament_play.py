@@ -282,7 +282,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
     assert "Traceback" not in err and 1 <= stored < 20
 
 
-@pytest.mark.parametrize("game", ["hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
+@pytest.mark.parametrize("game", ["hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus", "hive",
                                   "roborally"])
 def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, game):
     db = tmp_path / f"{game}.db"
