@@ -147,7 +147,7 @@ def test_the_fixture_raises_for_a_command_that_cannot_start():
 
 
 def test_registry_import_is_light():
-    code = "import sys, swc_local.games.registry as r; assert len(r.entries()) == 8; print(sorted(m for m in sys.modules if m.startswith(('trio', 'swc_local.server'))))"
+    code = "import sys, swc_local.games.registry as r; assert len(r.entries()) == 9; print(sorted(m for m in sys.modules if m.startswith(('trio', 'swc_local.server'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
