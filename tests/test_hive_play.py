@@ -34,7 +34,7 @@ def test_short_name_resolves_and_the_seed_draws_the_blocked_fields():
 async def test_reference_bot_games_end_regular(start_server):
     """Games of two reference bots through ``<join gameType="swc_2020_hive"/>``, several at a time
     on one server: every bot gets a REGULAR result, two bots per room."""
-    server = await start_server(seed=20)
+    server = await start_server(seed=20, soft_timeout_ms=20000, hard_timeout_ms=30000)  # join rooms time out in 2020
     reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=240)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
@@ -69,7 +69,7 @@ async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):
     assert [score[0] for score in score_tuples(loaded.result)] == ["REGULAR", "REGULAR"]
 
 
-@pytest.mark.swc_server(game="hive", seed=7)
+@pytest.mark.swc_server(game="hive", seed=7, soft_timeout_ms=20000, hard_timeout_ms=30000)
 def test_fixture_plays_hive(swc_server):
     bot = f"{sys.executable} -m swc_local.tools.cli bot hive --port {{port}} --reservation {{reservation}} --seed {{seed}}"
     game = swc_server.play(bot)
