@@ -13,7 +13,8 @@ Spec-conformance notes (``spec/hive_2020.md``):
   game can be replayed; the official server drew them unseeded.
 * §6.2: the win texts name the winner as ``NAME (Rot)`` / ``NAME (Blau)``.
 * ``random_move`` picks uniformly with ``rng.choice`` over :meth:`legal_moves` (the official
-  ``getPossibleMoves`` set, one set move per piece type, in a fixed order).
+  ``getPossibleMoves`` set, one set move per piece type, in a fixed order), and skips where that
+  set is empty (the bee is due and cannot be set: the server accepts the skip, §5).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from __future__ import annotations
 import random
 
 from swc_local.games.hive import xmlmap
-from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, Move, Position, RuleViolation, ScanCrash, SkipMove
+from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, SKIP, Move, Position, RuleViolation, ScanCrash, SkipMove
 from swc_local.games.plugin import (
-    CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+    CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, ScoreFragment,
 )
 from swc_local.protocol.element import Element
 
@@ -95,7 +96,7 @@ class HiveGame(GameHooks):
         return xmlmap.player_element("winner", self.names[seat], seat)
 
 
-class HivePlugin(PluginHooks, RandomMoveFromLegal):
+class HivePlugin(PluginHooks):
     """The ``swc_2020_hive`` game type."""
 
     game_type = "swc_2020_hive"
@@ -125,6 +126,12 @@ class HivePlugin(PluginHooks, RandomMoveFromLegal):
 
     def legal_moves(self, game: HiveGame) -> list[Move]:
         return game.position.legal_moves()
+
+    def random_move(self, game: HiveGame, rng: random.Random) -> Move:
+        """A uniformly random legal move; a skip where the official list is empty (the bee is due
+        and cannot be set): the server accepts it there (spec §5)."""
+        moves = game.position.legal_moves()
+        return rng.choice(moves) if moves else SKIP
 
     def move_element(self, move: object) -> Element:
         return xmlmap.move_element(move)  # type: ignore[arg-type]
