@@ -194,6 +194,34 @@ def _field_text(index: int, stack: tuple[int, ...], blocked: bool, depth: int) -
     return text
 
 
+_COLUMNS = tuple(tuple(INDEX.get((x, y)) for y in range(-RADIUS, RADIUS + 1)) for x in range(-RADIUS, RADIUS + 1))
+_EMPTY_TEXTS: dict[int, list[tuple[str, str]]] = {}
+
+
+def _board_text(position: Position, depth: int) -> str:
+    """The ``<fields>`` columns inside ``<board>`` (they at ``depth``): the text of an empty field is
+    built once per process, a field with pieces once per stack (the memento of every move)."""
+    empty = _EMPTY_TEXTS.get(depth)
+    if empty is None:
+        empty = _EMPTY_TEXTS[depth] = [(_field_text(i, (), False, depth + 1), _field_text(i, (), True, depth + 1))
+                                       for i in range(len(CELLS))]
+    pad = "\n" + "  " * depth
+    null, opening, closing = f"{pad}  <null/>", f"{pad}<fields>", f"{pad}</fields>"
+    stacks, blocked = position.stacks, position.blocked
+    parts = []
+    for column in _COLUMNS:
+        parts.append(opening)
+        for index in column:
+            if index is None:
+                parts.append(null)
+            elif stacks[index]:
+                parts.append(_field_text(index, tuple(stacks[index]), index in blocked, depth + 1))
+            else:
+                parts.append(empty[index][index in blocked])
+        parts.append(closing)
+    return "".join(parts)
+
+
 def state_text(position: Position, names: tuple[str, str], depth: int) -> str:
     """The memento's ``<state>`` at ``depth``, byte for byte as the 20.final server writes it."""
     pad = "\n" + "  " * depth
@@ -204,14 +232,7 @@ def state_text(position: Position, names: tuple[str, str], depth: int) -> str:
         player_element("blue", names[1], 1).render(depth + 1),
         f"{pad}  <board>",
     ]
-    null = f'{pad}      <null/>'
-    stacks, blocked = position.stacks, position.blocked
-    for x in range(-RADIUS, RADIUS + 1):
-        parts.append(f"{pad}    <fields>")
-        for y in range(-RADIUS, RADIUS + 1):
-            index = INDEX.get((x, y))
-            parts.append(null if index is None else _field_text(index, tuple(stacks[index]), index in blocked, depth + 3))
-        parts.append(f"{pad}    </fields>")
+    parts.append(_board_text(position, depth + 2))
     parts.append(f"{pad}  </board>")
     for color, tag in enumerate(("undeployedRedPieces", "undeployedBluePieces")):
         pieces = position.undeployed[color]
