@@ -178,13 +178,13 @@ def server_game_rows(plan: Plan) -> list[Row]:
     """Server CPU per whole random game, in-process (lobby, referee, rules, mementos; no sockets)."""
     rows = []
     for game_type in ("swc_2019_piranhas", "swc_2026_piranhas", "swc_2027_blokus", "swc_2023_penguins",
-                      "swc_2024_mississippi_queen", "swc_2021_blokus"):
+                      "swc_2024_mississippi_queen", "swc_2021_blokus", "swc_2020_hive"):
         seconds, moves = engine.server_game_seconds(game_type, plan.server_games)
         goal = ratio = ""
         if game_type == "swc_2023_penguins":  # issue 31: a whole random game under 10 ms of server CPU
             goal = f"< {TARGET_PENGUINS_GAME_MS:g} ms {meets(seconds * 1000, TARGET_PENGUINS_GAME_MS, False)}"
             ratio = f"{TARGET_PENGUINS_GAME_MS / (seconds * 1000):.1f}x below target"
-        if game_type in ("swc_2027_blokus", "swc_2024_mississippi_queen", "swc_2021_blokus"):  # issues 23 and 31
+        if game_type in ("swc_2027_blokus", "swc_2024_mississippi_queen", "swc_2021_blokus", "swc_2020_hive"):  # issues 23 and 31
             goal = f"< {TARGET_BLOKUS_GAME_MS:g} ms {meets(seconds * 1000, TARGET_BLOKUS_GAME_MS, False)}"
             ratio = f"{TARGET_BLOKUS_GAME_MS / (seconds * 1000):.1f}x below target"
         rows.append(Row(f"{game_type}: server CPU per random game, in-process (no sockets)",

@@ -244,6 +244,11 @@ class GameHooks:
         ``snapshot.state_element()`` only when a page asks. None: the viewer keeps the bytes."""
         return None
 
+    def echoes_move(self, move: object) -> bool:
+        """2020 classic rooms: whether the invalid-move error of ``move`` carries it as
+        ``<originalRequest>`` (the 2020 SDK's skip names no move)."""
+        return True
+
     def early_outcome(self) -> Outcome | None:
         """2025 envelope: who leads when an admin cancels the game before its end (25.x
         ``currentWinner()``); None: the room's rule (the first ranking score part that differs)."""

@@ -30,6 +30,7 @@ from swc_local.games.piranhas_2026 import plugin as piranhas_2026
 from swc_local.games.penguins import plugin as penguins
 from swc_local.games.mississippi_queen import plugin as mississippi_queen
 from swc_local.games.blokus_2021 import plugin as blokus_2021
+from swc_local.games.hive import plugin as hive
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 
@@ -85,6 +86,7 @@ GAMES: tuple[Game, ...] = (
     _xml("swc_2023_penguins", "penguins", penguins, "Penguins 2023"),
     _xml("swc_2024_mississippi_queen", "mississippi_queen", mississippi_queen, "Mississippi Queen 2024"),
     _xml("swc_2021_blokus", "blokus_2021", blokus_2021, "Blokus 2021"),
+    _xml("swc_2020_hive", "hive", hive, "Hive 2020"),
     Game("reversixt", "reversixt", ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),

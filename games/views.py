@@ -37,6 +37,7 @@ from swc_local.games.piranhas_2026 import view as piranhas_2026
 from swc_local.games.penguins import view as penguins
 from swc_local.games.mississippi_queen import view as mississippi_queen
 from swc_local.games.blokus_2021 import view as blokus_2021
+from swc_local.games.hive import view as hive
 from swc_local.games.reversixt import view as reversixt
 from swc_local.games.roborally import view as roborally
 
@@ -50,6 +51,7 @@ VIEWS: dict[str, ModuleType] = {
     "swc_2023_penguins": penguins,
     "swc_2024_mississippi_queen": mississippi_queen,
     "swc_2021_blokus": blokus_2021,
+    "swc_2020_hive": hive,
     "reversixt": reversixt,
     "roborally": roborally,
 }

@@ -44,7 +44,8 @@ from swc_local.protocol import modern as wire
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import ROOM_REQUESTS
 from swc_local.server.xml.classic_lobby import ClassicLobby
-from swc_local.server.xml.modern_lobby import ModernLobby
+from swc_local.server.xml import season_2020
+from swc_local.server.xml.modern_lobby import ModernLobby, season
 from swc_local.server.xml.modern_room import ModernRoom
 from swc_local.server.xml.room import GameRoom
 from swc_local.server.xml.season_2021 import Season2021Lobby, Season2021Room
@@ -55,7 +56,17 @@ if TYPE_CHECKING:
 ROOM_CLASSES: dict[str, type[GameRoom]] = {CLASSIC: GameRoom, MODERN: ModernRoom, SEASON_2021: Season2021Room}
 """The room that referees a game of each dialect (``plugin.dialect``)."""
 
-LOBBY_CLASSES: dict[str, type] = {CLASSIC: ClassicLobby, MODERN: ModernLobby, SEASON_2021: Season2021Lobby}
+SEASON_ROOM_CLASSES: dict[tuple[str, int], type[GameRoom]] = {(CLASSIC, season_2020.SEASON): season_2020.Season2020Room}
+"""A season whose SDK changed its dialect's room: (dialect, season) -> that room."""
+
+
+def room_class(plugin) -> type[GameRoom]:
+    """The room that referees ``plugin``'s game: its season's variant, else its dialect's."""
+    return SEASON_ROOM_CLASSES.get((plugin.dialect, season(plugin))) or ROOM_CLASSES[plugin.dialect]
+
+
+LOBBY_CLASSES: dict[str, type] = {CLASSIC: ClassicLobby, MODERN: ModernLobby, SEASON_2021: Season2021Lobby,
+                                  season_2020.LOBBY_DIALECT: season_2020.Season2020Lobby}
 """What answers the lobby requests of each dialect (admin requests about one room,
 ``ROOM_REQUESTS``, are routed by the room when the connection showed no dialect)."""
 
@@ -118,6 +129,8 @@ def route(lobby, connection: Connection, element: Element) -> str:
     tag = element.tag
     known = connection.dialect
     hint = wire.dialect_hint(element)
+    if connection.fallback_dialect == season_2020.LOBBY_DIALECT:
+        return _route_2020(lobby, connection, element, tag, known, hint)
     speaks = known or connection.fallback_dialect
     if speaks in MODERN_LOOKING and (hint == MODERN or (tag == "authenticate" and known is None)):
         hint = speaks  # 21.4.0 read only password=: passphrase= fails there too
@@ -129,6 +142,23 @@ def route(lobby, connection: Connection, element: Element) -> str:
         chosen = RULES.get(tag, _by_connection)(element, known, hint, lobby.rooms, lobby.reservations)
     if chosen is None:
         chosen = connection.fallback_dialect
+    if connection.dialect is None and (hint is not None or tag in FIXES_DIALECT):
+        connection.dialect = chosen
+    return chosen
+
+
+def _route_2020(lobby, connection: Connection, element: Element, tag: str, known: str | None, hint: str | None) -> str:
+    """``lobbyDialect=2020``: the server answers as the 2020 one, whose ``password=`` and
+    ``<join/>`` are classic; the classic answers are its lobby's (season_2020.py)."""
+    if tag == "authenticate" or (tag == "join" and element.get("gameType") is None):
+        hint = None
+        chosen = known or season_2020.LOBBY_DIALECT
+    elif hint == MODERN and tag != "prepare":
+        chosen = MODERN
+    else:
+        chosen = RULES.get(tag, _by_connection)(element, known, hint, lobby.rooms, lobby.reservations) or CLASSIC
+    if chosen == CLASSIC:
+        chosen = season_2020.LOBBY_DIALECT
     if connection.dialect is None and (hint is not None or tag in FIXES_DIALECT):
         connection.dialect = chosen
     return chosen

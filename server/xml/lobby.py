@@ -43,7 +43,7 @@ from swc_local.protocol.element import Element
 from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import PassphraseGate, peer_address
-from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, route
+from swc_local.server.xml.dialects import LOBBY_CLASSES, room_class, route
 from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
 log = logging.getLogger("swc.lobby")
@@ -132,7 +132,7 @@ class Lobby:
         initial = initial_game  # a position chosen in the web viewer ("play from here")
         if initial is None and self.game_factory:
             initial = self.game_factory(plugin, random.Random(seed))
-        room = ROOM_CLASSES[plugin.dialect](
+        room = room_class(plugin)(
             id=new_id(),
             plugin=plugin,
             rng_seed=seed,

@@ -50,9 +50,10 @@ class XmlSettings(BaseModel):
     join_timeout: bool = True  # modern <join/> players get the soft/hard timeouts (key "timeout")
 
 
-LOBBY_DIALECTS = ("classic", "modern", "2021")
-"""``lobbyDialect``: 2021 also answers the 2022-looking requests (``password=``, ``pause=``,
-``<join/>``) of a connection that showed no dialect the 2021 way (server/xml/season_2021.py)."""
+LOBBY_DIALECTS = ("classic", "modern", "2020", "2021")
+"""``lobbyDialect``: 2020 answers ``password=`` and ``<join/>`` as the 2020 server (season_2020.py);
+2021 also answers the 2022-looking requests (``password=``, ``pause=``, ``<join/>``) of a
+connection that showed no dialect the 2021 way (server/xml/season_2021.py)."""
 _WHOLE = {"maxMessageBytes": "max_message_bytes", "maxDepth": "max_depth", "softTimeoutMs": "soft_timeout_ms",
           "hardTimeoutMs": "hard_timeout_ms", "maxSeatsPerConnection": "max_seats_per_connection"}
 _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphrase_checks_per_second"}
@@ -101,7 +102,7 @@ class XmlSection(Section):
         group.add_argument("--game", help="game of <join/> without gameType (defaultGame; default: newest modern season)")
         group.add_argument("--no-timeout", action="store_true", help="no move timeouts for modern <join/> players (timeout=false)")
         group.add_argument("--lobby-dialect", choices=LOBBY_DIALECTS,
-                           help="answers before a client showed its dialect (lobbyDialect)")
+                           help="answers before a client showed its dialect (lobbyDialect; 2020: as the Hive 2020 server, 2021: as the Blokus 2021 server)")
 
     def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
         given = {

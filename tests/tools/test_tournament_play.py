@@ -289,7 +289,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
 
 
 @pytest.mark.parametrize("game", ["hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
-                                  "penguins", "mississippi_queen", "roborally"])
+                                  "penguins", "mississippi_queen", "hive", "roborally"])
 def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, game):
     db = tmp_path / f"{game}.db"
     reference = shlex.join(registry.entry(game).bot_command())

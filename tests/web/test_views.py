@@ -240,6 +240,22 @@ def check_mississippi_queen(game, move, previous, picture):
              if old.position != new.position]
     assert cells(root, "last-from") == sorted(old for old, _ in moved)
     assert cells(root, "last-to") == sorted(new for _, new in moved)
+# --- Hive 2020 ---------------------------------------------------------------------------------
+
+def check_hive(game, move, previous, picture):
+    from swc_local.games.hive.rules import BLUE, CELLS, RED, DragMove, SetMove
+
+    root = parse_svg(picture)
+    position = game.position
+    at = [(x, y, -x - y) for x, y in CELLS]
+    red = sorted(at[i] for i, s in enumerate(position.stacks) if s and s[-1] >> 3 == RED)
+    blue = sorted(at[i] for i, s in enumerate(position.stacks) if s and s[-1] >> 3 == BLUE)
+    assert cells(root, "piece") == sorted(red + blue)
+    assert [tuple(map(int, e.get("data-cell").split(","))) for e in pieces(root, "red")] == red
+    assert len(with_class(root, "blocked")) == len(position.blocked) == 3
+    inner = getattr(move, "move", move)
+    assert cells(root, "last-to") == ([inner.destination] if isinstance(inner, (SetMove, DragMove)) else [])
+    assert cells(root, "last-from") == ([inner.start] if isinstance(inner, DragMove) else [])
 
 
 # --- every game, every step --------------------------------------------------------------------
@@ -254,6 +270,7 @@ CHECKS = {
     "swc_2018_hase_und_igel": check_hase_und_igel,
     "swc_2025_hase_und_igel": check_hase_und_igel_2025,
     "swc_2024_mississippi_queen": check_mississippi_queen,
+    "swc_2020_hive": check_hive,
 }
 CAPTURES = {
     "swc_2019_piranhas": ("piranhas_2019/game_seed2_red_recv.xml", 61),
@@ -265,6 +282,7 @@ CAPTURES = {
     "swc_2018_hase_und_igel": ("hase_und_igel_2018/game18/C1.raw", 61),
     "swc_2025_hase_und_igel": ("hase_und_igel_2025/hui_join/ONE_recv.xml", 61),
     "swc_2024_mississippi_queen": ("mississippi_queen/scenarios/socha_game/ONE_recv.xml.gz", 8),
+    "swc_2020_hive": ("hive_2020/ruby_game/RED_recv.xml.gz", 17),
 }
 
 

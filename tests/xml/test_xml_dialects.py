@@ -14,7 +14,8 @@ from swc_local.protocol import modern as wire
 from swc_local.protocol.element import parse
 from swc_local.server.config import Settings
 from swc_local.server.xml.classic_lobby import ClassicLobby
-from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES
+from swc_local.server.xml import season_2020
+from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, SEASON_ROOM_CLASSES
 from swc_local.server.xml.lobby import Lobby
 from swc_local.server.xml.modern_lobby import ModernLobby
 from swc_local.server.xml.modern_room import ModernRoom
@@ -52,7 +53,7 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_lobbies_do_not_import_each_other_both_ways():
-    for name in ("classic_lobby.py", "modern_lobby.py", "season_2021.py", "dialects.py"):
+    for name in ("classic_lobby.py", "modern_lobby.py", "season_2021.py", "dialects.py", "season_2020.py"):
         assert "swc_local.server.xml.lobby" not in _imports(SERVER / name), name
     assert "swc_local.server.xml.modern_lobby" not in _imports(SERVER / "classic_lobby.py")
     assert "swc_local.server.xml.classic_lobby" not in _imports(SERVER / "modern_lobby.py")
@@ -61,9 +62,12 @@ def test_the_lobbies_do_not_import_each_other_both_ways():
 
 
 def test_each_dialect_has_its_room_and_its_answers_and_the_lobby_keeps_only_what_they_share():
-    assert set(LOBBY_CLASSES) == set(ROOM_CLASSES) == {CLASSIC, MODERN, SEASON_2021}
+    assert set(ROOM_CLASSES) == {CLASSIC, MODERN, SEASON_2021}
+    assert set(LOBBY_CLASSES) == {CLASSIC, MODERN, SEASON_2021, season_2020.LOBBY_DIALECT}  # 2020: lobbyDialect=2020 only
     assert LOBBY_CLASSES[CLASSIC] is ClassicLobby and LOBBY_CLASSES[MODERN] is ModernLobby
     assert LOBBY_CLASSES[SEASON_2021] is Season2021Lobby and ROOM_CLASSES[SEASON_2021] is Season2021Room
+    assert issubclass(LOBBY_CLASSES[season_2020.LOBBY_DIALECT], ClassicLobby)
+    assert all(issubclass(room, ROOM_CLASSES[dialect]) for (dialect, _), room in SEASON_ROOM_CLASSES.items())
     assert not [name for name in vars(Lobby) if name.startswith("_on_")]
     lobby = Lobby(Settings(), spawn=lambda *args: None)
     assert {dialect: type(answers) for dialect, answers in lobby.answers.items()} == LOBBY_CLASSES
