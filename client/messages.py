@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from swc_local.games.plugin import Game, GamePlugin
+from swc_local.protocol.modern import violation_cause  # noqa: F401 -- the 2025+ texts' causes
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 
@@ -225,22 +226,6 @@ def _modern_result(room_id: str, data: Element, element: Element) -> Result:
     return Result(room_id, fragments, tuple(scores), winner, element)
 
 
-_VIOLATION_CAUSES = (
-    ("Regelverletzung von ", "RULE_VIOLATION"),
-    ("Missachtung des Spielablaufs von ", "RULE_VIOLATION"),
-    ("laenger als", "SOFT_TIMEOUT"),
-    ("keinen Zug gesendet", "HARD_TIMEOUT"),
-    ("hat das Spiel verlassen", "LEFT"),
-    ("kann sich nicht mehr bewegen", "REGULAR"),  # MQ 2024: a stuck ship, irregular by 24.x's word only
-)
-
-
-def violation_cause(reason: str) -> str:
-    """The 2022-style cause of a 2025+ violation text (``Violation.kt``), or UNKNOWN."""
-    for marker, cause in _VIOLATION_CAUSES:
-        if marker in reason:
-            return cause
-    return "UNKNOWN"
 
 
 def _result(room_id: str, data: Element, element: Element) -> Result:

@@ -257,3 +257,23 @@ class Result:
         if self.winner is not None:
             children.append(self.winner.to_element())
         return Element("data", {"class": "result"}, children)
+
+
+# -- the 2025+ result: its violation texts name no cause ---------------------------------------
+
+_VIOLATION_CAUSES = (
+    ("Regelverletzung von ", "RULE_VIOLATION"),
+    ("Missachtung des Spielablaufs von ", "RULE_VIOLATION"),
+    ("laenger als", "SOFT_TIMEOUT"),
+    ("keinen Zug gesendet", "HARD_TIMEOUT"),
+    ("hat das Spiel verlassen", "LEFT"),
+    ("kann sich nicht mehr bewegen", "REGULAR"),  # MQ 2024: a stuck ship, irregular by 24.x's word only
+)
+
+
+def violation_cause(reason: str) -> str:
+    """The 2022-style cause of a 2025+ violation text (``Violation.kt``), or UNKNOWN."""
+    for marker, cause in _VIOLATION_CAUSES:
+        if marker in reason:
+            return cause
+    return "UNKNOWN"

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from swc_local.games import registry
 from swc_local.games.plugin import GamePlugin, seat_labels
 from swc_local.protocol.element import Element, parse
+from swc_local.protocol.modern import violation_cause
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
 
 from swc_local.server.web.book import GameRecord, SeatRow, Step
@@ -283,7 +284,8 @@ def result_rows(data: Element, names: tuple[str, str], labels: tuple[str, str]) 
         reason = score.get("reason") if score is not None else None
         if envelope_2025:
             regular = winner.get("regular") != "false"
-            cause = cause or ("REGULAR" if regular or winner_side == labels[seat].upper() else "RULE_VIOLATION")
+            loser = not regular and winner_side != labels[seat].upper()
+            cause = cause or (violation_cause(winner.get("reason") or "") if loser else "REGULAR")
             reason = reason or winner.get("reason")
         if winner_side:
             rank = 1 if winner_side == labels[seat].upper() else 2

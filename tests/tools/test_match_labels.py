@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from swc_local.games import registry
-from swc_local.games.plugin import MODERN, seat_labels
+from swc_local.games.plugin import MODERN, SEASON_2021, seat_labels
 from swc_local.tools.cli import main
 from swc_local.swc_pytest.server import start_server
 from swc_local.tools.match import MatchConfig, run_match
@@ -41,7 +41,7 @@ def test_seat_labels_follow_the_dialect():
         plugin = registry.get(game_type)
         if plugin is None or not hasattr(plugin, "dialect"):
             continue
-        expected = ("ONE", "TWO") if plugin.dialect == MODERN else ("red", "blue")
+        expected = ("ONE", "TWO") if plugin.dialect in (MODERN, SEASON_2021) else ("red", "blue")  # 2021: 2022 team names
         assert seat_labels(plugin) == expected, game_type
     assert seat_labels(OSTSEESCHACH) == ("ONE", "TWO")
     assert seat_labels(PIRANHAS) == ("red", "blue")

@@ -285,3 +285,19 @@ async def test_another_sites_page_cannot_steer_a_room(nursery):
                                     {"Content-Type": "application/json", "Origin": "http://evil.example"}, "POST")
         assert status == 403 and "another site" in answer["error"]
         assert (await game_of(url))["controls"] == ["start", "cancel"]  # the room is still there
+
+
+def test_a_2025_result_names_the_losers_cause_from_the_winners_reason():
+    """A stuck Mississippi Queen ship ends the game with ``regular="false"`` and no cause: the
+    loser is REGULAR, as ``swc match`` reports it; a rule violation stays one."""
+    from swc_local.protocol.element import parse
+    from swc_local.server.xml.records import result_rows
+
+    def rows(reason: str):
+        data = parse(f'<data class="result"><scores><entry><player team="ONE"/><score><part>1</part></score></entry>'
+                     f'<entry><player team="TWO"/><score><part>0</part></score></entry></scores>'
+                     f'<winner team="ONE" regular="false" reason="{reason}"/></data>')
+        return [(row.rank, row.cause) for row in result_rows(data, ("a", "b"), ("ONE", "TWO"))]
+
+    assert rows("TWO kann sich nicht mehr bewegen.") == [(1, "REGULAR"), (2, "REGULAR")]
+    assert rows("Regelverletzung von TWO: Zug ungültig") == [(1, "REGULAR"), (2, "RULE_VIOLATION")]
