@@ -23,8 +23,11 @@ MAX_ROUNDS = 40
 
 async def play_sized(name, size, count):
     outcomes = []
-    async with running_door(map=name, timer=0.05, play_card_timeout=1.0, pick_damage_timeout=1.0,
-                                 reboot_direction_wait=2.0, min_players=size) as door:
+    # Every wait ends as soon as the bots answer, so generous limits cost nothing on a quiet
+    # machine; on a loaded one they keep a slow-scheduled bot from being timed out, after which
+    # its late PlayCard would (rightly) get "Not in the activation phase".
+    async with running_door(map=name, timer=10.0, play_card_timeout=10.0, pick_damage_timeout=10.0,
+                                 reboot_direction_wait=10.0, min_players=size) as door:
         limiter = trio.Semaphore(PARALLEL)
         lobby_lock = trio.Lock()
 
