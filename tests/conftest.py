@@ -55,6 +55,7 @@ SLOW_MODULES = {
     "test_socha_blokus_2027.py",
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
+    "test_web_seat_games.py",  # a person plays a whole game of each XML game in Chromium (6 min)
 }
 SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},

@@ -49,7 +49,7 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
 
-from .pointing import board_boxes, move_cells
+from .pointing import board_boxes, extra_moves, move_steps
 
 log = logging.getLogger("swc.web.seats")
 
@@ -154,7 +154,7 @@ class PersonSeat:
                 self.your_turn, self.moves = False, []
             elif kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):
                 self.your_turn, self.turn_since, self.error = True, trio.current_time(), None
-                self.moves = list(self.table.plugin.legal_moves(self.game)) if self.game is not None else []
+                self.moves = self.legal_moves()
             elif kind == "error":
                 self.error = data.get("message") or "error"
                 self.your_turn, self.moves = False, []
@@ -200,6 +200,12 @@ class PersonSeat:
 
     # -- what the page and a script read ----------------------------------------------------------
 
+    def legal_moves(self) -> list:
+        if self.game is None:
+            return []
+        game_type = self.table.plugin.game_type
+        return list(self.table.plugin.legal_moves(self.game)) + extra_moves(game_type, self.game)
+
     def move_text(self, move: object) -> str:
         return self.game.move_text(move) if isinstance(self.game, GameHooks) else str(move)
 
@@ -226,10 +232,14 @@ class PersonSeat:
                       if self.your_turn and self.turn_since is not None else None},
         }
         if self.your_turn:
-            data["moves"] = [{"index": i, "text": self.move_text(m), "cells": move_cells(plugin.game_type, self.game, m)}
-                             for i, m in enumerate(self.moves)]
-            data["cells"] = board_boxes(plugin.game_type)
+            data["moves"] = [self.move_json(i, m) for i, m in enumerate(self.moves)]
+            data["cells"] = board_boxes(plugin.game_type, self.game)
         return data
+
+    def move_json(self, index: int, move: object) -> dict:
+        steps = move_steps(self.table.plugin.game_type, self.game, move)
+        return {"index": index, "text": self.move_text(move), "steps": steps,
+                "cells": [step["cell"] for step in steps if "cell" in step]}
 
 
 async def _close(stream: trio.abc.Stream) -> None:

@@ -203,7 +203,7 @@ async def test_ostseeschach_is_played_by_clicking_a_piece_then_its_target(nurser
         driver.quit()
 
 
-async def test_a_game_without_pointing_offers_its_legal_moves_as_a_list(nursery, tmp_path):
+async def test_the_full_list_of_legal_moves_stays_one_click_away(nursery, tmp_path):
     server = await start_viewer_server(nursery)
     url = server.door("web").url
     status, table = await http(url + "/api/tables", data=b'{"game": "hase_und_igel", "seats": ["you", "bot"]}')
@@ -217,9 +217,10 @@ async def test_a_game_without_pointing_offers_its_legal_moves_as_a_list(nursery,
             if wait(driver, my_turn_or_list) == "over":
                 break
             moves = seat_api(url + "/api/seats/" + seat["seat"])["moves"]
+            assert driver.find_element(By.ID, "moves-box").get_attribute("open") is None  # folded: pointing first
+            driver.find_element(By.CSS_SELECTOR, "#moves-box summary").click()
             buttons = driver.find_elements(By.CSS_SELECTOR, "#moves button.move")
             assert [b.text for b in buttons] == [m["text"] for m in moves]  # exactly the legal moves
-            assert not framed(driver, "from")
             version = driver.find_element(By.ID, "board").get_attribute("data-version")
             turn = driver.find_element(By.ID, "turn").text
             buttons[-1].click()
@@ -238,7 +239,7 @@ def my_turn_or_list(driver) -> str | None:
     if driver.find_element(By.ID, "result-box").is_displayed():
         return "over"
     board = driver.find_element(By.ID, "board")
-    return "turn" if board.get_attribute("data-your-turn") == "1" and driver.find_elements(By.CSS_SELECTOR, "#moves button.move") else None
+    return "turn" if board.get_attribute("data-your-turn") == "1" and driver.find_elements(By.CSS_SELECTOR, "#choices button, #board g.seat-targets rect") else None
 
 
 async def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(nursery, tmp_path):

@@ -1,0 +1,60 @@
+"""A person plays a whole game of every XML game by pointing, in a real browser.
+
+For each XML game a person's seat plays against the game's reference bot, every move chosen by
+clicking what the page offers (board cells, then choices beside the board), checked at every
+step against the seat's legal moves (:func:`tests.web_helpers.click_a_move`); the page ends on the
+result that ``swc replay`` prints of the written replay.  One server and one Chromium serve the
+whole module (a game's table is a new room), so the module costs the games, not start-ups.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from tests.web.test_web_seat_browser import page_result, replay_result
+from tests.web_helpers import ViewerThread, call_json, chrome, click_a_move, seat_state, wait_page
+
+XML_GAMES = ["piranhas", "hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
+             "penguins", "mississippi_queen", "blokus_2021", "hive"]
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("replays")
+    viewer = ViewerThread(save_replay=True, replay_dir=str(folder))
+    yield viewer
+    viewer.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = chrome(tmp_path_factory.mktemp("chromium"))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.parametrize("game", XML_GAMES)
+def test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot(viewer, browser, game):
+    rng = random.Random(game)
+    status, table = call_json(viewer.url + "/api/tables",
+                              f'{{"game": "{game}", "seats": ["you", "bot"]}}'.encode())
+    assert status == 200, table
+    seat = table["seats"][0]
+    api = viewer.url + "/api/seats/" + seat["seat"]
+    browser.get(viewer.url + seat["url"])
+    moves = 0
+    while wait_page(browser, seat_state, 120, f"{game}: neither the person's turn nor the end") == "turn":
+        assert browser.find_element(By.ID, "to-move").text == seat["color"]
+        assert "no deadline" in browser.find_element(By.ID, "clock").text
+        click_a_move(browser, api, rng.choice)
+        assert not browser.find_element(By.ID, "error").is_displayed(), browser.find_element(By.ID, "error").text
+        moves += 1
+    assert moves >= 1
+    shown = page_result(browser)
+    path = viewer.server.replay_writer.paths[table["room"]]
+    assert shown == replay_result(path)
+    assert "RULE_VIOLATION" not in {cause for _, cause, _ in shown}
