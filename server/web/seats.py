@@ -27,6 +27,10 @@ Conformance notes (choices where the issue and the specs are silent):
   a move are refused (403) when a browser names another site's page as their ``Origin`` (no
   cross-site request forgery); scripts send no ``Origin``. Off loopback the admin gate of every
   page applies as well.
+* A ``bot`` seat may name its ``strength`` (``{"kind": "bot", "strength": "greedy"}``): one of the
+  registry row's ``strengths`` (the XML reference bot plays ``random``, and ``greedy`` where the
+  plugin has a ``greedy_move``: Blokus 2021 and 2027); without one it is the reference bot as
+  ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
 """
@@ -262,6 +266,7 @@ class Table:
     record_id: str | None = None
     seats: list[PersonSeat] = field(default_factory=list)
     processes: list = field(default_factory=list)
+    commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
     created: float = 0.0
 
     def deadline_ms(self, index: int) -> int | None:
@@ -283,7 +288,9 @@ def fill(args: list[str], host: str, port: int, reservation: str, seed: int) -> 
     return out
 
 
-def _seat_request(item) -> tuple[str, str | None]:
+def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
+    """(kind, command) of one seat of a table request; a bot's ``strength`` comes as its command
+    (the reference bot's command with that strength's flags)."""
     if isinstance(item, str):
         item = {"kind": item}
     if not isinstance(item, dict) or item.get("kind") not in KINDS:
@@ -292,6 +299,13 @@ def _seat_request(item) -> tuple[str, str | None]:
     if item["kind"] == "command":
         if not isinstance(command, str) or "{reservation}" not in command:
             raise TableError("a command seat needs \"command\": a bot command with {host} {port} {reservation}")
+    if item["kind"] == "bot":
+        strength = item.get("strength")
+        offered = [name for name, _ in entry.strengths]
+        if strength is not None and strength not in offered:
+            raise TableError(f"strength {strength!r}: the reference bot of {entry.name} plays "
+                             + (" or ".join(offered) if offered else "one way only (no strength to choose)")[:300])
+        command = shlex.join(entry.bot_command(strength))
     return item["kind"], command
 
 
@@ -337,7 +351,7 @@ class Tables:
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
             raise TableError("seats: a list of two seats, e.g. [\"you\", \"bot\"]")
-        seats = [_seat_request(item) for item in wanted]
+        seats = [_seat_request(item, entry) for item in wanted]
         names = request.get("names")
         if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
             names = [kind for kind, _ in seats]
@@ -361,8 +375,8 @@ class Tables:
             elif kind == "open":
                 answer.append({"kind": kind, "color": label, "reservation": code})
             else:
-                args = entry.bot_command() if kind == "bot" else shlex.split(command)
-                argv = fill(list(args), self.host, self.port, code, self.lobby.rng.getrandbits(31))
+                argv = fill(shlex.split(command), self.host, self.port, code, self.lobby.rng.getrandbits(31))
+                table.commands.append(argv)
                 self.nursery.start_soon(self._run_bot, table, argv)
                 answer.append({"kind": kind, "color": label})
         log.info("table %s: room %s (%s) with %s", table.id, room.id, plugin.game_type, ", ".join(table.kinds))

@@ -58,3 +58,25 @@ def test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot(viewe
     path = viewer.server.replay_writer.paths[table["room"]]
     assert shown == replay_result(path)
     assert "RULE_VIOLATION" not in {cause for _, cause, _ in shown}
+
+
+def test_the_start_page_offers_the_bots_strengths_where_it_has_them(viewer, browser):
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(viewer.url + "/")
+    browser.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+    wait_page(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#table-game option"))
+    Select(browser.find_element(By.ID, "table-game")).select_by_value("swc_2019_piranhas")
+    assert not browser.find_element(By.ID, "strength-1").is_displayed()  # its bot plays one way
+    Select(browser.find_element(By.ID, "table-game")).select_by_value("swc_2027_blokus")
+    strength = Select(browser.find_element(By.ID, "strength-1"))
+    assert [o.get_attribute("value") for o in strength.options] == ["random", "greedy"]
+    assert not browser.find_element(By.ID, "strength-0").is_displayed()  # the first seat is the person's
+    strength.select_by_value("greedy")
+    tables = viewer.server.door("web").context.tables
+    before = set(tables.tables)
+    browser.find_element(By.ID, "table-start").click()
+    wait_page(browser, lambda d: "/seat/" in d.current_url, message="Play did not open the seat")
+    (new,) = set(tables.tables) - before
+    assert tables.tables[new].commands[0][-2:] == ["--strategy", "greedy"]
+    wait_page(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#choices button.choice"))  # the person's turn
