@@ -35,7 +35,15 @@ from __future__ import annotations
 
 import math
 
-from swc_local.games import svg
+from swc_local.games import blokus_view, hare_track, registry, svg
+from swc_local.games.blokus_common import ROTATIONS, SHAPE_NAMES, SkipMove, shape_cells
+from swc_local.games.hase_und_igel_2025.state import Advance, EatSalad, ExchangeCarrots
+from swc_local.games.hive.rules import CELLS as HIVE_CELLS
+from swc_local.games.hive.rules import KIND_NAMES as HIVE_KINDS
+from swc_local.games.hive.rules import DragMove as HiveDrag
+from swc_local.games.hive.rules import SetMove as HiveSet
+from swc_local.games.mississippi_queen.rules import ACCELERATE, ADVANCE, DIRECTIONS, TURN
+from swc_local.games.penguins.rules import point_of
 
 Cell = tuple[int, int]
 
@@ -85,8 +93,6 @@ def _hase_2018(game, move) -> list[dict]:
 
 
 def _hase_2025(game, move) -> list[dict]:
-    from swc_local.games.hase_und_igel_2025.state import Advance, EatSalad, ExchangeCarrots
-
     hare = game.state.hares[game.current_seat]
     if isinstance(move, Advance):
         return [_cell(hare.position + move.distance)] + [_choice(f"card {card}") for card in move.cards]
@@ -98,22 +104,18 @@ def _hase_2025(game, move) -> list[dict]:
 
 
 def _blokus(game, move) -> list[dict]:
-    from swc_local.games.blokus_common import ROTATIONS, SHAPE_NAMES, SkipMove
-
     if isinstance(move, SkipMove):
         return [_choice("skip this colour's turn")]
     orientation = ROTATIONS[move.rotation].lower() + (", flipped" if move.flipped else "")
     anchor = _cell(move.x, move.y)
-    anchor["preview"] = [f"{x},{y}" for x, y in sorted(move.cells())]
+    anchor["preview"] = [f"{x + move.x},{y + move.y}" for x, y in shape_cells(move.kind, move.rotation, move.flipped)]
     return [_choice(SHAPE_NAMES[move.kind]), _choice(orientation), anchor]
 
 
 def _hive(game, move) -> list[dict]:
-    from swc_local.games.hive.rules import KIND_NAMES, DragMove, SetMove
-
-    if isinstance(move, SetMove):
-        return [_choice(f"set {KIND_NAMES[move.kind]}"), _cell(*move.destination)]
-    if isinstance(move, DragMove):
+    if isinstance(move, HiveSet):
+        return [_choice(f"set {HIVE_KINDS[move.kind]}"), _cell(*move.destination)]
+    if isinstance(move, HiveDrag):
         return [_cell(*move.start), _cell(*move.destination)]
     return [_choice("skip")]
 
@@ -125,8 +127,6 @@ def _penguins(game, move) -> list[dict]:
 
 
 def _mississippi_queen(game, move) -> list[dict]:
-    from swc_local.games.mississippi_queen.rules import ACCELERATE, ADVANCE, DIRECTIONS, TURN
-
     steps = []
     for kind, value in move:
         if kind == ACCELERATE:
@@ -140,54 +140,43 @@ def _mississippi_queen(game, move) -> list[dict]:
     return steps
 
 
-# -- the boxes of each game's cells ---------------------------------------------------------------
+# -- the boxes of each game's cells (``view``: the game's view module, from the registry) ---------
 
 
-def _square_boxes(view_module: str, size: int):
-    def boxes(game) -> dict[str, list[float]]:
-        import importlib
-
-        view = importlib.import_module(view_module)
+def _square_boxes(size: int):
+    def boxes(view, game) -> dict[str, list[float]]:
         grid, _, _ = svg.frame(size, size, view.CELL, view.MARGIN, 2, view.LEGEND_H, y_up=True)
         return {f"{x},{y}": [*grid.corner(x, y), grid.cell, grid.cell] for x in range(size) for y in range(size)}
     return boxes
 
 
-def _hare_boxes(game) -> dict[str, list[float]]:
-    from swc_local.games.hare_track import snake, track_grid
-
+def _hare_boxes(view, game) -> dict[str, list[float]]:
     state = game.state
     fields = len(state.board) if hasattr(state, "board") else len(state.track)
-    grid = track_grid(fields, svg.header_height(2) + 6)  # as hare_track.track_picture lays it out
-    return {str(i): [*grid.corner(*snake(i)), grid.cell, grid.cell] for i in range(fields)}
+    grid = hare_track.track_grid(fields, svg.header_height(2) + 6)  # as hare_track.track_picture lays it out
+    return {str(i): [*grid.corner(*hare_track.snake(i)), grid.cell, grid.cell] for i in range(fields)}
 
 
-def _blokus_boxes(game) -> dict[str, list[float]]:
-    from swc_local.games import blokus_view as view
-
+def _blokus_boxes(view, game) -> dict[str, list[float]]:
     position = game.position
-    status = view._status(position, position.last_move)  # the header's height depends on it
-    stock_height = 4 * (2 * view.SLOT + 8) + 8
-    grid, _, _ = svg.frame(view.SIZE, view.SIZE, view.CELL, view.MARGIN, max(2, len(status)), stock_height)
-    return {f"{x},{y}": [*grid.corner(x, y), grid.cell, grid.cell] for x in range(view.SIZE) for y in range(view.SIZE)}
+    status = blokus_view._status(position, position.last_move)  # the header's height depends on it
+    stock_height = 4 * (2 * blokus_view.SLOT + 8) + 8
+    grid, _, _ = svg.frame(blokus_view.SIZE, blokus_view.SIZE, blokus_view.CELL, blokus_view.MARGIN,
+                           max(2, len(status)), stock_height)
+    size = blokus_view.SIZE
+    return {f"{x},{y}": [*grid.corner(x, y), grid.cell, grid.cell] for x in range(size) for y in range(size)}
 
 
-def _hive_boxes(game) -> dict[str, list[float]]:
-    from swc_local.games.hive import view
-    from swc_local.games.hive.rules import CELLS
-
+def _hive_boxes(view, game) -> dict[str, list[float]]:
     top, w = svg.header_height(2), view.HEX * math.sqrt(3)
     out = {}
-    for x, y in CELLS:
+    for x, y in HIVE_CELLS:
         cx, cy = view._center(x, y, top)
         out[f"{x},{y},{-x - y}"] = [cx - w / 2, cy - view.HEX, w, 2 * view.HEX]
     return out
 
 
-def _penguins_boxes(game) -> dict[str, list[float]]:
-    from swc_local.games.penguins import view
-    from swc_local.games.penguins.rules import point_of
-
+def _penguins_boxes(view, game) -> dict[str, list[float]]:
     top = svg.header_height(2) + view.MARGIN
     out = {}
     for index in range(len(game.position.board)):
@@ -198,9 +187,9 @@ def _penguins_boxes(game) -> dict[str, list[float]]:
 
 
 POINTING = {
-    "swc_2019_piranhas": (_piranhas_2019, _square_boxes("swc_local.games.piranhas.view", 10)),
-    "swc_2026_piranhas": (_piranhas_2026, _square_boxes("swc_local.games.piranhas_2026.view", 10)),
-    "swc_2022_ostseeschach": (_ostseeschach, _square_boxes("swc_local.games.ostseeschach.view", 8)),
+    "swc_2019_piranhas": (_piranhas_2019, _square_boxes(10)),
+    "swc_2026_piranhas": (_piranhas_2026, _square_boxes(10)),
+    "swc_2022_ostseeschach": (_ostseeschach, _square_boxes(8)),
     "swc_2018_hase_und_igel": (_hase_2018, _hare_boxes),
     "swc_2025_hase_und_igel": (_hase_2025, _hare_boxes),
     "swc_2021_blokus": (_blokus, _blokus_boxes),
@@ -215,8 +204,6 @@ POINTING = {
 def extra_moves(game_type: str, game: object) -> list:
     """Moves a person may make that the plugin's ``legal_moves`` leaves out (a Blokus skip)."""
     if game_type in ("swc_2021_blokus", "swc_2027_blokus"):
-        from swc_local.games.blokus_common import SkipMove
-
         color = game.position.current_color
         if not game.position.is_over() and not game.position.is_first_move(color):
             return [SkipMove(color)]
@@ -239,4 +226,4 @@ def board_boxes(game_type: str, game: object) -> dict[str, list[float]] | None:
     entry = POINTING.get(game_type)
     if entry is None or entry[1] is None:
         return None
-    return entry[1](game)
+    return entry[1](registry.entry(game_type).view, game)

@@ -97,6 +97,7 @@ class PersonSeat:
     state: Element | None = None
     game: object | None = None
     moves: list = field(default_factory=list)  # the legal moves while it is this seat's turn
+    moves_json: tuple = (None, None)  # (moves, their JSON): the JSON of the moves last read
     your_turn: bool = False
     turn_since: float | None = None
     error: str | None = None
@@ -236,7 +237,9 @@ class PersonSeat:
                       if self.your_turn and self.turn_since is not None else None},
         }
         if self.your_turn:
-            data["moves"] = [self.move_json(i, m) for i, m in enumerate(self.moves)]
+            if self.moves_json[0] is not self.moves:  # computed once per turn, not once per read
+                self.moves_json = (self.moves, [self.move_json(i, m) for i, m in enumerate(self.moves)])
+            data["moves"] = self.moves_json[1]
             data["cells"] = board_boxes(plugin.game_type, self.game)
         return data
 

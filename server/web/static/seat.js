@@ -129,6 +129,7 @@ function drawTargets(moves) {
   if (old) old.remove();
   const choices = $("choices");
   choices.replaceChildren();
+  $("chosen").textContent = picked.length ? "chosen: " + picked.map(k => k.slice(k.indexOf(":") + 1)).join(" \u2192 ") : "";
   const candidates = matching(moves);
   const pointed = moves.filter(m => m.steps && m.steps.length);
   $("choices-box").hidden = pointed.length === 0;
