@@ -6,7 +6,8 @@ cell (the ``data-cell`` names the views give their cells), ``{"choice": "text"}`
 button beside the board (a card, a piece from the hand, an action).  The page offers, at each
 step, exactly the steps of the legal moves that agree with the clicks made so far, and sends the
 move once the clicks name one move.  A cell step may carry ``"preview"``: the cells the move would
-cover, drawn while the pointer is over the cell (Blokus).  :func:`board_boxes` gives the box of
+cover, drawn while the pointer is over the cell (Blokus); a choice step may carry ``"shape"``,
+the cells of a piece to draw on its button (a Blokus piece and orientation).  :func:`board_boxes` gives the box of
 every cell in the view's coordinates, so the page can frame empty cells too.
 
 The games (the per-game step functions below read the game's own move types):
@@ -107,9 +108,11 @@ def _blokus(game, move) -> list[dict]:
     if isinstance(move, SkipMove):
         return [_choice("skip this colour's turn")]
     orientation = ROTATIONS[move.rotation].lower() + (", flipped" if move.flipped else "")
+    cells = shape_cells(move.kind, move.rotation, move.flipped)
     anchor = _cell(move.x, move.y)
-    anchor["preview"] = [f"{x + move.x},{y + move.y}" for x, y in shape_cells(move.kind, move.rotation, move.flipped)]
-    return [_choice(SHAPE_NAMES[move.kind]), _choice(orientation), anchor]
+    anchor["preview"] = [f"{x + move.x},{y + move.y}" for x, y in cells]
+    piece = _choice(SHAPE_NAMES[move.kind]) | {"shape": [list(c) for c in shape_cells(move.kind, 0, False)]}
+    return [piece, _choice(orientation) | {"shape": [list(c) for c in cells]}, anchor]
 
 
 def _hive(game, move) -> list[dict]:

@@ -57,7 +57,7 @@ def test_the_steps_name_one_legal_move_and_every_cell_has_its_box(game_type):
         keys = set()
         for move in moves:
             steps = move_steps(game_type, game, move)
-            assert steps and all(set(s) <= {"cell", "choice", "preview"} for s in steps)
+            assert steps and all(set(s) <= {"cell", "choice", "preview", "shape"} for s in steps)
             key = json.dumps([[s.get("cell"), s.get("choice")] for s in steps])
             assert key not in keys, f"two moves share the clicks {key}"
             keys.add(key)
@@ -83,6 +83,7 @@ def test_a_blokus_placement_previews_its_cells_and_a_colour_skips_after_its_firs
             steps = move_steps(game_type, game, move)
             if isinstance(move, SetMove):
                 assert [s.get("choice") is not None for s in steps] == [True, True, False]
+                assert sorted(map(tuple, steps[1]["shape"])) == sorted((x - move.x, y - move.y) for x, y in move.cells())
                 assert steps[2]["cell"] == f"{move.x},{move.y}"
                 assert sorted(steps[2]["preview"]) == sorted(f"{x},{y}" for x, y in move.cells())
             else:

@@ -168,6 +168,7 @@ function drawTargets(moves) {
       button.className = "choice";
       button.dataset.choice = step.choice;
       button.textContent = step.choice;
+      if (step.shape) button.prepend(shapeIcon(step.shape));
       button.addEventListener("click", () => choose(moves, stepKey(step)));
       choices.appendChild(button);
       choicesShown++;
@@ -195,6 +196,22 @@ function drawTargets(moves) {
   const where = [cellsShown ? "a framed field" : "", choicesShown ? "a choice beside the board" : ""].filter(Boolean);
   text("hint", where.length ? "Click " + where.join(" or ") + (picked.length ? " (or back)." : ".")
                             : complete ? "Send the move, or go back." : "");
+}
+
+// A piece's cells as a small picture on its button (Blokus: the piece, then its orientation).
+function shapeIcon(cells) {
+  const unit = 6, w = Math.max(...cells.map(c => c[0])) + 1, h = Math.max(...cells.map(c => c[1])) + 1;
+  const icon = document.createElementNS(SVG, "svg");
+  icon.setAttribute("viewBox", `0 0 ${w * unit} ${h * unit}`);
+  icon.setAttribute("width", w * unit);
+  icon.setAttribute("height", h * unit);
+  icon.setAttribute("class", "shape");
+  for (const [x, y] of cells) {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({x: x * unit, y: y * unit, width: unit - 1, height: unit - 1})) rect.setAttribute(k, v);
+    icon.appendChild(rect);
+  }
+  return icon;
 }
 
 function showPreview(svg, layer, cells) {
