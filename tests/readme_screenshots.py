@@ -72,12 +72,15 @@ def shoot(view: ViewProcess, profile: Path, shots: list[tuple[str, str, float]])
 class SeatShot:
     """A person's turn at the table: ``game`` (a name ``POST /api/tables`` takes), the PNG's
     ``name``, how many of the person's ``moves`` are clicked first, and how many ``steps`` of the
-    next move are clicked before the picture (the pointer then rests on the next step's cell)."""
+    next move are clicked before the picture (the pointer then rests on the next step's cell);
+    ``table``: more of the ``POST /api/tables`` body (a map, the seats; default: you against
+    the reference bot)."""
 
     game: str
     name: str
     moves: int = 3
     steps: int = 2
+    table: tuple[tuple[str, object], ...] = ()
 
 
 SEAT_SHOTS = (
@@ -93,7 +96,8 @@ def shoot_seats(profile: Path, shots=SEAT_SHOTS) -> None:
     try:
         driver.set_window_size(1200, 900)
         for shot in shots:
-            status, table = call_json(viewer.url + "/api/tables", json.dumps({"game": shot.game}).encode())
+            body = {"game": shot.game, "seats": ["you", "bot"], **dict(shot.table)}
+            status, table = call_json(viewer.url + "/api/tables", json.dumps(body).encode())
             assert status == 200, table
             seat = table["seats"][0]
             api = viewer.url + "/api/seats/" + seat["seat"]
