@@ -245,3 +245,21 @@ def click_a_move(driver, api: str, choose=None) -> dict:
         driver.find_element(By.CSS_SELECTOR, "#choices button.send").click()  # a prefix of longer moves
     wait_page(driver, lambda d: board.get_attribute("data-version") != version, message="the move was not sent")
     return move
+
+
+def replay_result(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(seat, cause, score parts) of both seats as ``swc replay PATH`` prints its result."""
+    import re
+
+    swc = Path(sys.executable).parent / "swc"
+    out = subprocess.run([str(swc), "replay", str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.split("result:")[1].strip().splitlines()
+    rows = [re.match(r"(\w+)\s+(\w+) \[([^\]]*)\]", line.strip()) for line in lines[:2]]
+    return [(m.group(1).upper(), m.group(2), m.group(3).split()) for m in rows]
+
+
+def page_result(driver) -> list[tuple[str, str, list[str]]]:
+    """(seat, cause, score parts) of each row of a seat page's result table."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#result tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+    return [(r[1], r[3], r[4].split(" / ")) for r in rows]

@@ -14,8 +14,9 @@ import random
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.web.test_web_seat_browser import page_result, replay_result
-from tests.web_helpers import ViewerThread, call_json, chrome, click_a_move, seat_state, wait_page
+from tests.web_helpers import (
+    ViewerThread, call_json, chrome, click_a_move, page_result, replay_result, seat_state, wait_page,
+)
 
 XML_GAMES = ["piranhas", "hase_und_igel", "ostseeschach", "piranhas_2026", "hase_und_igel_2025", "blokus",
              "penguins", "mississippi_queen", "blokus_2021", "hive"]
