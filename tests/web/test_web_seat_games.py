@@ -81,3 +81,51 @@ def test_the_start_page_offers_the_bots_strengths_where_it_has_them(viewer, brow
     (new,) = set(tables.tables) - before
     assert tables.tables[new].commands[0][-2:] == ["--strategy", "greedy"]
     wait_page(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#choices button.choice"))  # the person's turn
+
+
+def _seat(viewer, browser, game: str) -> str:
+    status, table = call_json(viewer.url + "/api/tables", f'{{"game": "{game}", "seats": ["you", "bot"]}}'.encode())
+    assert status == 200, table
+    browser.get(viewer.url + table["seats"][0]["url"])
+    assert wait_page(browser, seat_state, 60) == "turn"
+    return viewer.url + "/api/seats/" + table["seats"][0]["seat"]
+
+
+def _click(browser, step: dict):
+    if "cell" in step:
+        return browser.find_element(By.CSS_SELECTOR, f'#board g.seat-targets rect[data-cell="{step["cell"]}"]')
+    return browser.find_element(By.CSS_SELECTOR, f'#choices button.choice[data-choice="{step["choice"]}"]')
+
+
+def test_a_blokus_anchor_previews_the_piece_where_it_would_lie(viewer, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    api = _seat(viewer, browser, "blokus")
+    moves = call_json(api)[1]["moves"]
+    move = moves[len(moves) // 2]
+    piece, orientation, anchor = move["steps"]
+    assert len(_click(browser, piece).find_elements(By.CSS_SELECTOR, "svg.shape rect")) == len(anchor["preview"])
+    _click(browser, piece).click()
+    _click(browser, orientation).click()
+    assert browser.find_element(By.ID, "chosen").text == f"chosen: {piece['choice']} \u2192 {orientation['choice']}"
+    ActionChains(browser).move_to_element(_click(browser, anchor)).perform()
+    shown = browser.execute_script("return [...document.querySelectorAll('#board rect.seat-preview')].map(r => r.dataset.cell)")
+    assert sorted(shown) == sorted(anchor["preview"])
+    browser.find_element(By.CSS_SELECTOR, "#choices button.back").click()  # back to the orientations
+    assert browser.find_element(By.ID, "chosen").text == f"chosen: {piece['choice']}"
+    assert not browser.execute_script("return document.querySelectorAll('#board rect.seat-preview').length")
+
+
+def test_a_mississippi_queen_move_that_longer_ones_extend_is_sent_by_its_send_button(viewer, browser):
+    api = _seat(viewer, browser, "mississippi_queen")
+    moves = call_json(api)[1]["moves"]
+    keys = [[s["choice"] for s in m["steps"]] for m in moves]
+    short = next(m for m, k in zip(moves, keys) if any(len(o) > len(k) and o[:len(k)] == k for o in keys))
+    version = browser.find_element(By.ID, "board").get_attribute("data-version")
+    for step in short["steps"]:
+        _click(browser, step).click()
+    send = browser.find_element(By.CSS_SELECTOR, "#choices button.send")
+    assert send.text == "send: " + short["text"]
+    send.click()
+    wait_page(browser, lambda d: d.find_element(By.ID, "board").get_attribute("data-version") != version)
+    assert not browser.find_element(By.ID, "error").is_displayed()
