@@ -2,8 +2,9 @@
 
 A server (in this process, on its own thread) with the viewer; a person's seat of Piranhas 2019
 against the reference bot (a subprocess, as the viewer starts it); Debian's headless Chromium on
-the seat page. Each sample: the page clicks a framed fish and then its target; the time runs from
-the second click to the moment the page has drawn the board of the bot's answer with the person
+the seat page (``--game``: any XML game). Each sample: the page clicks what it offers, step by
+step (a fish, then its target; a Blokus piece, orientation, anchor), until the move is sent; the
+time runs from that last click to the moment the page has drawn the board of the bot's answer with the person
 to move again (a MutationObserver in the page sees ``data-your-turn`` turn to 1). Games are
 played back to back until ``--moves`` samples are taken; the median and p99 are printed.
 
@@ -24,11 +25,12 @@ import trio
 CLICK = """
 const done = arguments[arguments.length - 1];
 const board = document.getElementById('board');
-const from = board.querySelector('rect.seat-from');
-if (!from) { done(null); return; }
-from.dispatchEvent(new MouseEvent('click', {bubbles: true}));
-const to = board.querySelector('rect.seat-to');
+const offered = () => board.querySelector('g.seat-targets rect.seat-from, g.seat-targets rect.seat-to')
+  || document.querySelector('#choices button.choice:not(.back):not(.send)')
+  || document.querySelector('#choices button.send');
+if (!offered()) { done(null); return; }
 const version = board.dataset.version;
+let start = 0;
 const observer = new MutationObserver(() => {
   if (board.dataset.version !== version && board.dataset.yourTurn === '1') {
     observer.disconnect(); done(performance.now() - start);
@@ -36,8 +38,12 @@ const observer = new MutationObserver(() => {
   if (document.getElementById('result-box').hidden === false) { observer.disconnect(); done(-1); }
 });
 observer.observe(board, {attributes: true});
-const start = performance.now();
-to.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+// click the first thing offered, step by step, until the move is sent (the page then offers
+// nothing); the time runs from the last click, the one that sent the move
+for (let element = offered(); element; element = offered()) {
+  start = performance.now();
+  element.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+}
 """
 
 
@@ -73,13 +79,13 @@ def browser():
     return webdriver.Chrome(options=options, service=Service(executable_path=shutil.which("chromedriver")))
 
 
-def new_seat(url: str) -> str:
-    body = json.dumps({"game": "piranhas", "seats": ["you", "bot"]}).encode()
+def new_seat(url: str, game: str) -> str:
+    body = json.dumps({"game": game, "seats": ["you", "bot"]}).encode()
     with urllib.request.urlopen(urllib.request.Request(url + "/api/tables", data=body), timeout=20) as response:
         return json.loads(response.read())["seats"][0]["url"]
 
 
-def measure(moves: int) -> list[float]:
+def measure(moves: int, game: str = "piranhas") -> list[float]:
     from selenium.webdriver.support.ui import WebDriverWait
 
     url, stop = start_server()
@@ -88,10 +94,10 @@ def measure(moves: int) -> list[float]:
     samples: list[float] = []
     try:
         while len(samples) < moves:
-            driver.get(url + new_seat(url))
+            driver.get(url + new_seat(url, game))
             while len(samples) < moves:
                 WebDriverWait(driver, 30, 0.02).until(lambda d: d.execute_script(
-                    "return document.querySelector('#board rect.seat-from') !== null"
+                    "return document.querySelector('#board').dataset.yourTurn === '1'"
                     " || !document.getElementById('result-box').hidden"))
                 elapsed = driver.execute_async_script(CLICK)
                 if elapsed is None or elapsed < 0:
@@ -106,10 +112,11 @@ def measure(moves: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--game", default="piranhas", help="an XML game's name (default piranhas)")
     args = parser.parse_args()
-    samples = sorted(measure(args.moves))
+    samples = sorted(measure(args.moves, args.game))
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-    print(f"person's click to the bot's answer drawn (Piranhas 2019, reference bot, {len(samples)} moves): "
+    print(f"person's click to the bot's answer drawn ({args.game}, reference bot, {len(samples)} moves): "
           f"median {statistics.median(samples):.1f} ms, p99 {p99:.1f} ms")
 
 

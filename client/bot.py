@@ -19,6 +19,12 @@ from swc_local.client.messages import Closed, Error, Joined, Memento, MoveReques
 
 log = logging.getLogger("swc.bot")
 
+def choose_move(plugin: GamePlugin, game, rng: random.Random, strategy: str = "random"):
+    """The bot's answer to a move request: ``plugin.random_move`` or, greedy, ``plugin.greedy_move``."""
+    if strategy == "greedy":
+        return plugin.greedy_move(game, rng)
+    return plugin.random_move(game, rng)
+
 
 @dataclass
 class BotReport:
@@ -39,8 +45,9 @@ async def play_game(
     port: int = 13050,
     reservation: str | None = None,
     seed: int | None = None,
+    strategy: str = "random",
 ) -> BotReport:
-    """Join (or joinPrepared) one game, play it with random moves, and return what happened."""
+    """Join (or joinPrepared) one game, play it with ``strategy``'s moves, and return what happened."""
     rng = random.Random(seed)
     report = BotReport()
     async with await Client.connect(host, port, plugin) as client:
@@ -49,13 +56,14 @@ async def play_game(
         else:
             await client.join()
         try:
-            await _play(client, plugin, rng, report, reservation)
+            await _play(client, plugin, rng, report, reservation, strategy)
         except WrongGame as error:
             report.error = str(error)
     return report
 
 
-async def _play(client: Client, plugin: GamePlugin, rng: random.Random, report: BotReport, reservation: str | None) -> None:
+async def _play(client: Client, plugin: GamePlugin, rng: random.Random, report: BotReport, reservation: str | None,
+                strategy: str = "random") -> None:
     """The bot's half of one game: answer move requests until the result (fills ``report``).
 
     ``report.moves`` counts the moves of the game, both players', as ``swc replay`` counts them:
@@ -69,7 +77,7 @@ async def _play(client: Client, plugin: GamePlugin, rng: random.Random, report: 
             states += 1
             report.moves = states - 1
         elif isinstance(message, MoveRequest) and client.memento is not None:
-            move = plugin.random_move(client.memento.game, rng)
+            move = choose_move(plugin, client.memento.game, rng, strategy)
             if move is None:
                 report.error = "no legal move"
                 log.info("no legal move in room %s; leaving", report.room_id)
@@ -130,6 +138,8 @@ def add_commands(commands) -> None:
     bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
+    bot.add_argument("--strategy", help="the bot's strength: random (every game) or greedy (Blokus, ReversiXT, "
+                                        "Robo Rally); default: the game's reference bot")
     bot.set_defaults(run=_bot)
     for family in bots.FAMILIES:
         if family.add_commands is not None:
@@ -147,8 +157,13 @@ def _bot(args) -> int:
         log.error("swc bot: %s", registry.unknown_game_message(args.game))
         return 2
     family = bots.family(game.family)
+    offered = [name for name, _ in game.strengths] or ["random"]
+    if args.strategy is not None and args.strategy not in offered:
+        log.error("swc bot: --strategy %r: the reference bot of %s plays %s", args.strategy, game.name, " or ".join(offered))
+        return 2
     if family is not None:  # a game of another family: its own reference bot (client/bots.py)
-        argv = [*game.bot_flags, "--host", args.host]
+        flags = game.bot_flags if args.strategy is None else game.strength_flags(args.strategy)
+        argv = [*flags, "--host", args.host]
         argv += ["--port", str(args.port)] if args.port is not None else []
         argv += ["--seed", str(args.seed)] if args.seed is not None else []
         return family.bot_main(argv)
@@ -156,7 +171,7 @@ def _bot(args) -> int:
     args.port = 13050 if args.port is None else args.port
     report = None
     try:
-        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed)
+        report = trio.run(play_game, plugin, args.host, args.port, args.reservation, args.seed, args.strategy or "random")
     except* OSError as errors:
         log.error("cannot connect to %s:%d: %s", args.host, args.port, errors.exceptions[0])
     except* KeyboardInterrupt:

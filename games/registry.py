@@ -50,6 +50,7 @@ class Game:
     title: str = ""  # what people read (the viewer's lists): "Piranhas 2019"
     rules: ModuleType | None = None  # other families: the package its door plays it with
     bot_flags: tuple[str, ...] = ()  # other families: what ``swc bot GAME`` gives the family's bot before --host
+    strengths: tuple[tuple[str, tuple[str, ...]], ...] = ()  # the reference bot's strengths and their flags
 
     @property
     def name(self) -> str:
@@ -65,15 +66,27 @@ class Game:
 
         return views.view_module(self.game_type)
 
-    def bot_command(self) -> list[str]:
-        return [sys.executable if arg == PYTHON else arg for arg in self.bot]
+    def bot_command(self, strength: str | None = None) -> list[str]:
+        """The reference bot's command; ``strength`` (one of :attr:`strengths`) swaps its flags in."""
+        args = list(self.bot)
+        if strength is not None:
+            flags, n = list(self.strength_flags(strength)), len(self.bot_flags)
+            at = next((i for i in range(len(args)) if n and tuple(args[i:i + n]) == self.bot_flags), None)
+            args = args[:at] + flags + args[at + n:] if at is not None else args + flags
+        return [sys.executable if arg == PYTHON else arg for arg in args]
+
+    def strength_flags(self, strength: str) -> tuple[str, ...]:
+        """The bot's flags for ``strength``; KeyError if its reference bot has no such strength."""
+        return dict(self.strengths)[strength]
 
 
 def _xml(game_type: str, short: str, module: ModuleType, title: str) -> Game:
     """A game of the XML family: ``module`` is its ``plugin.py`` (its ``PLUGIN``)."""
     bot = (PYTHON, "-m", "swc_local.tools.cli", "bot", game_type, "--host", "{host}", "--port", "{port}",
            "--reservation", "{reservation}", "--seed", "{seed}")
-    return Game(game_type, XML, (short,), (2, 2), bot, module.PLUGIN, title)
+    strengths = tuple((name, ("--strategy", name)) for name in ("random", "greedy")) \
+        if hasattr(module.PLUGIN, "greedy_move") else ()  # client/bot.py: greedy where the plugin has one
+    return Game(game_type, XML, (short,), (2, 2), bot, module.PLUGIN, title, strengths=strengths)
 
 
 GAMES: tuple[Game, ...] = (
@@ -90,11 +103,13 @@ GAMES: tuple[Game, ...] = (
     Game("reversixt", "reversixt", ("reversixt",), (2, 8),
          (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
-         title="ReversiXT", rules=reversixt, bot_flags=("--strategy", "greedy")),
+         title="ReversiXT", rules=reversixt, bot_flags=("--strategy", "greedy"),
+         strengths=(("greedy", ("--strategy", "greedy")), ("random", ("--strategy", "random")))),
     Game("roborally", "roborally", ("roborally",), (2, 6),
          (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
           "--seed", "{seed}"),
-         title="Robo Rally", rules=roborally, bot_flags=("--greedy",)),
+         title="Robo Rally", rules=roborally, bot_flags=("--greedy",),
+         strengths=(("greedy", ("--greedy",)), ("random", ()))),
 )
 
 _names: tuple[tuple[Game, ...], dict[str, Game]] = ((), {})

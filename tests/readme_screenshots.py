@@ -2,14 +2,18 @@
 
 Three games in Debian's headless Chromium, each opened with ``swc view`` at a step in its middle:
 the official server's Piranhas 2019 replay (tests/data), a Blokus 2027 game played here by the
-reference bots, and the reference server's ReversiXT ``log_game.txt``. The PNGs go to
-docs/screenshots/ (the viewer's page of the docs site shows them).
+reference bots, and the reference server's ReversiXT ``log_game.txt``.  Then a person's turn at
+the table (:data:`SEAT_SHOTS`, one entry per game: a server with its viewer, a seat against the
+reference bot, a few moves clicked, then the first clicks of the next move with its preview).
+The PNGs go to docs/screenshots/ (the viewer's page of the docs site shows them).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import trio
@@ -19,7 +23,10 @@ from swc_local.games import registry
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 
-from .web_helpers import OFFICIAL_PIRANHAS, REFERENCE_REVERSIXT, ViewProcess, chrome
+from .web_helpers import (
+    OFFICIAL_PIRANHAS, REFERENCE_REVERSIXT, ViewerThread, ViewProcess, call_json, chrome, click_a_move, seat_state,
+    step_key, wait_page,
+)
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"  # the docs site shows them
 
@@ -61,6 +68,61 @@ def shoot(view: ViewProcess, profile: Path, shots: list[tuple[str, str, float]])
         driver.quit()
 
 
+@dataclass(frozen=True)
+class SeatShot:
+    """A person's turn at the table: ``game`` (a name ``POST /api/tables`` takes), the PNG's
+    ``name``, how many of the person's ``moves`` are clicked first, and how many ``steps`` of the
+    next move are clicked before the picture (the pointer then rests on the next step's cell);
+    ``table``: more of the ``POST /api/tables`` body (a map, the seats; default: you against
+    the reference bot)."""
+
+    game: str
+    name: str
+    moves: int = 3
+    steps: int = 2
+    table: tuple[tuple[str, object], ...] = ()
+
+
+SEAT_SHOTS = (
+    SeatShot("blokus", "seat_blokus_2027", moves=3, steps=2),  # piece and orientation chosen, anchor previewed
+)
+
+
+def shoot_seats(profile: Path, shots=SEAT_SHOTS) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    viewer, driver = ViewerThread(), chrome(profile / "seats")
+    try:
+        driver.set_window_size(1200, 900)
+        for shot in shots:
+            body = {"game": shot.game, "seats": ["you", "bot"], **dict(shot.table)}
+            status, table = call_json(viewer.url + "/api/tables", json.dumps(body).encode())
+            assert status == 200, table
+            seat = table["seats"][0]
+            api = viewer.url + "/api/seats/" + seat["seat"]
+            driver.get(viewer.url + seat["url"])
+            for _ in range(shot.moves):
+                assert wait_page(driver, seat_state, 120) == "turn"
+                click_a_move(driver, api, lambda moves: max(moves, key=lambda m: len(m["steps"])))
+            assert wait_page(driver, seat_state, 120) == "turn"
+            moves = call_json(api)[1]["moves"]
+            move = max(moves, key=lambda m: (len(m["steps"]), len(m["steps"][-1].get("preview", ()))))
+            for step in move["steps"][:shot.steps]:
+                selector = (f'#board g.seat-targets rect[data-cell="{step["cell"]}"]' if "cell" in step
+                            else f'#choices button.choice[data-choice="{step["choice"]}"]')
+                driver.find_element(By.CSS_SELECTOR, selector).click()
+            if len(move["steps"]) > shot.steps and "cell" in move["steps"][shot.steps]:
+                target = move["steps"][shot.steps]["cell"]
+                ActionChains(driver).move_to_element(driver.find_element(
+                    By.CSS_SELECTOR, f'#board g.seat-targets rect[data-cell="{target}"]')).perform()
+            assert step_key(move["steps"][0])  # the move the picture shows is a legal one
+            driver.save_screenshot(str(OUT / f"{shot.name}.png"))
+    finally:
+        driver.quit()
+        viewer.close()
+
+
 def main() -> int:
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
@@ -73,6 +135,7 @@ def main() -> int:
             shoot(view, scratch, [("g1", "piranhas_2019", 0.5), ("g2", "blokus_2027", 0.7), ("g3", "reversixt", 0.6)])
         finally:
             view.close()
+        shoot_seats(scratch)
     for path in sorted(OUT.glob("*.png")):
         print(f"{path}: {path.stat().st_size // 1024} KiB")
     return 0

@@ -142,3 +142,124 @@ class _SlowTrio:
 def slow_bots(monkeypatch, bot_class, delay: float = 0.1) -> None:
     """Make a bot class think ``delay`` seconds before every answer, so its game lasts a while."""
     monkeypatch.setattr(sys.modules[bot_class.__module__], "trio", _SlowTrio(delay))
+
+
+class ViewerThread:
+    """A server with its viewer, run by ``trio.run`` in a thread of its own, so that one server
+    serves every (synchronous) test of a module; ``close()`` cancels it."""
+
+    def __init__(self, **overrides) -> None:
+        import threading
+
+        self.ready = threading.Event()
+        self.server: Server | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(overrides,), daemon=True)
+        self.thread.start()
+        self.ready.wait(60)
+        if self.server is None:
+            raise AssertionError(f"the viewer did not start: {self.error!r}")
+        self.url = self.server.door("web").url
+
+    def _run(self, overrides: dict) -> None:
+        try:
+            trio.run(self._main, overrides)
+        except BaseException as error:  # reported by __init__ or close()
+            self.error = error
+            self.ready.set()
+
+    async def _main(self, overrides: dict) -> None:
+        async with trio.open_nursery() as nursery:
+            self.cancel_scope, self.token = nursery.cancel_scope, trio.lowlevel.current_trio_token()
+            self.server = await start_viewer_server(nursery, **overrides)
+            self.ready.set()
+            await trio.sleep_forever()
+
+    def close(self) -> None:
+        trio.from_thread.run_sync(self.cancel_scope.cancel, trio_token=self.token)
+        self.thread.join(30)
+
+
+def call_json(url: str, data: bytes | None = None) -> tuple[int, object]:
+    """(status, parsed JSON) of one request, from a synchronous test."""
+    status, body = _call(url, data)
+    return status, json.loads(body)
+
+
+# -- a person's seat in the browser ---------------------------------------------------------------
+
+_OFFERED = """
+const keys = [];
+for (const r of document.querySelectorAll('#board g.seat-targets rect.seat-from, #board g.seat-targets rect.seat-to'))
+  keys.push('cell:' + r.dataset.cell);
+for (const b of document.querySelectorAll('#choices button.choice:not(.back):not(.send)'))
+  keys.push('choice:' + b.dataset.choice);
+return keys;"""
+
+
+def step_key(step: dict) -> str:
+    return "cell:" + step["cell"] if "cell" in step else "choice:" + step["choice"]
+
+
+def seat_state(driver) -> str | None:
+    """"over" once the result is shown, "turn" when the page offers this seat a move, else None."""
+    from selenium.webdriver.common.by import By
+
+    if driver.find_element(By.ID, "result-box").is_displayed():
+        return "over"
+    board = driver.find_element(By.ID, "board")
+    if board.get_attribute("data-your-turn") == "1" and driver.execute_script(_OFFERED):
+        return "turn"
+    return None
+
+
+def wait_page(driver, condition, timeout: float = 60, message: str = ""):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
+
+
+def click_a_move(driver, api: str, choose=None) -> dict:
+    """Play one move on a person's seat page by clicking what the page offers, step by step: the
+    move is ``choose(moves)`` of the seat's legal moves (the API's list; default the first), and at
+    every step the page must offer exactly the next steps of the legal moves that agree with the
+    clicks so far.  Returns the move clicked."""
+    from selenium.webdriver.common.by import By
+
+    moves = call_json(api)[1]["moves"]
+    move = choose(moves) if choose is not None else moves[0]
+    board = driver.find_element(By.ID, "board")
+    version = board.get_attribute("data-version")
+    for depth, step in enumerate(move["steps"]):
+        prefix = [step_key(s) for s in move["steps"][:depth]]
+        expected = {step_key(m["steps"][depth]) for m in moves
+                    if len(m["steps"]) > depth and [step_key(s) for s in m["steps"][:depth]] == prefix}
+        offered = driver.execute_script(_OFFERED)
+        assert sorted(offered) == sorted(expected), f"step {depth}: offered {sorted(offered)[:8]}..."
+        if "cell" in step:
+            driver.find_element(By.CSS_SELECTOR, f'#board g.seat-targets rect[data-cell="{step["cell"]}"]'
+                                                 ":not(.seat-picked)").click()
+        else:
+            driver.find_element(By.CSS_SELECTOR, f'#choices button.choice[data-choice="{step["choice"]}"]').click()
+    if board.get_attribute("data-version") == version and driver.find_elements(By.CSS_SELECTOR, "#choices button.send"):
+        driver.find_element(By.CSS_SELECTOR, "#choices button.send").click()  # a prefix of longer moves
+    wait_page(driver, lambda d: board.get_attribute("data-version") != version, message="the move was not sent")
+    return move
+
+
+def replay_result(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(seat, cause, score parts) of both seats as ``swc replay PATH`` prints its result."""
+    import re
+
+    swc = Path(sys.executable).parent / "swc"
+    out = subprocess.run([str(swc), "replay", str(path)], capture_output=True, text=True, check=True).stdout
+    lines = out.split("result:")[1].strip().splitlines()
+    rows = [re.match(r"(\w+)\s+(\w+) \[([^\]]*)\]", line.strip()) for line in lines[:2]]
+    return [(m.group(1).upper(), m.group(2), m.group(3).split()) for m in rows]
+
+
+def page_result(driver) -> list[tuple[str, str, list[str]]]:
+    """(seat, cause, score parts) of each row of a seat page's result table."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#result tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+    return [(r[1], r[3], r[4].split(" / ")) for r in rows]

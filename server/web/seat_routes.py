@@ -54,7 +54,8 @@ def seat_routes(context, page, respond) -> list[Route]:
 
     async def api_tables(request: Request):
         if request.method == "GET":
-            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type))}
+            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
+                      "strengths": [name for name, _ in g.strengths]}
                      for g in registry.entries() if g.family == registry.XML]
             return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None})
         if context.tables is None:

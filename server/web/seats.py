@@ -20,13 +20,19 @@ Conformance notes (choices where the issue and the specs are silent):
   refused with 503); finished tables stay readable until newer ones push them out (at most
   ``2 * max_tables`` kept).  Seat ids are ``secrets.token_urlsafe(16)``.
 * A move by index is one of the legal moves computed, on the seat's turn, by the game's own
-  ``plugin.legal_moves`` from the last memento the seat received (what a client knows); a raw
+  ``plugin.legal_moves`` from the last memento the seat received (what a client knows), plus
+  the moves that list leaves out but the rules allow (a Blokus colour's skip,
+  :func:`.pointing.extra_moves`); each comes with its pointing steps (:mod:`.pointing`); a raw
   ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
   anything a bot could and see the server's own ``error`` text.
 * A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
   a move are refused (403) when a browser names another site's page as their ``Origin`` (no
   cross-site request forgery); scripts send no ``Origin``. Off loopback the admin gate of every
   page applies as well.
+* A ``bot`` seat may name its ``strength`` (``{"kind": "bot", "strength": "greedy"}``): one of the
+  registry row's ``strengths`` (the XML reference bot plays ``random``, and ``greedy`` where the
+  plugin has a ``greedy_move``: Blokus 2021 and 2027); without one it is the reference bot as
+  ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
 """
@@ -49,7 +55,7 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
 
-from .pointing import board_boxes, move_cells
+from .pointing import board_boxes, extra_moves, move_steps
 
 log = logging.getLogger("swc.web.seats")
 
@@ -93,6 +99,7 @@ class PersonSeat:
     state: Element | None = None
     game: object | None = None
     moves: list = field(default_factory=list)  # the legal moves while it is this seat's turn
+    moves_json: tuple = (None, None)  # (moves, their JSON): the JSON of the moves last read
     your_turn: bool = False
     turn_since: float | None = None
     error: str | None = None
@@ -154,7 +161,7 @@ class PersonSeat:
                 self.your_turn, self.moves = False, []
             elif kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):
                 self.your_turn, self.turn_since, self.error = True, trio.current_time(), None
-                self.moves = list(self.table.plugin.legal_moves(self.game)) if self.game is not None else []
+                self.moves = self.legal_moves()
             elif kind == "error":
                 self.error = data.get("message") or "error"
                 self.your_turn, self.moves = False, []
@@ -200,6 +207,12 @@ class PersonSeat:
 
     # -- what the page and a script read ----------------------------------------------------------
 
+    def legal_moves(self) -> list:
+        if self.game is None:
+            return []
+        game_type = self.table.plugin.game_type
+        return list(self.table.plugin.legal_moves(self.game)) + extra_moves(game_type, self.game)
+
     def move_text(self, move: object) -> str:
         return self.game.move_text(move) if isinstance(self.game, GameHooks) else str(move)
 
@@ -226,10 +239,16 @@ class PersonSeat:
                       if self.your_turn and self.turn_since is not None else None},
         }
         if self.your_turn:
-            data["moves"] = [{"index": i, "text": self.move_text(m), "cells": move_cells(plugin.game_type, self.game, m)}
-                             for i, m in enumerate(self.moves)]
-            data["cells"] = board_boxes(plugin.game_type)
+            if self.moves_json[0] is not self.moves:  # computed once per turn, not once per read
+                self.moves_json = (self.moves, [self.move_json(i, m) for i, m in enumerate(self.moves)])
+            data["moves"] = self.moves_json[1]
+            data["cells"] = board_boxes(plugin.game_type, self.game)
         return data
+
+    def move_json(self, index: int, move: object) -> dict:
+        steps = move_steps(self.table.plugin.game_type, self.game, move)
+        return {"index": index, "text": self.move_text(move), "steps": steps,
+                "cells": [step["cell"] for step in steps if "cell" in step]}
 
 
 async def _close(stream: trio.abc.Stream) -> None:
@@ -252,6 +271,7 @@ class Table:
     record_id: str | None = None
     seats: list[PersonSeat] = field(default_factory=list)
     processes: list = field(default_factory=list)
+    commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
     created: float = 0.0
 
     def deadline_ms(self, index: int) -> int | None:
@@ -273,7 +293,9 @@ def fill(args: list[str], host: str, port: int, reservation: str, seed: int) -> 
     return out
 
 
-def _seat_request(item) -> tuple[str, str | None]:
+def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
+    """(kind, command) of one seat of a table request; a bot's ``strength`` comes as its command
+    (the reference bot's command with that strength's flags)."""
     if isinstance(item, str):
         item = {"kind": item}
     if not isinstance(item, dict) or item.get("kind") not in KINDS:
@@ -282,6 +304,13 @@ def _seat_request(item) -> tuple[str, str | None]:
     if item["kind"] == "command":
         if not isinstance(command, str) or "{reservation}" not in command:
             raise TableError("a command seat needs \"command\": a bot command with {host} {port} {reservation}")
+    if item["kind"] == "bot":
+        strength = item.get("strength")
+        offered = [name for name, _ in entry.strengths]
+        if strength is not None and strength not in offered:
+            raise TableError(f"strength {strength!r}: the reference bot of {entry.name} plays "
+                             + (" or ".join(offered) if offered else "one way only (no strength to choose)")[:300])
+        command = shlex.join(entry.bot_command(strength))
     return item["kind"], command
 
 
@@ -327,7 +356,7 @@ class Tables:
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
             raise TableError("seats: a list of two seats, e.g. [\"you\", \"bot\"]")
-        seats = [_seat_request(item) for item in wanted]
+        seats = [_seat_request(item, entry) for item in wanted]
         names = request.get("names")
         if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
             names = [kind for kind, _ in seats]
@@ -351,8 +380,8 @@ class Tables:
             elif kind == "open":
                 answer.append({"kind": kind, "color": label, "reservation": code})
             else:
-                args = entry.bot_command() if kind == "bot" else shlex.split(command)
-                argv = fill(list(args), self.host, self.port, code, self.lobby.rng.getrandbits(31))
+                argv = fill(shlex.split(command), self.host, self.port, code, self.lobby.rng.getrandbits(31))
+                table.commands.append(argv)
                 self.nursery.start_soon(self._run_bot, table, argv)
                 answer.append({"kind": kind, "color": label})
         log.info("table %s: room %s (%s) with %s", table.id, room.id, plugin.game_type, ", ".join(table.kinds))

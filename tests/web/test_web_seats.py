@@ -238,3 +238,28 @@ async def test_a_server_stopped_mid_game_ends_its_seats_and_bots_in_time(nursery
     seat = tables.seats[seat_id]
     assert seat.over and seat.closed_reason
     assert all(p.returncode is not None for t in tables.tables.values() for p in t.processes)
+
+
+async def test_a_bot_seat_takes_the_reference_bots_strength_where_it_has_strengths(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    status, listed = await http(f"{url}/api/tables")
+    strengths = {g["game"]: g["strengths"] for g in listed["games"]}
+    assert strengths["swc_2027_blokus"] == strengths["swc_2021_blokus"] == ["random", "greedy"]
+    assert strengths["swc_2019_piranhas"] == []  # the XML reference bot plays random moves only
+    status, refused = await http(f"{url}/api/tables", data=b'{"game": "piranhas", "seats": ["you", '
+                                                           b'{"kind": "bot", "strength": "greedy"}]}')
+    assert status == 400 and refused["error"].startswith("strength 'greedy': the reference bot of piranhas"), refused
+    status, refused = await http(f"{url}/api/tables", data=b'{"game": "blokus", "seats": ["you", '
+                                                           b'{"kind": "bot", "strength": "clever"}]}')
+    assert status == 400 and refused["error"].endswith("plays random or greedy"), refused
+    status, table = await http(f"{url}/api/tables", data=b'{"game": "blokus", "seats": ["you", '
+                                                          b'{"kind": "bot", "strength": "greedy"}]}')
+    assert status == 200, table
+    commands = server.door("web").context.tables.tables[table["table"]].commands
+    assert len(commands) == 1 and commands[0][-2:] == ["--strategy", "greedy"]
+    assert "bot" in commands[0] and "swc_2027_blokus" in commands[0]
+    with trio.fail_after(240):
+        data = await play_seat(url, table["seats"][0]["seat"], random.Random(3))
+    assert data["result"] is not None and data["error"] is None
+    assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]

@@ -104,16 +104,30 @@ async function startTables() {
   if (!data.available) { document.getElementById("play-table").hidden = true; return; }
   const games = document.getElementById("table-game");
   for (const g of data.games) { const o = el("option", g.title); o.value = g.game; games.appendChild(o); }
+  const strengths = Object.fromEntries(data.games.map(g => [g.game, g.strengths || []]));
+  // a bot seat of a game whose reference bot has strengths offers them (default: the first)
+  const showStrength = i => {
+    const kind = document.getElementById("seat-" + i).value, offered = strengths[games.value] || [];
+    const select = document.getElementById("strength-" + i);
+    select.replaceChildren(...offered.map(name => { const o = el("option", name); o.value = name; return o; }));
+    select.hidden = kind !== "bot" || offered.length === 0;
+  };
   for (const [i, preset] of [[0, "you"], [1, "bot"]]) {
     const select = document.getElementById("seat-" + i);
     for (const kind of data.kinds) { const o = el("option", KIND_NAMES[kind] || kind); o.value = kind; select.appendChild(o); }
     select.value = preset;
-    select.addEventListener("change", () => { document.getElementById("command-" + i).hidden = select.value !== "command"; });
+    select.addEventListener("change", () => {
+      document.getElementById("command-" + i).hidden = select.value !== "command";
+      showStrength(i);
+    });
+    showStrength(i);
   }
+  games.addEventListener("change", () => { showStrength(0); showStrength(1); });
   form.addEventListener("submit", async event => {
     event.preventDefault();
     const seats = [0, 1].map(i => {
-      const kind = document.getElementById("seat-" + i).value;
+      const kind = document.getElementById("seat-" + i).value, strength = document.getElementById("strength-" + i);
+      if (kind === "bot" && !strength.hidden && strength.value) return {kind, strength: strength.value};
       return kind === "command" ? {kind, command: document.getElementById("command-" + i).value} : kind;
     });
     const answer = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},

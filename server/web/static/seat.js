@@ -1,14 +1,14 @@
 // A person's seat: the board of the game's own view, only the legal moves offered, the server's
 // answers shown. Everything goes through the documented API (/api/seats/ID), so a script can do
-// the same. Where the game has pointing cells (Piranhas), a click on a piece then on its target
-// sends the move; every game also lists its legal moves to click.
+// the same. Every legal move comes with its steps (board cells and choices beside the board): the
+// page offers the steps that lead to a legal move and sends it; the full list stays one click away.
 "use strict";
 
 const seatId = decodeURIComponent(location.pathname.split("/").pop());
 const api = "/api/seats/" + encodeURIComponent(seatId);
 const $ = id => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-let seat = null, picked = null, version = -1, sending = false, turnShownAt = 0;
+let seat = null, picked = [], version = -1, sending = false, turnShownAt = 0;
 
 function text(id, value) { $(id).textContent = value ?? ""; }
 
@@ -47,7 +47,6 @@ function show(data) {
   if (data.svg) $("board").innerHTML = data.svg;
   $("board").dataset.version = data.version;
   $("board").dataset.yourTurn = data.your_turn ? "1" : "0";
-  picked = null;
   showMoves();
   showResult();
   $("closed").hidden = !data.closed || !!data.result;
@@ -71,10 +70,12 @@ function showResult() {
   }
 }
 
-// The list of legal moves (every game), and on a board with cells the frames to click.
+// The list of legal moves (every game; folded away where the board can be pointed at).
 function showMoves() {
   const moves = seat.your_turn ? seat.moves || [] : [];
+  const pointed = moves.some(m => m.steps && m.steps.length);
   $("moves-box").hidden = moves.length === 0;
+  $("moves-box").open = !pointed;
   const list = $("moves");
   list.replaceChildren();
   for (const m of moves) {
@@ -88,61 +89,165 @@ function showMoves() {
     item.appendChild(button);
     list.appendChild(item);
   }
+  picked = [];
   drawTargets(moves);
+}
+
+// Pointing: each legal move is a list of steps ({cell} on the board, {choice} a button); the page
+// offers the next steps of the moves that agree with the clicks so far (`picked`), and sends the
+// move the clicks name. A cell step with a `preview` shows the cells the move covers on hover.
+const stepKey = s => s.cell !== undefined ? "cell:" + s.cell : "choice:" + s.choice;
+
+function matching(moves) {
+  return moves.filter(m => m.steps && m.steps.length >= picked.length
+                      && picked.every((key, i) => stepKey(m.steps[i]) === key));
+}
+
+function cellBox(svg, cell) {
+  if (seat.cells && seat.cells[cell]) return seat.cells[cell];
+  const shape = svg.querySelector('[data-cell="' + CSS.escape(cell) + '"]');
+  if (!shape) return null;
+  const b = shape.getBBox();
+  return [b.x, b.y, b.width, b.height];
+}
+
+function frame(svg, layer, cell, cls) {
+  const box = cellBox(svg, cell);
+  if (!box) return null;
+  const [x, y, width, height] = box;
+  const rect = document.createElementNS(SVG, "rect");
+  for (const [k, v] of Object.entries({x, y, width, height})) rect.setAttribute(k, v);
+  rect.setAttribute("class", cls);
+  rect.dataset.cell = cell;
+  layer.appendChild(rect);
+  return rect;
 }
 
 function drawTargets(moves) {
   const svg = $("board").querySelector("svg");
-  if (!svg) return;
-  const old = svg.querySelector("g.seat-targets");
+  const old = svg && svg.querySelector("g.seat-targets");
   if (old) old.remove();
-  const boxes = seat.cells;
-  const pointed = moves.filter(m => m.cells && m.cells.length >= 2);
-  if (!boxes || pointed.length === 0) { text("hint", moves.length ? "Pick a move from the list." : ""); return; }
-  const layer = document.createElementNS(SVG, "g");
-  layer.setAttribute("class", "seat-targets");
-  let cells;
-  if (picked === null) cells = [...new Set(pointed.map(m => m.cells[0]))];
-  else cells = pointed.filter(m => m.cells[0] === picked).map(m => m.cells[1]);
-  for (const cell of cells) {
-    const [x, y, w, h] = boxes[cell];
-    const frame = document.createElementNS(SVG, "rect");
-    for (const [k, v] of Object.entries({x, y, width: w, height: h}))
-      frame.setAttribute(k, v);
-    frame.setAttribute("class", picked === null ? "seat-target seat-from" : "seat-target seat-to");
-    frame.dataset.cell = cell;
-    frame.addEventListener("click", () => point(cell));
-    layer.appendChild(frame);
+  const choices = $("choices");
+  choices.replaceChildren();
+  $("chosen").textContent = picked.length ? "chosen: " + picked.map(k => k.slice(k.indexOf(":") + 1)).join(" \u2192 ") : "";
+  const candidates = matching(moves);
+  const pointed = moves.filter(m => m.steps && m.steps.length);
+  $("choices-box").hidden = pointed.length === 0;
+  if (pointed.length === 0) { text("hint", moves.length ? "Pick a move from the list." : ""); return; }
+  const next = new Map();
+  for (const m of candidates) {
+    if (m.steps.length > picked.length) {
+      const step = m.steps[picked.length];
+      if (!next.has(stepKey(step))) next.set(stepKey(step), {step, moves: []});
+      next.get(stepKey(step)).moves.push(m);
+    }
   }
-  if (picked !== null) {
-    const [x, y, w, h] = boxes[picked];
-    const mark = document.createElementNS(SVG, "rect");
-    for (const [k, v] of Object.entries({x, y, width: w, height: h})) mark.setAttribute(k, v);
-    mark.setAttribute("class", "seat-target seat-picked");
-    mark.dataset.cell = picked;
-    mark.addEventListener("click", () => { picked = null; drawTargets(moves); });
-    layer.appendChild(mark);
+  const layer = svg ? document.createElementNS(SVG, "g") : null;
+  if (layer) layer.setAttribute("class", "seat-targets");
+  for (const key of picked) {  // the cells clicked so far: a click goes back to choose again
+    if (layer && key.startsWith("cell:")) {
+      const mark = frame(svg, layer, key.slice(5), "seat-target seat-picked");
+      if (mark) mark.addEventListener("click", () => back(moves));
+    }
   }
-  svg.appendChild(layer);
-  text("hint", picked === null ? "Click a piece to move (framed), or pick a move from the list."
-                               : "Click its target (framed), or the piece again to choose another.");
+  let cellsShown = 0, choicesShown = 0;
+  for (const {step, moves: these} of next.values()) {
+    if (step.cell !== undefined) {
+      if (!layer) continue;
+      const rect = frame(svg, layer, step.cell, "seat-target " + (picked.length === 0 ? "seat-from" : "seat-to"));
+      if (!rect) continue;
+      cellsShown++;
+      rect.addEventListener("click", () => choose(moves, stepKey(step)));
+      if (step.preview && these.length === 1) {
+        rect.addEventListener("mouseenter", () => showPreview(svg, layer, step.preview));
+        rect.addEventListener("mouseleave", () => showPreview(svg, layer, []));
+      }
+    } else {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "choice";
+      button.dataset.choice = step.choice;
+      button.textContent = step.choice;
+      if (step.shape) button.prepend(shapeIcon(step.shape));
+      button.addEventListener("click", () => choose(moves, stepKey(step)));
+      choices.appendChild(button);
+      choicesShown++;
+    }
+  }
+  const complete = candidates.find(m => m.steps.length === picked.length);
+  if (complete) {  // a move that ends here while longer ones go on (Mississippi Queen)
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice send";
+    button.textContent = "send: " + complete.text;
+    button.addEventListener("click", () => send(complete.index));
+    choices.appendChild(button);
+  }
+  if (picked.length) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice back";
+    button.textContent = "\u21a9 back";
+    button.addEventListener("click", () => back(moves));
+    choices.appendChild(button);
+  }
+  if (layer) svg.appendChild(layer);
+  $("board").dataset.step = picked.length;
+  const where = [cellsShown ? "a framed field" : "", choicesShown ? "a choice beside the board" : ""].filter(Boolean);
+  text("hint", where.length ? "Click " + where.join(" or ") + (picked.length ? " (or back)." : ".")
+                            : complete ? "Send the move, or go back." : "");
 }
 
-function point(cell) {
-  const moves = seat.moves || [];
-  if (picked === null) { picked = cell; drawTargets(moves); return; }
-  const move = moves.find(m => m.cells && m.cells[0] === picked && m.cells[1] === cell);
-  if (move) send(move.index);
+// A piece's cells as a small picture on its button (Blokus: the piece, then its orientation).
+function shapeIcon(cells) {
+  const unit = 6, w = Math.max(...cells.map(c => c[0])) + 1, h = Math.max(...cells.map(c => c[1])) + 1;
+  const icon = document.createElementNS(SVG, "svg");
+  icon.setAttribute("viewBox", `0 0 ${w * unit} ${h * unit}`);
+  icon.setAttribute("width", w * unit);
+  icon.setAttribute("height", h * unit);
+  icon.setAttribute("class", "shape");
+  for (const [x, y] of cells) {
+    const rect = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({x: x * unit, y: y * unit, width: unit - 1, height: unit - 1})) rect.setAttribute(k, v);
+    icon.appendChild(rect);
+  }
+  return icon;
 }
+
+function showPreview(svg, layer, cells) {
+  for (const old of layer.querySelectorAll(".seat-preview")) old.remove();
+  for (const cell of cells) {
+    const rect = frame(svg, layer, cell, "seat-preview");
+    if (rect) rect.style.pointerEvents = "none";
+  }
+}
+
+function choose(moves, key) {
+  picked.push(key);
+  const candidates = matching(moves);
+  if (candidates.length === 1 && candidates[0].steps.length === picked.length) { send(candidates[0].index); return; }
+  drawTargets(moves);
+}
+
+function back(moves) { picked.pop(); drawTargets(moves); }
 
 async function send(index) {
   if (sending) return;
   sending = true;
+  $("choices").replaceChildren();  // nothing more to click until the server answered
+  const old = $("board").querySelector("g.seat-targets");
+  if (old) old.remove();
   try {
     const response = await fetch(api + "/move", {method: "POST", headers: {"Content-Type": "application/json"},
                                                  body: JSON.stringify({index})});
     const data = await response.json();
-    if (response.ok) show(data); else { $("error").hidden = false; text("error", data.error); }
+    if (response.ok) show(data);
+    else {
+      $("error").hidden = false;
+      text("error", data.error);
+      picked = [];
+      drawTargets(seat.your_turn ? seat.moves || [] : []);
+    }
   } finally { sending = false; }
 }
 
