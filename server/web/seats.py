@@ -189,6 +189,12 @@ class PersonSeat:
         self.touch()
         await self.send_text(msg.room(self.table.room_id, data).render(0))
 
+    async def send_request(self, body: bytes) -> None:
+        """A move request's body (:func:`read_move_body`) sent; the seat API calls this for every
+        family's seat (server/web/family_seats.py has the others)."""
+        index, raw = read_move_body(body)
+        await self.send_move(index, raw)
+
     def finish(self, reason: str) -> None:
         if self.closed_reason is None:
             self.closed_reason = reason
@@ -298,6 +304,7 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.seats: dict[str, PersonSeat] = {}
         self.nursery: trio.Nursery | None = None
+        self.house = None  # the Server (its doors and settings), for the tables of the other families
 
     def done(self, table: Table) -> bool:
         """The table's room is over (gone from the lobby), its persons and bots too."""
