@@ -78,3 +78,31 @@ async def test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot(n
     seen = sorted((str(row["seat"]), row["score"][0]) for row in data["result_rows"])
     assert len(printed) == 2 and sorted(printed) == seen, (printed, data["result_rows"])
     assert {int(p): int(s) for p, s in printed} == {int(p): v for p, v in data["result"].items()}
+
+
+def robo_choice(rng: random.Random):
+    """A person who fills registers at random (never takes a card out), picks the first start
+    point, damage pile and direction."""
+    def choose(state: dict) -> int:
+        moves = state["moves"]
+        if state["step"] == "program":
+            return rng.choice([m["index"] for m in moves if m["card"] is not None])
+        return 0
+    return choose
+
+
+async def test_a_person_plays_a_whole_robo_rally_game_against_the_reference_bot(nursery, tmp_path):
+    server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path))
+    url = server.door("web").url
+    table = await take_seat(url, {"game": "roborally", "course": "Dizzy Highway", "robots": 2, "seats": ["you", "bot"]})
+    seat = table["seats"][0]["seat"]
+    with trio.fail_after(240):
+        data = await play(url, seat, robo_choice(random.Random(5)))
+    assert data["error"] is None and data["winner"] in (1, 2)
+    logs = list(tmp_path.glob("roborally-*.jsonl"))
+    assert len(logs) == 1
+    printed = re.search(r"^Robo Rally on Dizzy Highway, players \[1, 2\], seed \d+, winner (\d+)$", swc_replay(logs[0]), re.M)
+    assert printed is not None
+    assert int(printed.group(1)) == data["winner"]
+    winner_row = next(row for row in data["result_rows"] if row["rank"] == 1)
+    assert winner_row["seat"] == str(data["winner"]), data["result_rows"]
