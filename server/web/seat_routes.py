@@ -12,6 +12,7 @@ from starlette.routing import Route
 from swc_local.games import registry
 
 from . import seats_reversixt, seats_roborally
+from .family_seats import FamilySeat
 from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title
 
 FAMILY_TABLES = {seats_reversixt.GAME: seats_reversixt.create, seats_roborally.GAME: seats_roborally.create}
@@ -62,7 +63,8 @@ def seat_routes(context, page, respond) -> list[Route]:
                  "seats": list(robo.seats)}]
 
     async def seat_page(request: Request):
-        return page("seat.html")
+        seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
+        return page("seat_family.html" if isinstance(seat, FamilySeat) else "seat.html")
 
     async def api_tables(request: Request):
         if request.method == "GET":
@@ -81,8 +83,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not isinstance(body, dict):
             return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
         try:
-            create = FAMILY_TABLES.get(body.get("game"), context.tables.create)
-            return respond(create(context.tables, body) if body.get("game") in FAMILY_TABLES else create(body))
+            family = FAMILY_TABLES.get(body.get("game")) if isinstance(body.get("game"), str) else None
+            return respond(await family(context.tables, body) if family else context.tables.create(body))
         except TableLimit as refused:
             return error(str(refused), 503)
         except TableError as refused:

@@ -289,7 +289,7 @@ def door_settings(tables, name: str, request: dict):
                         replay_dir=replay_dir, timing=base.timing, write_timeout=base.write_timeout)
 
 
-def create(tables, request: dict) -> dict:
+async def create(tables, request: dict) -> dict:
     """A ReversiXT table: its own door with the map, then its seats joined in order."""
     from swc_local.server.reversixt.door import ReversiDoor, watch_for_viewer
 
@@ -309,11 +309,11 @@ def create(tables, request: dict) -> dict:
             seat = ReversiSeat(_token(), table, index, kind, TIMED_GROUP if timed else EXEMPT_GROUP)
             persons[index] = seat
             register_seat(tables, seat)
-    tables.nursery.start_soon(_run_table, tables, table, entry, seats, persons)
+    await tables.nursery.start(_run_table, tables, table, entry, seats, persons)
     start_logged(table, f"ReversiXT on {name}")
     return {"table": table.id, "game": GAME, "map": name, "game_id": None, "time_limit": settings.time_limit,
             "seats": [seat_answer(table, i, kind, persons.get(i)) for i, (kind, _) in enumerate(seats)],
-            "port": None}
+}
 
 
 def _token() -> str:
@@ -322,7 +322,8 @@ def _token() -> str:
     return secrets.token_urlsafe(16)
 
 
-async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, ReversiSeat]) -> None:
+async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, ReversiSeat],
+                     task_status=trio.TASK_STATUS_IGNORED) -> None:
     """The table's door from its start to its game's end; then the door closes."""
     from swc_local.server.reversixt.door import watch_for_viewer
 
@@ -332,6 +333,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
             async with trio.open_nursery() as nursery:
                 await nursery.start(door.run)
                 watch_for_viewer(door, tables.book)
+                task_status.started()
 
                 def started(game_id, referee):
                     record = newest_record(tables.book)

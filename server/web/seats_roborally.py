@@ -35,7 +35,7 @@ import secrets
 import trio
 
 from swc_local.games import registry, svg
-from swc_local.games.roborally.board import board_from_game_map
+from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_from_game_map
 from swc_local.games.roborally.view import CELL, MARGIN
 from swc_local.protocol.roborally import (
     DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, CodecError, Incoming, LineDecoder, LineTooLong, decode_server_line,
@@ -67,6 +67,7 @@ class RoboSeat(FamilySeat):
         self.figure_sent = False
         self.board = None
         self.positions: dict[int, tuple[int, int]] = {}
+        self.robot: tuple[int, int, str] | None = None  # (x, y, facing) as the messages tell it
         self.hand: list[str] = []
         self.registers: list[str | None] = [None] * REGISTERS
         self.pending: dict[int, str | None] = {}
@@ -179,10 +180,18 @@ class RoboSeat(FamilySeat):
     def on_StartingPointTaken(self, body: dict) -> None:
         self.positions[body["clientID"]] = (body["x"], body["y"])
         if body["clientID"] == self.me:
+            self.robot = (body["x"], body["y"], self.board.antenna[2] if self.board is not None else "right")
             self.ask(None)
 
     def on_Movement(self, body: dict) -> None:
         self.positions[body["clientID"]] = (body["x"], body["y"])
+        if body["clientID"] == self.me and self.robot is not None:
+            self.robot = (body["x"], body["y"], self.robot[2])
+
+    def on_PlayerTurning(self, body: dict) -> None:
+        if body["clientID"] == self.me and self.robot is not None:
+            turn = CLOCKWISE if body["rotation"] == "clockwise" else COUNTERCLOCKWISE
+            self.robot = (self.robot[0], self.robot[1], turn[self.robot[2]])
 
     def on_YourCards(self, body: dict) -> None:
         self.hand = list(body["cardsInHand"])
@@ -238,6 +247,8 @@ class RoboSeat(FamilySeat):
     def on_Reboot(self, body: dict) -> None:
         self.positions.pop(body["clientID"], None)
         if body["clientID"] == self.me:
+            if self.robot is not None:  # it stands on the reboot point facing top (spec §5.8)
+                self.robot = (self.robot[0], self.robot[1], "top")
             self.note("your robot reboots: pick its direction")
             self.ask("reboot")
 
@@ -317,7 +328,7 @@ class RoboSeat(FamilySeat):
         kind, message = moves[index]["message"]
         if kind == "SelectedCard":
             self.pending[message["register"]] = message["card"]
-        elif kind != "SelectedCard":
+        else:  # a start point, a damage pick, a direction: one answer, the step is done
             self.ask(None)
         self.error = None
         self.touch()
@@ -341,7 +352,9 @@ class RoboSeat(FamilySeat):
                                                                 if self.step == "damage" else None),
             to_move=None if data["over"] else (self.table.labels[self.index] if self.your_turn else None),
             notes=self.log, course=self.table.course, winner=self.winner,
-            clock={"deadline_ms": None if not self.table.timed else None, "timer_ms_left": left,
+            robot=dict(zip(("x", "y", "facing"), self.robot)) if self.robot is not None else None,
+            checkpoints=self.checkpoints.get(self.me, 0),
+            clock={"deadline_ms": None, "timer_ms_left": left,
                    "timer_s": timer,
                    "waiting_ms": int((trio.current_time() - self.turn_since) * 1000)
                    if self.your_turn and self.turn_since is not None else None},
@@ -375,7 +388,7 @@ def door_settings(tables, course: str, count: int, timed: bool):
     return RoboRallySettings(**fields)
 
 
-def create(tables, request: dict) -> dict:
+async def create(tables, request: dict) -> dict:
     """A Robo Rally table: its own door with the course, then its seats joined in order."""
     from swc_local.server.roborally.door import RoboRallyDoor
 
@@ -403,13 +416,14 @@ def create(tables, request: dict) -> dict:
         if kind in PERSONS:
             persons[index] = seat = RoboSeat(secrets.token_urlsafe(16), table, index, kind, names[index][:60])
             register_seat(tables, seat)
-    tables.nursery.start_soon(_run_table, tables, table, entry, seats, persons)
+    await tables.nursery.start(_run_table, tables, table, entry, seats, persons)
     start_logged(table, f"Robo Rally on {course}")
     return {"table": table.id, "game": GAME, "course": course, "game_id": None,
             "seats": [seat_answer(table, i, kind, persons.get(i)) for i, (kind, _) in enumerate(seats)]}
 
 
-async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, RoboSeat]) -> None:
+async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, RoboSeat],
+                     task_status=trio.TASK_STATUS_IGNORED) -> None:
     """The table's door from its start to its game's end (the door returns after it: one game)."""
     from swc_local.server.roborally.door import watch_for_viewer
 
@@ -419,6 +433,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
             async with trio.open_nursery() as nursery:
                 await nursery.start(door.run)
                 watch_for_viewer(door, tables.book)
+                task_status.started()
 
                 def started(room) -> None:
                     record = newest_record(tables.book)
