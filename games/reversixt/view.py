@@ -157,6 +157,7 @@ def render_svg(state, last_move=None, previous=None) -> str:
     move = last_move if last_move is not None else own_move
     gm = state.game_map
     grid, gap, margin = board_grid(gm)
+    grid_top = svg.header_height(2) + margin
     cell = grid.cell
     width = grid.width + 2 * margin
     every = 1 if cell >= 14 else 5 if cell >= 4 else 25 if cell >= 1 else 100

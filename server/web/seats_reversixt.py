@@ -351,9 +351,11 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 nursery.cancel_scope.cancel()
     finally:
         table.ended.set()
-        for seat in persons.values():
+        for seat in persons.values():  # the record is finished by now: the pages read its result
             if not seat.over:
                 seat.finish("the table's game ended")
+            else:
+                seat.touch()
 
 
 def cancel(table: DoorTable) -> None:

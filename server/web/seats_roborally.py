@@ -447,9 +447,11 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                                     lambda k: door.door.next_id > k)
     finally:
         table.ended.set()
-        for seat in persons.values():
+        for seat in persons.values():  # the record is finished by now: the pages read its result
             if not seat.over:
                 seat.finish("the table's game ended")
+            else:
+                seat.touch()
 
 
 __all__ = ["RoboSeat", "create", "GAME"]

@@ -214,7 +214,7 @@ async function follow() {
       const response = await fetch(api + "?after=" + version);
       if (response.status === 404) { text("closed", "No such seat here."); $("closed").hidden = false; return; }
       const data = await response.json();
-      if (data.version !== version || !seat) show(data);
+      if (data.version !== version || !seat || data.status !== seat.status) show(data);
       if (seat.over && seat.result_rows && seat.status === "finished") return;
     } catch (error) { await new Promise(done => setTimeout(done, 1000)); }
   }
