@@ -329,7 +329,7 @@ class Tables:
         entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
         if entry is None or entry.family != registry.XML:
             xml_games = ", ".join(g.name for g in registry.entries() if g.family == registry.XML)
-            raise TableError(f"a table is for an XML game ({xml_games}), not {request.get('game')!r}"[:300])
+            raise TableError(f"a table is for reversixt, roborally or an XML game ({xml_games}), not {request.get('game')!r}"[:400])
         plugin = registry.get(entry.game_type)
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:

@@ -96,15 +96,18 @@ class RoboSeat(FamilySeat):
                 data = await self.stream.receive_some(65536)
                 if not data:
                     break
+                news = False
                 for event in decoder.feed(data):
                     if isinstance(event, Incoming):
                         self.receive(event.type, event.body)
+                        news |= event.type != "Alive"
                     else:
                         log.info("seat %s: unreadable line from the server (%s)", self.id, event.error)
                 if self.out:
                     data, self.out = b"".join(self.out), []
                     await self.send_bytes(data)
-                self.touch()
+                if news:  # an Alive alone changes nothing the page shows
+                    self.touch()
         except (trio.BrokenResourceError, trio.ClosedResourceError, LineTooLong, TableError) as error:
             log.info("seat %s: connection ended (%s)", self.id, error)
         except Exception as error:  # a message this seat cannot read ends this seat, never the viewer
@@ -347,7 +350,7 @@ class RoboSeat(FamilySeat):
         if self.timer_since is not None:
             left = max(0, int((self.timer_since + timer - trio.current_time()) * 1000))
         data.update(
-            turn=None, client_id=self.me, phase=self.phase, step=self.step, hand=self.hand, registers=self.registers,
+            turn=None, client_id=self.me, phase=self.phase, asked=self.step, hand=self.hand, registers=self.registers,
             finished_selection=self.finished_selection, damage=({"count": self.damage[0], "piles": self.damage[1]}
                                                                 if self.step == "damage" else None),
             to_move=None if data["over"] else (self.table.labels[self.index] if self.your_turn else None),

@@ -85,7 +85,7 @@ def robo_choice(rng: random.Random):
     point, damage pile and direction."""
     def choose(state: dict) -> int:
         moves = state["moves"]
-        if state["step"] == "program":
+        if state["asked"] == "program":
             return rng.choice([m["index"] for m in moves if m["card"] is not None])
         return 0
     return choose
@@ -106,3 +106,89 @@ async def test_a_person_plays_a_whole_robo_rally_game_against_the_reference_bot(
     assert int(printed.group(1)) == data["winner"]
     winner_row = next(row for row in data["result_rows"] if row["rank"] == 1)
     assert winner_row["seat"] == str(data["winner"]), data["result_rows"]
+
+
+MAPS = Path(__file__).parent.parent / "data" / "reversixt" / "maps"
+
+
+async def test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares(nursery, tmp_path):
+    server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path))
+    url = server.door("web").url
+    text = (MAPS / "specials_3p.map").read_text()
+    table = await take_seat(url, {"game": "reversixt", "map_text": text, "seats": ["you", "bot", "bot"]})
+    assert table["map"] == "uploaded.map" and [s["color"] for s in table["seats"]] == ["1", "2", "3"]
+    seat = table["seats"][0]["seat"]
+    offered: list[set] = []
+
+    def choose(state: dict) -> int:
+        special = [m for m in state["moves"] if m["choice"] is not None]
+        if special:  # a choice or bonus square: every choice is offered, one move each
+            square = (special[0]["x"], special[0]["y"])
+            offered.append({m["choice"] for m in special if (m["x"], m["y"]) == square})
+            return special[-1]["index"]
+        return 0
+
+    with trio.fail_after(120):
+        data = await play(url, seat, choose)
+    assert {"bomb", "overwrite stone"} in offered or any(len(o) == 3 for o in offered), offered
+    assert data["result"] is not None and data["error"] is None
+    logs = list(tmp_path.glob("reversixt-*.log"))
+    printed = re.findall(r"^\d+\. player (\d+) \(group \d+\): (\d+) stones", swc_replay(logs[0]), re.M)
+    assert sorted(printed) == sorted((str(r["seat"]), r["score"][0]) for r in data["result_rows"] if r["score"])
+
+
+async def test_a_forged_reversixt_move_is_disqualified_and_the_seat_says_why(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    table = await take_seat(url, {"game": "reversixt", "map_text": (MAPS / "tiny_2p.map").read_text(),
+                                  "seats": ["you", "bot"]})
+    seat = table["seats"][0]["seat"]
+    with trio.fail_after(30):
+        data = await seat_state(url, seat, -1)
+        while not data["your_turn"]:
+            data = await seat_state(url, seat, data["version"])
+        assert "0,0" not in {c for m in data["moves"] for c in m["cells"]}  # a corner: not offered
+        status, data = await post(f"{url}/api/seats/{seat}/move", {"x": 0, "y": 0, "special": 0})
+        assert status == 200
+        while data["result_rows"] is None or data["status"] != "finished":
+            data = await seat_state(url, seat, data["version"])
+    assert data["error"] == "the server disqualified this seat (DISQ)"
+    mine = next(r for r in data["result_rows"] if r["seat"] == "1")
+    assert mine["cause"] == "DISQUALIFIED" and "invalid move" in mine["reason"], mine
+
+
+async def test_a_family_table_refuses_what_it_cannot_seat(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    status, listing = await http(f"{url}/api/tables")
+    families = {f["game"]: f for f in listing["families"]}
+    assert {"classic_2p", "quad_4p"} <= {m["name"] for m in families["reversixt"]["maps"]}
+    assert families["roborally"]["courses"] == ["Dizzy Highway", "Extra Crispy", "Lost Bearings", "Death Trap"]
+    for body, text in (({"game": "reversixt", "map": "nowhere"}, "map: one of classic_2p"),
+                       ({"game": "reversixt", "map_text": "2\n0\n1 1\n3 q\n"}, "the map cannot be played"),
+                       ({"game": "reversixt", "map": "quad_4p", "seats": ["you", "bot"]}, "a list of 4 seats"),
+                       ({"game": "reversixt", "seats": ["you", {"kind": "command", "command": "x"}]}, "{port}"),
+                       ({"game": "reversixt", "time_limit": -1}, "time_limit"),
+                       ({"game": "roborally", "course": "Mars"}, "course: one of Dizzy Highway"),
+                       ({"game": "roborally", "robots": 7, "seats": ["you"] * 7}, "robots: 2 to 6"),
+                       ({"game": "roborally", "robots": 3, "seats": ["you", "bot"]}, "a list of 3 seats")):
+        status, data = await post(f"{url}/api/tables", body)
+        assert status == 400 and text in data["error"], (body, data)
+
+
+async def test_an_open_robo_rally_seat_names_its_door_and_a_bot_started_by_hand_takes_it(nursery):
+    from swc_local.client.roborally_bot import RoboRallyBot
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    table = await take_seat(url, {"game": "roborally", "course": "Dizzy Highway", "seats": ["you", "open"],
+                                  "timeout": True})
+    open_seat = table["seats"][1]
+    assert open_seat["host"] == "127.0.0.1" and open_seat["port"] > 0 and "seat" not in open_seat
+    nursery.start_soon(RoboRallyBot(greedy=True, seed=1).play, open_seat["host"], open_seat["port"])
+    seat = table["seats"][0]["seat"]
+    with trio.fail_after(60):
+        data = await seat_state(url, seat, -1)
+        while data["asked"] != "start":
+            data = await seat_state(url, seat, data["version"])
+    assert data["client_id"] == 1 and data["your_turn"] and len(data["moves"]) == 6

@@ -64,7 +64,7 @@ function show(data) {
   if (data.svg) $("board").innerHTML = data.svg;
   $("board").dataset.version = data.version;
   $("board").dataset.yourTurn = data.your_turn ? "1" : "0";
-  $("board").dataset.step = data.step || (data.your_turn ? "move" : "");
+  $("board").dataset.step = data.asked || (data.your_turn ? "move" : "");
   picked = null;
   $("choice-box").hidden = true;
   if (data.game === "roborally") showRobo(); else showReversi();
@@ -159,7 +159,7 @@ function showRobo() {
   text("stock", (robot ? "Your robot: (" + robot.x + ", " + robot.y + ") facing " + robot.facing + " \u00b7 " : "")
        + "checkpoints " + (seat.checkpoints || 0) + " \u00b7 course " + seat.course);
   const moves = seat.your_turn ? seat.moves || [] : [];
-  const step = seat.step;
+  const step = seat.asked;
   movesList(step === "start" ? moves : []);
   frames(step === "start" ? moves : [], cell => {
     const move = moves.find(m => m.cells[0] === cell);
