@@ -161,7 +161,7 @@ async def test_the_readme_curl_commands_take_a_seat_and_move(nursery):
 
     server = await start_viewer_server(nursery)
     address = server.door("web").url.removeprefix("http://")
-    lines = [line for line in _shell_block("/api/tables").splitlines() if line.strip()]
+    lines = [line for line in _shell_block('"game": "piranhas", "seats"').splitlines() if line.strip()]
     assert len(lines) == 4
 
     def run(line: str, seat: str = "") -> dict:

@@ -192,3 +192,34 @@ async def test_an_open_robo_rally_seat_names_its_door_and_a_bot_started_by_hand_
         while data["asked"] != "start":
             data = await seat_state(url, seat, data["version"])
     assert data["client_id"] == 1 and data["your_turn"] and len(data["moves"]) == 6
+
+
+async def test_the_manuals_curl_commands_seat_a_person_in_reversixt_and_robo_rally(nursery):
+    import shlex
+
+    from tests.packaging.test_readme_examples import _shell_block
+
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    address = url.removeprefix("http://")
+    lines = [line for line in _shell_block('"game": "roborally"').splitlines() if line.strip()]
+    assert len(lines) == 4
+
+    def run(line: str, seat: str = "") -> dict:
+        argv = shlex.split(line.replace("localhost:13080", address).replace("SEAT", seat))
+        return json.loads(subprocess.run(argv, capture_output=True, text=True, check=True, timeout=30).stdout)
+
+    reversi = await trio.to_thread.run_sync(run, lines[0])
+    moved = await trio.to_thread.run_sync(run, lines[1], reversi["seats"][0]["seat"])
+    assert moved["game"] == "reversixt" and moved["player"] == 1
+    robo = await trio.to_thread.run_sync(run, lines[2])
+    assert [s["kind"] for s in robo["seats"]] == ["you", "person"]
+    seat = robo["seats"][0]["seat"]
+    with trio.fail_after(20):
+        data = await seat_state(url, seat, -1)
+        while data["asked"] != "start":  # both persons have joined, the game is in its setup phase
+            data = await seat_state(url, seat, data["version"])
+        refused = await trio.to_thread.run_sync(run, lines[3], seat)
+        while not refused["error"]:
+            refused = await seat_state(url, seat, refused["version"])
+    assert refused["error"] == "Not in the programming phase"  # the server's own Error text
