@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import trio
 
-from .seats import PERSONS, TableError, TableLimit, fill
+from .seats import TableError, TableLimit, fill
 
 log = logging.getLogger("swc.web.seats")
 
@@ -147,6 +147,10 @@ def new_table(tables, game: str, title: str, labels: list[str], kinds) -> DoorTa
                      created=trio.current_time())
 
 
+def seat_id() -> str:
+    return secrets.token_urlsafe(16)
+
+
 def register_seat(tables, seat: FamilySeat) -> None:
     seat.table.seats.append(seat)
     tables.seats[seat.id] = seat
@@ -159,18 +163,20 @@ def bot_argv(entry, kind: str, command: str | None, port: int, index: int, seed:
     return fill(args, "127.0.0.1", port, "", seed)
 
 
-async def fill_in_order(tables, table: DoorTable, entry, seats, start_person, joined) -> None:
-    """Seat after seat in join order: a person's client, a bot, or an open seat; each waits until
-    the one before it has joined the table's door (``joined(k)``: k seats have joined)."""
+async def fill_in_order(tables, table: DoorTable, entry, seats, persons: dict, joined) -> None:
+    """Seat after seat in join order: a person's client (``persons[index]``, run against the
+    table's door), a bot, or an open seat; each waits until the one before it has joined
+    (``joined(k)``: k seats have joined), as ``swc match`` seats these families."""
     for index, (kind, command) in enumerate(seats):
-        if kind in PERSONS:
-            start_person(index)
+        person = persons.get(index)
+        if person is not None:
+            tables.nursery.start_soon(person.run, table.door.port)
         elif kind != "open":
             argv = bot_argv(entry, kind, command, table.door.port, index, tables.lobby.rng.getrandbits(31))
             tables.nursery.start_soon(tables._run_bot, table, argv)
         while not joined(index + 1):
-            if table.ended.is_set() or (kind in PERSONS and table.seats and table.seats[-1].over):
-                return
+            if table.ended.is_set() or (person is not None and person.over):
+                return  # a person who left before the game began: the table waits for nobody
             await trio.sleep(JOIN_POLL)
 
 
@@ -199,4 +205,4 @@ def start_logged(table: DoorTable, what: str) -> None:
 
 
 __all__ = ["DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",
-           "fill_in_order", "seat_answer", "house_door", "newest_record"]
+           "fill_in_order", "seat_answer", "house_door", "newest_record", "seat_id"]

@@ -25,8 +25,9 @@ Conformance notes (choices where the issue and the spec are silent):
 
 from __future__ import annotations
 
+import json
 import logging
-import os
+import struct
 
 import trio
 
@@ -38,7 +39,7 @@ from swc_local.protocol import reversixt as wire
 
 from .family_seats import (
     DoorTable, FamilySeat, check_room, fill_in_order, house_door, new_table, newest_record, read_seats,
-    register_seat, seat_answer, start_logged,
+    register_seat, seat_answer, seat_id, start_logged,
 )
 from .seats import PERSONS, TableError
 
@@ -205,9 +206,9 @@ class ReversiSeat(FamilySeat):
             x, y, special = self.moves[index]
         else:
             try:
-                x, y, special = (int(data[k]) for k in ("x", "y", "special"))
+                x, y, special = (data[k] for k in ("x", "y", "special"))
                 frame = wire.encode_move(x, y, special)
-            except (KeyError, TypeError, ValueError, OverflowError, Exception):
+            except (KeyError, TypeError, ValueError, struct.error):
                 raise TableError('a move is JSON {"index": N} or {"x": X, "y": Y, "special": S} (0..65535, 0..255)') from None
         frame = wire.encode_move(x, y, special)
         self.your_turn, self.moves, self.error = False, [], None
@@ -243,8 +244,6 @@ class ReversiSeat(FamilySeat):
 
 
 def _json_object(body: bytes) -> dict:
-    import json
-
     try:
         data = json.loads(body.decode("utf-8", "replace") or "{}")
     except ValueError:
@@ -291,7 +290,7 @@ def door_settings(tables, name: str, request: dict):
 
 async def create(tables, request: dict) -> dict:
     """A ReversiXT table: its own door with the map, then its seats joined in order."""
-    from swc_local.server.reversixt.door import ReversiDoor, watch_for_viewer
+    from swc_local.server.reversixt.door import ReversiDoor
 
     check_room(tables)
     entry = registry.entry(GAME)
@@ -306,7 +305,7 @@ async def create(tables, request: dict) -> dict:
     persons: dict[int, ReversiSeat] = {}
     for index, (kind, _) in enumerate(seats):
         if kind in PERSONS:
-            seat = ReversiSeat(_token(), table, index, kind, TIMED_GROUP if timed else EXEMPT_GROUP)
+            seat = ReversiSeat(seat_id(), table, index, kind, TIMED_GROUP if timed else EXEMPT_GROUP)
             persons[index] = seat
             register_seat(tables, seat)
     await tables.nursery.start(_run_table, tables, table, entry, seats, persons)
@@ -314,12 +313,6 @@ async def create(tables, request: dict) -> dict:
     return {"table": table.id, "game": GAME, "map": name, "game_id": None, "time_limit": settings.time_limit,
             "seats": [seat_answer(table, i, kind, persons.get(i)) for i, (kind, _) in enumerate(seats)],
 }
-
-
-def _token() -> str:
-    import secrets
-
-    return secrets.token_urlsafe(16)
 
 
 async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, ReversiSeat],
@@ -344,8 +337,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 door.game_listeners.append(started)
                 done = trio.Event()
                 door.on_finished.append(lambda _finished: done.set())
-                await fill_in_order(tables, table, entry, seats,
-                                    lambda i: tables.nursery.start_soon(persons[i].run, door.port),
+                await fill_in_order(tables, table, entry, seats, persons,
                                     lambda k: door.waiting_count() >= k or door.games_started > 0)
                 await done.wait()
                 nursery.cancel_scope.cancel()
@@ -356,10 +348,6 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 seat.finish("the table's game ended")
             else:
                 seat.touch()
-
-
-def cancel(table: DoorTable) -> None:
-    table.scope.cancel()
 
 
 __all__ = ["ReversiSeat", "create", "maps"]

@@ -30,7 +30,6 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-import secrets
 
 import trio
 
@@ -39,12 +38,12 @@ from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_f
 from swc_local.games.roborally.view import CELL, MARGIN
 from swc_local.protocol.roborally import (
     DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, CodecError, Incoming, LineDecoder, LineTooLong, decode_server_line,
-    encode_client, encode_unchecked,
+    encode_client,
 )
 
 from .family_seats import (
     DoorTable, FamilySeat, check_room, fill_in_order, house_door, new_table, newest_record, read_seats,
-    register_seat, seat_answer, start_logged,
+    register_seat, seat_answer, seat_id, start_logged,
 )
 from .seats import PERSONS, TableError
 
@@ -417,7 +416,7 @@ async def create(tables, request: dict) -> dict:
     persons: dict[int, RoboSeat] = {}
     for index, (kind, _) in enumerate(seats):
         if kind in PERSONS:
-            persons[index] = seat = RoboSeat(secrets.token_urlsafe(16), table, index, kind, names[index][:60])
+            persons[index] = seat = RoboSeat(seat_id(), table, index, kind, names[index][:60])
             register_seat(tables, seat)
     await tables.nursery.start(_run_table, tables, table, entry, seats, persons)
     start_logged(table, f"Robo Rally on {course}")
@@ -445,8 +444,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                         seat.touch()
 
                 door.door.room_listeners.append(started)
-                await fill_in_order(tables, table, entry, seats,
-                                    lambda i: tables.nursery.start_soon(persons[i].run, door.port),
+                await fill_in_order(tables, table, entry, seats, persons,
                                     lambda k: door.door.next_id > k)
     finally:
         table.ended.set()

@@ -223,3 +223,28 @@ async def test_the_manuals_curl_commands_seat_a_person_in_reversixt_and_robo_ral
         while not refused["error"]:
             refused = await seat_state(url, seat, refused["version"])
     assert refused["error"] == "Not in the programming phase"  # the server's own Error text
+
+
+async def test_a_persons_seat_is_untimed_unless_asked_by_the_doors_own_means(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    deadlines = []
+    for timeout in (False, True):
+        table = await take_seat(url, {"game": "reversixt", "map": "classic_2p", "seats": ["you", "bot"],
+                                      "time_limit": 30, "timeout": timeout})
+        assert table["time_limit"] == 30
+        seat = table["seats"][0]["seat"]
+        with trio.fail_after(30):
+            data = await seat_state(url, seat, -1)
+            while not data["your_turn"]:
+                data = await seat_state(url, seat, data["version"])
+        deadlines.append((data["clock"]["deadline_ms"], data["players"][0]["name"]))
+    # the game's own record: the person joined as group 99 (never charged), or as group 0 (timed)
+    assert deadlines == [(None, "player 1 (group 99)"), (30000, "player 1 (group 0)")]
+    tables = server.door("web").context.tables
+    doors = {}
+    for timeout in (False, True):
+        table = await take_seat(url, {"game": "roborally", "seats": ["you", "open"], "timeout": timeout})
+        settings = tables.tables[table["table"]].door.settings
+        doors[timeout] = (settings.pick_damage_timeout, settings.reboot_direction_wait, settings.setup_timeout)
+    assert doors == {False: (3600.0, 3600.0, 0.0), True: (5.0, 2.0, 0.0)}
