@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.plan import best_program
 
-from tests.web_helpers import chrome, http, start_viewer_server
+from tests.web_helpers import chrome, start_viewer_server
 
 
 def wait(driver, condition, timeout=60, message=""):
@@ -144,8 +144,9 @@ def robo_turn(driver, api: str, board) -> None:
             click(driver, f'#hand button.card[data-card="{card}"]:enabled')
             wait(driver, lambda d: version(d) != mark)
             if register < 5:
-                wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'#registers button[data-register="{register}"]').text
-                     == f"{register}: {card}")
+                wait(driver, lambda d: d.execute_script(
+                    "const b = document.querySelector(arguments[0]); return b && b.textContent;",
+                    f'#registers button[data-register="{register}"]') == f"{register}: {card}")
         return
     else:  # damage or reboot: the offered buttons
         click(driver, "#choices button")
@@ -155,18 +156,30 @@ def robo_turn(driver, api: str, board) -> None:
 async def test_two_persons_play_robo_rally_in_two_browsers(nursery, tmp_path):
     server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path / "logs"))
     url = server.door("web").url
-    status, table = await http(url + "/api/tables", data=json.dumps(
-        {"game": "roborally", "course": "Dizzy Highway", "robots": 2, "seats": ["you", "person"]}).encode())
-    assert status == 200, table
-    seats = table["seats"]
-    assert [s["kind"] for s in seats] == ["you", "person"] and seats[0]["url"] != seats[1]["url"]
-    apis = [url + "/api/seats/" + s["seat"] for s in seats]
     drivers = [chrome(tmp_path / "one"), chrome(tmp_path / "two")]
     board = load_map("Dizzy Highway")
+    apis = []
+
+    def set_table() -> list[str]:
+        """The start page: Robo Rally, a course, two robots, you and a second person (a link)."""
+        driver = drivers[0]
+        driver.get(url + "/")
+        driver.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+        wait(driver, lambda d: d.find_element(By.ID, "family-form").is_displayed())
+        Select(driver.find_element(By.ID, "family-game")).select_by_value("roborally")
+        Select(driver.find_element(By.ID, "family-course")).select_by_value("Dizzy Highway")
+        assert driver.find_element(By.ID, "family-robots").get_attribute("value") == "2"
+        Select(driver.find_element(By.ID, "family-seat-1")).select_by_value("person")
+        driver.find_element(By.ID, "family-start").click()
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#family-result a.seat-link")) == 2)
+        links = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#family-result a.seat-link")]
+        assert links[0] != links[1] and all("/seat/" in link for link in links)
+        return links
 
     def play() -> tuple[list, bool, int]:
-        for driver, seat in zip(drivers, seats):
-            driver.get(url + seat["url"])
+        for driver, link in zip(drivers, set_table()):
+            driver.get(link)
+            apis.append(url + "/api/seats/" + link.rsplit("/", 1)[1])
         # a forged start point: the server's own Error text is shown on the page
         wait(drivers[0], lambda d: turn_or_over(d) == "start")
         body = json.dumps({"message": {"messageType": "SetStartingPoint", "messageBody": {"x": 5, "y": 5}}}).encode()

@@ -96,7 +96,8 @@ async function startFamilyTables() {
       if (s.port) { const code = document.createElement("code"); code.textContent = s.host + " " + s.port; code.className = "open-port"; line.appendChild(code); }
       result.appendChild(line);
     }
-    if (mine) location.href = mine;
+    // a second person's link or an open seat's port is to be passed on: stay and show them
+    if (mine && !table.seats.some(s => s.kind === "person" || s.kind === "open")) location.href = mine;
   });
 }
 
