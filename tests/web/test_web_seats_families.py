@@ -248,3 +248,58 @@ async def test_a_persons_seat_is_untimed_unless_asked_by_the_doors_own_means(nur
         settings = tables.tables[table["table"]].door.settings
         doors[timeout] = (settings.pick_damage_timeout, settings.reboot_direction_wait, settings.setup_timeout)
     assert doors == {False: (3600.0, 3600.0, 0.0), True: (5.0, 2.0, 0.0)}
+
+
+class _Wire:
+    """A stand-in for the seat's connection: what the seat sent, line by line."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    async def send_all(self, data: bytes) -> None:
+        self.sent += [json.loads(line) for line in data.decode().splitlines()]
+
+
+async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_its_registers(nursery):
+    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.seats_roborally import RoboSeat
+
+    table = DoorTable("t", "roborally", "Robo Rally", ["1", "2"], nursery, ("you", "bot"))
+    table.course, table.timer = "Dizzy Highway", 30.0
+    seat = RoboSeat("s", table, 0, "you", "you")
+    seat.stream = wire = _Wire()
+    seat.receive("Welcome", {"clientID": 1})
+    seat.receive("ActivePhase", {"phase": 2})
+    seat.receive("YourCards", {"cardsInHand": ["Again", "MoveI", "MoveI", "TurnLeft", "Spam", "MoveII", "UTurn", "BackUp", "PowerUp"]})
+    moves = seat.json()["moves"]
+    assert {"card": "Again", "register": 1} not in [{k: m[k] for k in ("card", "register")} for m in moves]
+    again_2 = next(m["index"] for m in moves if m["card"] == "Again" and m["register"] == 2)
+    await seat.send_request(json.dumps({"index": again_2}).encode())
+    assert wire.sent[-1] == {"messageType": "SelectedCard", "messageBody": {"card": "Again", "register": 2}}
+    seat.receive("CardSelected", {"clientID": 1, "register": 2, "filled": True})
+    state = seat.json()
+    assert state["registers"] == [None, "Again", None, None, None] and "Again" not in state["hand"]
+    take_out = next(m["index"] for m in state["moves"] if m["card"] is None)
+    await seat.send_request(json.dumps({"index": take_out}).encode())
+    seat.receive("CardSelected", {"clientID": 1, "register": 2, "filled": False})
+    assert seat.json()["registers"] == [None] * 5 and "Again" in seat.json()["hand"]
+    seat.receive("TimerStarted", {})
+    assert 0 < seat.json()["clock"]["timer_ms_left"] <= 30000
+    seat.receive("PickDamage", {"count": 2, "availablePiles": ["Virus", "Trojan"]})
+    state = seat.json()
+    assert state["asked"] == "damage" and [m["cards"] for m in state["moves"]] == [
+        ["Virus", "Virus"], ["Virus", "Trojan"], ["Trojan", "Trojan"]]
+    await seat.send_request(b'{"index": 1}')
+    assert wire.sent[-1] == {"messageType": "SelectedDamage", "messageBody": {"cards": ["Virus", "Trojan"]}}
+    assert not seat.json()["your_turn"]
+    seat.receive("Reboot", {"clientID": 1})
+    assert [m["direction"] for m in seat.json()["moves"]] == ["top", "right", "bottom", "left"]
+    await seat.send_request(b'{"index": 3}')
+    assert wire.sent[-1] == {"messageType": "RebootDirection", "messageBody": {"direction": "left"}}
+    seat.receive("Error", {"error": "No reboot pending"})
+    assert seat.json()["error"] == "No reboot pending"
+    seat.receive("ActivePhase", {"phase": 3})
+    seat.receive("CurrentCards", {"activeCards": [{"clientID": 2, "card": "MoveI"}, {"clientID": 1, "card": "UTurn"}]})
+    seat.receive("CurrentPlayer", {"clientID": 1})
+    # the register's card is played by the seat itself (queued for the connection's loop to send)
+    assert [json.loads(line) for line in seat.out] == [{"messageType": "PlayCard", "messageBody": {"card": "UTurn"}}]
