@@ -302,4 +302,4 @@ async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_it
     seat.receive("CurrentCards", {"activeCards": [{"clientID": 2, "card": "MoveI"}, {"clientID": 1, "card": "UTurn"}]})
     seat.receive("CurrentPlayer", {"clientID": 1})
     # the register's card is played by the seat itself (queued for the connection's loop to send)
-    assert [json.loads(line) for line in seat.out] == [{"messageType": "PlayCard", "messageBody": {"card": "UTurn"}}]
+    assert json.loads(seat.out[-1]) == {"messageType": "PlayCard", "messageBody": {"card": "UTurn"}}
