@@ -18,6 +18,9 @@ Conformance notes (choices where the issue and the spec are silent):
 * **Maps.** ``map`` names a bundled map (``classic_2p``, ``quad_4p``); ``map_text`` is an
   uploaded map file's text (at most 64 KiB, checked as the door checks a map: a map the door
   rejects is refused with its load error).  The map fixes the number of seats.
+* **Large maps.** A read lists at most :data:`MAX_LISTED` legal moves (``moves_total`` counts
+  them all; an index beyond the list is still a legal move): phase 2 on a huge map offers every
+  square that is not a hole, which a page cannot frame anyway (such a map is drawn as an image).
 * **A rejected move.** ReversiXT answers a bad move with DISQ and no text; the seat shows
   "disqualified" and the referee's reason as the game's log writes it.  A forged move is the
   body ``{"x": X, "y": Y, "special": S}``, sent as a MOVE frame whatever it is.
@@ -49,6 +52,9 @@ GAME = "reversixt"
 EXEMPT_GROUP = 99  # spec D: never charged (games/reversixt/referee.py's EXEMPT_GROUP)
 TIMED_GROUP = 0
 MAX_MAP_BYTES = 1 << 16
+MAX_LISTED = 10_000
+"""At most this many legal moves are listed per read (a bomb on a 1000 x 1000 map has a million
+targets); ``moves_total`` says how many there are, and ``{"index": N}`` takes any of them."""
 
 
 def maps() -> list[dict]:
@@ -229,18 +235,20 @@ class ReversiSeat(FamilySeat):
                    if self.your_turn and self.turn_since is not None else None},
         )
         if self.your_turn:
+            listed = self.moves[:MAX_LISTED]
             data["moves"] = [{"index": i, "text": self.move_text(m), "cells": [f"{m[0]},{m[1]}"],
                               "choice": self.choice_name(m), "x": m[0], "y": m[1], "special": m[2]}
-                             for i, m in enumerate(self.moves)]
-            data["cells"] = self.cells()
+                             for i, m in enumerate(listed)]
+            data["moves_total"] = len(self.moves)
+            data["cells"] = self.cells(listed)
         return data
 
-    def cells(self) -> dict[str, list[float]] | None:
-        """``"x,y"`` -> the square's box in the picture, for the squares of this turn's moves."""
+    def cells(self, moves) -> dict[str, list[float]] | None:
+        """``"x,y"`` -> the square's box in the picture, for the squares of ``moves``."""
         if self.state is None:
             return None
         grid = board_grid(self.state.game_map)[0]
-        return {f"{x},{y}": [*grid.corner(x, y), grid.cell, grid.cell] for x, y, _ in self.moves}
+        return {f"{x},{y}": [*grid.corner(x, y), grid.cell, grid.cell] for x, y, _ in moves}
 
 
 def _json_object(body: bytes) -> dict:

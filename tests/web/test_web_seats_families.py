@@ -303,3 +303,20 @@ async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_it
     seat.receive("CurrentPlayer", {"clientID": 1})
     # the register's card is played by the seat itself (queued for the connection's loop to send)
     assert json.loads(seat.out[-1]) == {"messageType": "PlayCard", "messageBody": {"card": "UTurn"}}
+
+
+async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_large_map(nursery):
+    from swc_local.games.reversixt.mapfile import parse_map
+    from swc_local.games.reversixt.rules import State
+    from swc_local.protocol import reversixt as wire
+    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.seats_reversixt import MAX_LISTED, ReversiSeat
+
+    rows = ["1 2" + " 0" * 198] + ["0" + " 0" * 199] * 199
+    game_map = parse_map(("2\n0\n1 1\n200 200\n" + "\n".join(rows) + "\n").encode())
+    seat = ReversiSeat("s", DoorTable("t", "reversixt", "ReversiXT", ["1", "2"], nursery, ("you", "bot")), 0, "you", 99)
+    seat.state, seat.me, seat.phase = State.initial(game_map), 1, 2
+    seat.receive(wire.Frame(wire.REQUEST, wire.encode_request(0, 1)[5:]))
+    data = seat.json()
+    assert data["moves_total"] == 200 * 200 and len(data["moves"]) == len(data["cells"]) == MAX_LISTED
+    assert data["moves"][0]["text"] == "bomb (0, 0)" and data["clock"]["deadline_ms"] is None
