@@ -35,6 +35,7 @@ log = logging.getLogger("swc.web.seats")
 
 FAMILY_KINDS = ("you", "person", "bot", "command", "open")
 JOIN_POLL = 0.01
+ABANDON_POLL = 0.5
 
 
 @dataclass
@@ -180,6 +181,19 @@ async def fill_in_order(tables, table: DoorTable, entry, seats, persons: dict, j
             await trio.sleep(JOIN_POLL)
 
 
+async def end_if_abandoned(table: DoorTable, persons: dict, started, scope: trio.CancelScope) -> None:
+    """Call the table off when every person left (or was closed as idle) before its game began:
+    its door would otherwise wait for ever for a seat nobody takes, holding one of the tables."""
+    while persons:
+        if started():
+            return
+        if all(seat.over for seat in persons.values()):
+            log.info("table %s: every person left before the game began; the table is called off", table.id)
+            scope.cancel()
+            return
+        await trio.sleep(ABANDON_POLL)
+
+
 def seat_answer(table: DoorTable, index: int, kind: str, seat: FamilySeat | None) -> dict:
     answer = {"kind": kind, "color": table.labels[index]}
     if seat is not None:
@@ -205,4 +219,4 @@ def start_logged(table: DoorTable, what: str) -> None:
 
 
 __all__ = ["DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",
-           "fill_in_order", "seat_answer", "house_door", "newest_record", "seat_id"]
+           "fill_in_order", "end_if_abandoned", "seat_answer", "house_door", "newest_record", "seat_id"]

@@ -41,7 +41,7 @@ from swc_local.games.reversixt.view import board_grid
 from swc_local.protocol import reversixt as wire
 
 from .family_seats import (
-    DoorTable, FamilySeat, check_room, fill_in_order, house_door, new_table, newest_record, read_seats,
+    DoorTable, FamilySeat, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
     register_seat, seat_answer, seat_id, start_logged,
 )
 from .seats import PERSONS, TableError
@@ -345,6 +345,8 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 door.game_listeners.append(started)
                 done = trio.Event()
                 door.on_finished.append(lambda _finished: done.set())
+                nursery.start_soon(end_if_abandoned, table, persons,
+                                   lambda: door.games_started > 0, nursery.cancel_scope)
                 await fill_in_order(tables, table, entry, seats, persons,
                                     lambda k: door.waiting_count() >= k or door.games_started > 0)
                 await done.wait()

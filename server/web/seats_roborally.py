@@ -42,7 +42,7 @@ from swc_local.protocol.roborally import (
 )
 
 from .family_seats import (
-    DoorTable, FamilySeat, check_room, fill_in_order, house_door, new_table, newest_record, read_seats,
+    DoorTable, FamilySeat, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
     register_seat, seat_answer, seat_id, start_logged,
 )
 from .seats import PERSONS, TableError
@@ -444,6 +444,8 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                         seat.touch()
 
                 door.door.room_listeners.append(started)
+                nursery.start_soon(end_if_abandoned, table, persons,
+                                   lambda: bool(door.door.rooms or door.finished_rooms), nursery.cancel_scope)
                 await fill_in_order(tables, table, entry, seats, persons,
                                     lambda k: door.door.next_id > k)
     finally:

@@ -320,3 +320,15 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     data = seat.json()
     assert data["moves_total"] == 200 * 200 and len(data["moves"]) == len(data["cells"]) == MAX_LISTED
     assert data["moves"][0]["text"] == "bomb (0, 0)" and data["clock"]["deadline_ms"] is None
+
+
+async def test_a_table_whose_persons_left_before_the_game_began_is_called_off(nursery):
+    server = await start_viewer_server(nursery)
+    url = server.door("web").url
+    tables = server.door("web").context.tables
+    for body in ({"game": "roborally", "seats": ["you", "open"]}, {"game": "reversixt", "seats": ["you", "open"]}):
+        table = await take_seat(url, body)
+        tables.seats[table["seats"][0]["seat"]].finish("the person left")  # as the idle watch closes a seat
+        with trio.fail_after(10):
+            await tables.tables[table["table"]].ended.wait()
+        assert tables.done(tables.tables[table["table"]])  # no longer counted against the table limit
