@@ -15,6 +15,10 @@ Conformance notes (choices where the issue and the specs are silent):
   ``port`` (no reservation: the protocols have none); the seats after it wait until it joined.
 * ``command`` fills ``{host} {port} {seed} {player}`` (``{reservation}`` is not needed and,
   if given, is left empty), as ``swc match`` does for these families.
+* A table whose persons all left (or were closed as idle, :class:`~.seats.SeatLimits`) before
+  its game began is called off: its door closes and the bots it started are left to end, so a
+  seat nobody takes cannot hold one of the tables for ever.  Once the game runs, a person who
+  leaves is treated by the door as any client that leaves (DISQ; Robo Rally's ``Remove``).
 * The game's record is the house viewer's, made by the family's own ``watch_for_viewer`` hook,
   and its log is written where the house door writes its logs, so the game can be watched,
   replayed (``swc replay``) and checked like any other.
