@@ -55,6 +55,7 @@ SLOW_MODULES = {
     "test_socha_blokus_2027.py",
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
+    "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -69,6 +70,8 @@ SLOW_TESTS = {
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
+    "test_web_seats_families.py": {"test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot",
+                                   "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
 }

@@ -142,16 +142,23 @@ def _stones(grid: svg.Grid, state: State) -> str:
     return "".join(out)
 
 
+def board_grid(gm) -> tuple[svg.Grid, float, float]:
+    """Where the map's squares are drawn (the grid, the coordinates' gap, the margin): the
+    picture's own geometry, also read by the seat page to lay clickable frames over the squares."""
+    cell = max(0.5, min(40.0, BOARD / max(gm.width, gm.height)))
+    gap = cell * 0.8 + 8  # coordinates outside the transitions' stubs and numbers
+    margin = MARGIN + gap
+    return svg.Grid(gm.width, gm.height, cell, margin, svg.header_height(2) + margin), gap, margin
+
+
 def render_svg(state, last_move=None, previous=None) -> str:
     state, map_name, own_move, phase, groups = _unpack(state)
     before = _unpack(previous)[0] if previous is not None else None
     move = last_move if last_move is not None else own_move
     gm = state.game_map
-    cell = max(0.5, min(40.0, BOARD / max(gm.width, gm.height)))
-    gap = cell * 0.8 + 8  # coordinates outside the transitions' stubs and numbers
-    margin = MARGIN + gap
+    grid, gap, margin = board_grid(gm)
     grid_top = svg.header_height(2) + margin
-    grid = svg.Grid(gm.width, gm.height, cell, margin, grid_top)
+    cell = grid.cell
     width = grid.width + 2 * margin
     every = 1 if cell >= 14 else 5 if cell >= 4 else 25 if cell >= 1 else 100
     detailed = gm.width * gm.height <= DETAILED_SQUARES

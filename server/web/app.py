@@ -59,9 +59,11 @@ ASSETS = {
     "viewer.js": "text/javascript; charset=utf-8",
     "list.js": "text/javascript; charset=utf-8",
     "seat.js": "text/javascript; charset=utf-8",
+    "seat_family.js": "text/javascript; charset=utf-8",
+    "play_family.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
 }
-PAGES = ("index.html", "game.html", "login.html", "seat.html")
+PAGES = ("index.html", "game.html", "login.html", "seat.html", "seat_family.html")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",

@@ -146,6 +146,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
         from .seats import Tables
 
         context.tables = Tables(lobby, settings.host, xml.port, book)
+        context.tables.house = server  # ReversiXT and Robo Rally tables read its doors' settings
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

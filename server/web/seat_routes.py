@@ -11,7 +11,12 @@ from starlette.routing import Route
 
 from swc_local.games import registry
 
-from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, read_move_body
+from . import seats_reversixt, seats_roborally
+from .family_seats import FamilySeat
+from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title
+
+FAMILY_TABLES = {seats_reversixt.GAME: seats_reversixt.create, seats_roborally.GAME: seats_roborally.create}
+"""The families whose tables get a door of their own (server/web/family_seats.py), by game."""
 
 MAX_BODY = 1 << 16
 
@@ -49,15 +54,25 @@ def seat_routes(context, page, respond) -> list[Route]:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
         return data
 
+    def family_games() -> list[dict]:
+        """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats)."""
+        reversi, robo = registry.entry(seats_reversixt.GAME), registry.entry(seats_roborally.GAME)
+        return [{"game": reversi.game_type, "title": reversi.title, "maps": seats_reversixt.maps(), "upload": True,
+                 "seats": list(reversi.seats)},
+                {"game": robo.game_type, "title": robo.title, "courses": list(seats_roborally.MAP_NAMES),
+                 "seats": list(robo.seats)}]
+
     async def seat_page(request: Request):
-        return page("seat.html")
+        seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
+        return page("seat_family.html" if isinstance(seat, FamilySeat) else "seat.html")
 
     async def api_tables(request: Request):
         if request.method == "GET":
             games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
                       "strengths": [name for name, _ in g.strengths]}
                      for g in registry.entries() if g.family == registry.XML]
-            return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None})
+            return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None,
+                            "families": family_games()})
         if context.tables is None:
             return no_tables()
         if not same_origin(request):
@@ -69,7 +84,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not isinstance(body, dict):
             return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
         try:
-            return respond(context.tables.create(body))
+            family = FAMILY_TABLES.get(body.get("game")) if isinstance(body.get("game"), str) else None
+            return respond(await family(context.tables, body) if family else context.tables.create(body))
         except TableLimit as refused:
             return error(str(refused), 503)
         except TableError as refused:
@@ -115,8 +131,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not same_origin(request):
             return foreign()
         try:
-            index, raw = read_move_body((await request.body())[:MAX_BODY])
-            await seat.send_move(index, raw)
+            await seat.send_request((await request.body())[:MAX_BODY])
         except TableError as refused:
             return error(str(refused), 409)
         await context.tables.wait(seat, seat.version, 2.0)  # the server's answer, so the page draws it at once

@@ -196,6 +196,12 @@ class PersonSeat:
         self.touch()
         await self.send_text(msg.room(self.table.room_id, data).render(0))
 
+    async def send_request(self, body: bytes) -> None:
+        """A move request's body (:func:`read_move_body`) sent; the seat API calls this for every
+        family's seat (server/web/family_seats.py has the others)."""
+        index, raw = read_move_body(body)
+        await self.send_move(index, raw)
+
     def finish(self, reason: str) -> None:
         if self.closed_reason is None:
             self.closed_reason = reason
@@ -327,6 +333,7 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.seats: dict[str, PersonSeat] = {}
         self.nursery: trio.Nursery | None = None
+        self.house = None  # the Server (its doors and settings), for the tables of the other families
 
     def done(self, table: Table) -> bool:
         """The table's room is over (gone from the lobby), its persons and bots too."""
@@ -351,7 +358,7 @@ class Tables:
         entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
         if entry is None or entry.family != registry.XML:
             xml_games = ", ".join(g.name for g in registry.entries() if g.family == registry.XML)
-            raise TableError(f"a table is for an XML game ({xml_games}), not {request.get('game')!r}"[:300])
+            raise TableError(f"a table is for reversixt, roborally or an XML game ({xml_games}), not {request.get('game')!r}"[:400])
         plugin = registry.get(entry.game_type)
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
