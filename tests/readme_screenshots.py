@@ -4,7 +4,8 @@ Three games in Debian's headless Chromium, each opened with ``swc view`` at a st
 the official server's Piranhas 2019 replay (tests/data), a Blokus 2027 game played here by the
 reference bots, and the reference server's ReversiXT ``log_game.txt``.  Then a person's turn at
 the table (:data:`SEAT_SHOTS`, one entry per game: a server with its viewer, a seat against the
-reference bot, a few moves clicked, then the first clicks of the next move with its preview).
+reference bot, a few moves clicked, then the first clicks of the next move with its preview),
+and at a ReversiXT and a Robo Rally table (:data:`FAMILY_SEAT_SHOTS`).
 The PNGs go to docs/screenshots/ (the viewer's page of the docs site shows them).
 """
 
@@ -123,6 +124,66 @@ def shoot_seats(profile: Path, shots=SEAT_SHOTS) -> None:
         viewer.close()
 
 
+@dataclass(frozen=True)
+class FamilySeatShot:
+    """A person's turn at a ReversiXT or Robo Rally table (server/web/family_seats.py): the
+    ``POST /api/tables`` body (you against the reference bot), the PNG's ``name``, how many of the
+    person's ``turns`` are clicked first (the first framed square; for Robo Rally the start point),
+    then ``cards`` clicked into registers before the picture, the pointer on a framed square."""
+
+    name: str
+    table: tuple[tuple[str, object], ...]
+    turns: int = 0
+    cards: int = 0
+
+
+FAMILY_SEAT_SHOTS = (
+    FamilySeatShot("seat_reversixt", (("game", "reversixt"), ("map", "classic_2p")), turns=3),
+    FamilySeatShot("seat_roborally", (("game", "roborally"), ("course", "Dizzy Highway"), ("robots", 2)),
+                   turns=1, cards=2),  # start point set, two registers filled, the hand offered
+)
+
+
+def shoot_family_seats(profile: Path, shots=FAMILY_SEAT_SHOTS) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    def your_turn(driver) -> bool:
+        return driver.find_element(By.ID, "board").get_attribute("data-your-turn") == "1"
+
+    def framed(driver) -> list:
+        return driver.find_elements(By.CSS_SELECTOR, "#board rect.seat-target")
+
+    viewer, driver = ViewerThread(), chrome(profile / "family-seats")
+    try:
+        driver.set_window_size(1200, 900)
+        for shot in shots:
+            status, table = call_json(viewer.url + "/api/tables",
+                                      json.dumps({"seats": ["you", "bot"], **dict(shot.table)}).encode())
+            assert status == 200, table
+            driver.get(viewer.url + table["seats"][0]["url"])
+            for _ in range(shot.turns):
+                wait_page(driver, lambda d: your_turn(d) and framed(d), 120)
+                before = driver.find_element(By.ID, "board").get_attribute("data-version")
+                framed(driver)[0].click()
+                choices = driver.find_elements(By.CSS_SELECTOR, "#choices button")
+                if choices and choices[0].is_displayed():
+                    choices[0].click()
+                wait_page(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-version") != before)
+            for _ in range(shot.cards):
+                wait_page(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand button.card:enabled"), 120)
+                before = driver.find_element(By.ID, "board").get_attribute("data-version")
+                driver.find_element(By.CSS_SELECTOR, "#hand button.card:enabled").click()
+                wait_page(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-version") != before)
+            if not shot.cards:
+                wait_page(driver, lambda d: your_turn(d) and framed(d), 120)
+                ActionChains(driver).move_to_element(framed(driver)[0]).perform()
+            driver.save_screenshot(str(OUT / f"{shot.name}.png"))
+    finally:
+        driver.quit()
+        viewer.close()
+
+
 def main() -> int:
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
@@ -136,6 +197,7 @@ def main() -> int:
         finally:
             view.close()
         shoot_seats(scratch)
+        shoot_family_seats(scratch)
     for path in sorted(OUT.glob("*.png")):
         print(f"{path}: {path.stat().st_size // 1024} KiB")
     return 0
