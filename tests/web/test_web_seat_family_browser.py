@@ -212,3 +212,40 @@ async def test_two_persons_play_robo_rally_in_two_browsers(nursery, tmp_path):
     assert first == second and len(first) == 2
     assert timer_seen
     assert dict(first)[str(winner)] == "1"  # one checkpoint on Dizzy Highway: the winner's
+
+
+async def test_a_person_plays_robo_rally_by_clicking_against_the_reference_bot(nursery, tmp_path):
+    """The start page's Robo Rally table with the reference bot in seat 2: the person clicks a
+    start point and the greedy program's cards game after game of rounds, to the end; the page's
+    ranking names the same winner as the seat's API, and the written log is read by ``swc replay``."""
+    server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path / "logs"))
+    url = server.door("web").url
+    driver = chrome(tmp_path)
+    board = load_map("Dizzy Highway")
+
+    def play() -> tuple[list, int]:
+        driver.get(url + "/")
+        driver.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+        wait(driver, lambda d: d.find_element(By.ID, "family-form").is_displayed())
+        Select(driver.find_element(By.ID, "family-game")).select_by_value("roborally")
+        Select(driver.find_element(By.ID, "family-course")).select_by_value("Dizzy Highway")
+        assert Select(driver.find_element(By.ID, "family-seat-1")).first_selected_option.get_attribute("value") == "bot"
+        driver.find_element(By.ID, "family-start").click()
+        wait(driver, lambda d: "/seat/" in d.current_url, message="Play did not open the seat")
+        api = url + "/api/seats/" + driver.current_url.rsplit("/", 1)[1]
+        while wait(driver, turn_or_over, 120, message="neither my turn nor the end") != "over":
+            robo_turn(driver, api, board)
+        assert not driver.find_element(By.ID, "error").is_displayed()
+        return page_result(driver), seat_api(api)["winner"]
+
+    try:
+        with trio.fail_after(400):
+            shown, winner = await trio.to_thread.run_sync(play)
+    finally:
+        driver.quit()
+    assert len(shown) == 2 and dict(shown)[str(winner)] == "1"
+    (log,) = (tmp_path / "logs").glob("roborally-*.jsonl")
+    swc = Path(sys.executable).parent / "swc"
+    out = await trio.to_thread.run_sync(lambda: subprocess.run(
+        [str(swc), "replay", str(log)], capture_output=True, text=True, check=True).stdout)
+    assert re.match(rf"Robo Rally on Dizzy Highway, players \[1, 2\], seed \d+, winner {winner}\n", out), out
