@@ -110,12 +110,27 @@ class Action(NamedTuple):
     value: int = 0
     card: str | None = None
 
+    def __str__(self) -> str:
+        """How a person reads it (the seat page's move list): ``advance 3``, ``card EAT_SALAD``,
+        ``card TAKE_OR_DROP_CARROTS -10``, ``exchangeCarrots 10``, ``eatSalad``; the repr stays
+        the tuple's."""
+        if self.kind == ADVANCE:
+            return f"advance {self.value}"
+        if self.kind == CARD:
+            return f"card {self.card} {self.value}" if self.card == TAKE else f"card {self.card}"
+        if self.kind == EXCHANGE:
+            return f"{self.kind} {self.value}"
+        return self.kind
+
 
 class Move(NamedTuple):
     """A move as sent: actions in the client's order, plus debug hints (``content`` or None)."""
 
     actions: tuple[Action, ...]
     hints: tuple[str | None, ...] = ()
+
+    def __str__(self) -> str:
+        return ", then ".join(str(action) for action in self.actions) or "no action"
 
 
 def advance(distance: int, order: int = 0) -> Action:
