@@ -111,7 +111,7 @@ async def test_a_person_plays_piranhas_by_clicking_against_the_reference_bot(nur
             shown = await trio.to_thread.run_sync(play)
     finally:
         driver.quit()
-    paths = list(server.replay_writer.paths.values())
+    paths = list(server.door("xml").replay_writer.paths.values())
     assert len(paths) == 1
     printed = await trio.to_thread.run_sync(replay_result, paths[0])
     assert shown == printed
@@ -248,7 +248,7 @@ async def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(nurs
 
     server = await start_viewer_server(nursery)
     url = server.door("web").url
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         prepared = await admin.prepare("ostseeschach", ["Alice", "Bob"], paused=False)
     driver = chrome(tmp_path)
 
@@ -267,7 +267,7 @@ async def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(nurs
 
     try:
         await trio.to_thread.run_sync(join)
-        room = server.lobby.rooms[prepared.room_id]
+        room = server.door("xml").lobby.rooms[prepared.room_id]
         with trio.fail_after(10):
             while not room.slots[1].occupied:
                 await trio.sleep(0.05)
