@@ -69,3 +69,30 @@ def test_every_family_has_its_folders_and_its_entries():
             path = ROOT / place.replace("<family>", name)
             assert path.exists(), f"ARCHITECTURE.md names {place}, but {path.relative_to(ROOT)} is missing"
         assert (ROOT / "server" / name / "family.py").is_file()
+
+
+# The generic server code: the host, its settings, the door contract and the shutdown, and the viewer.
+GENERIC_SERVER = ("app", "config", "door", "doors", "settings", "shutdown", "cli", "limits", "transport", "web")
+
+
+def test_the_host_and_the_viewer_name_no_family():
+    """The host starts doors and knows none (issue 30): no generic server module imports a family's
+    subpackage (server/families.py, the tuple, is the one that does) or compares with a family's
+    name; what a family lends them comes through its ServerFamily hooks."""
+    import ast
+
+    from tests.packaging.test_layers import MODULES, imports_of
+
+    names = [family.name for family in server_families.FAMILIES]
+    generic = [module for module in MODULES if module.split(".")[1:2] == ["server"]
+               and module.split(".")[2:3] and module.split(".")[2] in GENERIC_SERVER]
+    assert "swc_local.server.app" in generic and "swc_local.server.web.app" in generic
+    found = []
+    for module in generic:
+        for imported in imports_of(module):
+            if any(imported.target.startswith(f"swc_local.server.{name}") for name in names):
+                found.append(f"{module}:{imported.line} imports {imported.target}")
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        found += [f"{module}:{node.lineno} names {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in names]
+    assert found == []
