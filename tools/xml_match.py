@@ -38,12 +38,20 @@ from swc_local.server.app import Server
 from swc_local.server.xml.door import XmlDoor
 from swc_local.server.config import Settings
 from swc_local.tools.results import ranks_from_points
-from swc_local.tools.seats import Outcome, SeatOutcome
+from swc_local.tools.seats import Flag, Outcome, SeatOutcome
 
 log = logging.getLogger("swc.match")
 
 SERVER_OPTIONS = ("soft_timeout_ms", "hard_timeout_ms", "load_game", "turn")
 OPTIONS = SERVER_OPTIONS + ("server", "password")
+FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family_flags.py)
+    Flag(("--load-game",), "load_game", "start every game from a replay's state (with --turn)"),
+    Flag(("--turn",), "turn", "turn of --load-game to start from (default 0)", int),
+    Flag(("--soft-timeout",), "soft_timeout_ms", "soft move time limit (default: the game's, 2000)", int, "MS",
+         tournament="soft move time limit"),
+    Flag(("--hard-timeout",), "hard_timeout_ms", "hard move time limit (default: the game's, 10000)", int, "MS",
+         tournament="hard move time limit"),
+)
 POLL = 0.01  # seconds between looks at a seat while its player joins
 
 

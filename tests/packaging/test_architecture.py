@@ -96,3 +96,24 @@ def test_the_host_and_the_viewer_name_no_family():
         found += [f"{module}:{node.lineno} names {node.value!r}" for node in ast.walk(tree)
                   if isinstance(node, ast.Constant) and node.value in names]
     assert found == []
+
+
+def test_the_flags_of_swc_match_and_swc_tournament_are_the_families_own():
+    """Each family's tools value brings its flags (issue 30): every flag it declares is an option of
+    ``swc match``, and the two commands' modules import no family's adapter."""
+    import argparse
+
+    from swc_local.tools.match_cli import add_match_command
+    from tests.packaging.test_layers import imports_of
+
+    parser = argparse.ArgumentParser()
+    add_match_command(parser.add_subparsers())
+    match = parser._subparsers._group_actions[0].choices["match"]  # type: ignore[union-attr]
+    options = {name for action in match._actions for name in action.option_strings}
+    for family in tool_families.FAMILIES:
+        assert family.flags and family.title and family.label, family.name
+        assert {name for flag in family.flags for name in flag.names} <= options
+    adapters = {family.adapter.__name__ for family in tool_families.FAMILIES}
+    for module in ("swc_local.tools.match_cli", "swc_local.tools.tournament.cli", "swc_local.tools.tournament.arguments",
+                   "swc_local.tools.family_flags"):
+        assert not adapters & {i.target for i in imports_of(module)}, module
