@@ -117,3 +117,14 @@ def test_the_flags_of_swc_match_and_swc_tournament_are_the_families_own():
     for module in ("swc_local.tools.match_cli", "swc_local.tools.tournament.cli", "swc_local.tools.tournament.arguments",
                    "swc_local.tools.family_flags"):
         assert not adapters & {i.target for i in imports_of(module)}, module
+
+
+def test_the_settings_are_the_house_fields_and_every_section_none_privileged():
+    """No section's model is the base of the house's Settings (issue 30); a section's field given at
+    the top goes into its section, and is read back the same way."""
+    from swc_local.server.config import Settings, sections
+
+    assert not any(issubclass(Settings, section.model) for section in sections())
+    settings = Settings(port=0, paused=True, sections={"web": {"port": 0}})
+    assert settings.section("xml").paused is True and settings.paused is True
+    assert settings.section("web").port == 0 and settings.port == 0
