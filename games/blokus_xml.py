@@ -35,7 +35,7 @@ from swc_local.games.blokus_common import (
     _kinds,
 )
 from swc_local.games.blokus_common import RuleViolation
-from swc_local.games.plugin import GameHooks, InvalidMove, MalformedMove
+from swc_local.games.plugin import InvalidMove, MalformedMove, PositionGame
 from swc_local.protocol.element import Element
 from swc_local.protocol.xstream import java_int
 
@@ -320,17 +320,17 @@ class StateParts:
         return cls(self.start_piece, self.turn, self.occupied, self.undeployed, self.valid, self.mono, self.last_move)
 
 
-class BlokusSeatGame(GameHooks):
+class BlokusSeatGame(PositionGame):
     """One room's game of either season: a position plus the display names the server sets;
     a season adds its move decoding, state, result and winner (``decode_move``, ``outcome``,
     ``state_element``, ``state_text``, ``winner_element``).  Four colours on two seats: the seat
     to move is the team of the colour to move."""
 
-    __slots__ = ("position", "names", "_renderer")
+    __slots__ = ("_renderer",)
+    violation, move_type, game_name = RuleViolation, (SetMove, SkipMove), "a Blokus"
 
     def __init__(self, position: BlokusPosition, names: tuple[str, str] = ("", "")):
-        self.position = position
-        self.names = names
+        super().__init__(position, names)
         self._renderer = None
 
     def snapshot(self):
@@ -338,33 +338,16 @@ class BlokusSeatGame(GameHooks):
         return type(self)(self.position.copy(), self.names)
 
     @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
     def current_seat(self) -> int:
         return self.position.current_team
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
 
     def move_text(self, move: Move) -> str:
         return str(move)
 
-    def apply(self, seat: int, move: object) -> None:
-        """Validate and perform; InvalidMove carries the exception message (``reason``) and its
-        toString (``detail``), as both seasons' servers report them."""
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, (SetMove, SkipMove)):
-            raise TypeError(f"not a Blokus move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise InvalidMove(violation.message, violation.detail) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
+    def mistake(self, violation: RuleViolation, move: object) -> InvalidMove:
+        """InvalidMove carries the exception message (``reason``) and its toString (``detail``),
+        as both seasons' servers report them."""
+        return InvalidMove(violation.message, violation.detail)
 
     def score_parts(self, seat: int) -> list[str]:
         return [str(self.position.team_points(seat))]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from swc_local.protocol.element import Element
 from swc_local.protocol.messages import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
@@ -253,6 +253,66 @@ class GameHooks:
         """2025 envelope: who leads when an admin cancels the game before its end (25.x
         ``currentWinner()``); None: the room's rule (the first ranking score part that differs)."""
         return None
+
+
+class PositionGame(GameHooks):
+    """One room's game over a position of pure rules, plus the display names the server sets: the
+    wrapper every modern game shares (``turn``, ``current_seat``, ``set_display_names``,
+    ``legal_moves``, ``apply``), its game's facts as class attributes, as a python-chess variant
+    states its own.
+
+    ``apply`` pushes a move onto the position (:meth:`push`) and maps the rules' own exceptions:
+    :attr:`violation` (a move the rules refuse) to :meth:`mistake`'s ``InvalidMove``, :attr:`crash`
+    (a move the official code crashed on) to :meth:`malformed`'s ``MalformedMove``; a move that is
+    no :attr:`move_type` is a TypeError naming :attr:`game_name`.
+    """
+
+    __slots__ = ("position", "names")
+
+    violation: ClassVar[type[Exception] | tuple[type[Exception], ...]] = ()
+    crash: ClassVar[type[Exception] | tuple[type[Exception], ...]] = ()
+    move_type: ClassVar[type | tuple[type, ...]] = object
+    game_name: ClassVar[str] = ""
+
+    def __init__(self, position: Any, names: tuple[str, str] = ("", "")) -> None:
+        self.position = position
+        self.names = names
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def current_seat(self) -> int:
+        return self.position.current
+
+    def set_display_names(self, names: tuple[str, str]) -> None:
+        self.names = (names[0], names[1])
+
+    def legal_moves(self) -> list:
+        return self.position.legal_moves()
+
+    def apply(self, seat: int, move: object) -> None:
+        if seat != self.current_seat:
+            raise ValueError(f"seat {seat} is not on turn")
+        if not isinstance(move, self.move_type):
+            raise TypeError(f"not {self.game_name} move: {move!r}")
+        try:
+            self.push(move)
+        except self.violation as violation:
+            raise self.mistake(violation, move) from None
+        except self.crash as crash:
+            raise self.malformed(crash) from None
+
+    def push(self, move: Any) -> None:
+        """Make the move on the position (the rules raise :attr:`violation` or :attr:`crash`)."""
+        self.position.push(move)
+
+    def mistake(self, violation: Any, move: Any) -> InvalidMove:
+        return InvalidMove(str(violation))
+
+    def malformed(self, crash: Exception) -> MalformedMove:
+        return MalformedMove(str(crash))
 
 
 class RandomMoveFromLegal:

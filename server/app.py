@@ -1,9 +1,6 @@
 """The host of ``swc serve``: it starts every door of server/doors.py (the door of each family of
-server/families.py, the XML door first, then the viewer) and stops them together.
-
-:class:`Server` keeps the surface tests and tools use (``port``, ``lobby``, ``connections``: the
-XML door's; :meth:`Server.door` for any other door by name; ``doors``), and stands for the XML
-door where a single door is asked for (``stop``, ``busy``, ``handle``).
+server/families.py, then the viewer) and stops them together. It knows no door: a caller that
+needs one door's parts asks for it by name (``server.door("xml").port``, ``.lobby``).
 """
 
 from __future__ import annotations
@@ -14,37 +11,29 @@ import logging
 import trio
 
 from swc_local.server.config import Settings
-from swc_local.server.door import start_doors
+from swc_local.server.door import prepare_doors, start_doors
 from swc_local.server.doors import all_doors
 from swc_local.server.limits import start_process_budget
-from swc_local.server.xml.door import XmlDoor
 
 log = logging.getLogger("swc.server")
 
 
 class Server:
-    """The XML door, and the host of the other doors of ``swc serve`` (server/door.py).
+    """The host of the doors of ``swc serve`` (server/door.py).
 
     ``await server.run(task_status=...)`` inside a nursery; :attr:`doors` lists every door it
-    started, in start order (the XML door first).
+    started, in start order; :meth:`door` finds one by name. ``game_factory`` (tests, ``swc
+    match``) makes the game of every room of the doors that take one.
     """
-
-    name = "xml"
 
     def __init__(self, settings: Settings, game_factory=None) -> None:
         self.settings = settings
-        self.xml = XmlDoor(settings, game_factory)  # built now: tests and tools read its parts early
+        self.game_factory = game_factory
         self._host: trio.Nursery | None = None
-        self.doors: list = [self]  # every door of this server (server/door.py), in start order
+        self.doors: list = []  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
-
-    # the XML door's parts, where tests and the viewer look for them
-    port = property(lambda self: self.xml.port)
-    lobby = property(lambda self: self.xml.lobby)
-    connections = property(lambda self: self.xml.connections)
-    replay_writer = property(lambda self: self.xml.replay_writer)
-    game_factory = property(lambda self: self.xml.game_factory)
-    _nursery = property(lambda self: self.xml._nursery)  # where the XML connections and rooms run
+        # each family's door as built before any listens: a setting it cannot use raises here
+        self.prepared: dict = prepare_doors(self, all_doors())
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         start_process_budget(log)  # one connection budget for every door (issue 21)
@@ -61,19 +50,6 @@ class Server:
         """End at once: every task of this server and of the doors it hosts is cancelled."""
         if self._host is not None:
             self._host.cancel_scope.cancel()
-
-    def stop_accepting(self) -> None:
-        """Close the XML door's listening sockets; open connections go on."""
-        self.xml.stop_accepting()
-
-    def stop(self, reason: str) -> None:
-        self.xml.stop(reason)
-
-    def busy(self) -> int:
-        return self.xml.busy()
-
-    async def handle(self, stream: trio.SocketStream) -> None:
-        await self.xml.handle(stream)
 
     async def shutdown(self, why: str = "server stopped") -> None:
         """End every game and connection the documented way, then stop (server/shutdown.py)."""

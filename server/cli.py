@@ -66,18 +66,12 @@ def serve_settings(args: argparse.Namespace):
             replay_dir=args.replay_dir,
         )
         for section in sections():
-            if section.flat:  # the host door's fields are the settings' own
-                settings = settings.model_copy(update=section.flags(args, {}))
-            else:
-                fields = section.flags(args, settings.section(section.name).model_dump())
-                settings = settings.with_section(section.name, section.model.model_validate(fields))
+            fields = section.flags(args, settings.section(section.name).model_dump())
+            settings = settings.with_section(section.name, section.model.model_validate(fields))
     except ConfigError as error:
         raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
     for section in sections():  # each section's text is whole already (flag, or file:line)
-        if section.flat:
-            section.serve(None, settings, args)
-        else:
-            settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
+        settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
     refuse_public_default_passphrase(settings, getattr(args, "allow_default_passphrase", False))
     return settings
 

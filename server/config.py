@@ -36,14 +36,13 @@ from pathlib import Path
 from typing import Any
 
 import javaproperties
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from swc_local.server.settings import (  # noqa: F401 -- the names every caller imports from here
     PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
     strict_bool, whole,
 )
 from swc_local.server.doors import all_doors
-from swc_local.server.xml.settings import XmlSettings
 
 DEFAULT_PASSWORD = "examplepassword"
 DEFAULT_PORT = 13050
@@ -55,11 +54,17 @@ HOUSE_KEYS = ("password", "port", "local", "plugins", "saveReplay", "debug", "re
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
-class Settings(XmlSettings):
-    """Everything the server reads at start-up: the house's fields, the XML door's (inherited:
-    the XML door is the host's own, and every XML module reads ``settings.paused`` and so on, as
-    the official server's one settings object had them), and each other door's section
-    (:meth:`section`)."""
+class Settings(BaseModel):
+    """Everything the server reads at start-up: the house's fields (what every door shares) and
+    each door's section (:meth:`section`), none of them privileged.
+
+    A section's field may also be given and read at the top (``Settings(paused=True)``,
+    ``settings.paused``), as in-process callers (tests, ``swc match``, the pytest fixture) and the
+    official server's one settings object have them: the field belongs to the first section, in
+    door order (server/doors.py), that declares it. Conformance note: ``join_timeout`` is declared
+    by the XML and the ReversiXT sections; at the top it is the first door's (XML's); the other's
+    is ``section("reversixt").join_timeout``.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")  # a stale field name is an error, not ignored
 
@@ -70,21 +75,57 @@ class Settings(XmlSettings):
     replay_dir: str = "replays"
     seed: int | None = None
     max_connections: int = 1000
-    sections: dict[str, Any] = {}  # section name -> its model, or a dict of its fields (tests)
+    sections: dict[str, Any] = {}  # section name -> its model (a dict of its fields is read into one)
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
+
+    @model_validator(mode="before")
+    @classmethod
+    def _sections_of_top_fields(cls, data: Any) -> Any:
+        """Every section's part as its model, a section's field given at the top put into it."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        parts = dict(data.get("sections") or {})
+        for name in [key for key in data if key not in cls.model_fields]:
+            section = _declaring(name)
+            if section is not None:
+                part = parts.get(section.name) or {}
+                value = data.pop(name)
+                parts[section.name] = (part.model_copy(update={name: value}) if isinstance(part, BaseModel)
+                                       else {**part, name: value})
+        data["sections"] = {name: _model_of(name, part) for name, part in parts.items()}
+        return data
 
     def section(self, name: str) -> BaseModel:
         """The part of the settings the section ``name`` reads (its model's defaults if unset)."""
         part = self.sections.get(name)
         if isinstance(part, BaseModel):
             return part
-        section = section_named(name)
-        if section.flat:  # the host door's fields are these settings' own
-            return self
-        return section.model.model_validate(part or {})
+        return section_named(name).model.model_validate(part or {})
 
     def with_section(self, name: str, part: BaseModel) -> Settings:
         return self.model_copy(update={"sections": {**self.sections, name: part}})
+
+    def __getattr__(self, name: str) -> Any:
+        """A section's field read at the top (the class docstring says whose)."""
+        section = _declaring(name) if not name.startswith("_") else None
+        if section is None:
+            return super().__getattr__(name)  # type: ignore[misc]
+        return getattr(self.section(section.name), name)
+
+
+def _declaring(field: str) -> Section | None:
+    """The first section, in door order, whose model has the field ``field``."""
+    return next((section for section in sections() if field in section.model.model_fields), None)
+
+
+def _model_of(name: str, part: Any) -> Any:
+    if isinstance(part, BaseModel):
+        return part
+    try:
+        return section_named(name).model.model_validate(part or {})
+    except KeyError:  # a section of a family that is not served (tests): kept as it is
+        return part
 
 
 def sections() -> list[Section]:
@@ -140,10 +181,7 @@ def read_properties(path: Path) -> dict[str, object]:
         parts: dict[str, dict[str, Any]] = {}
         for section in sections():
             own = {key: value for key, value in props.items() if key in section.keys}
-            if section.flat:  # the host door's fields live at the top
-                fields.update(section.read(own, sources))
-            else:
-                parts[section.name] = section.read(own, sources)
+            parts[section.name] = section.read(own, sources)
     except ConfigError as error:
         raise ConfigError(located(error, sources)) from None
     fields["sections"] = parts

@@ -25,7 +25,7 @@ A family's server part is one typed value, :class:`ServerFamily`, built in its s
 * ``section``: its settings section (server/settings.py's ``Section``: its keys of
   ``server.properties``, its model, its ``swc serve`` flags and defaults);
 * ``open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
-  ``Server`` (its ``settings``, ``doors`` started so far, ``lobby``); None when the door is off,
+  ``Server`` (its ``settings``, ``doors`` started so far, ``game_factory``, ``prepared``); None when the door is off,
   or raises :class:`CannotListen` when it cannot listen (the host stops: one policy for every door);
 * its viewer hooks (a family without them is served but not shown by the web viewer):
   ``watch_for_viewer(door, book)``, called once for the family's started door (the door whose
@@ -37,7 +37,13 @@ A family's server part is one typed value, :class:`ServerFamily`, built in its s
   ``record_file_fallback`` (the XML family's: an XML replay has no fixed first bytes), asked last;
 * its own ``swc`` commands (``add_commands(commands)``, e.g. the drop-in ``swc reversixt``) and
   the commands whose arguments another parser reads verbatim (``passthrough``: leading words ->
-  ``main(rest)``).
+  ``main(rest)``);
+* ``prepare(host)``, optional: what the family builds with the host, before any door listens
+  (the XML door, so a ``loadGameFile`` it cannot use raises when the host is built); the host
+  keeps it in ``host.prepared[name]`` for ``open_door``;
+* ``share_with_viewer(door, context)``, optional: what the family's started door lends the
+  viewer besides records (server/web/app.py's ``WebContext``): the XML door its passphrase gate,
+  "play from here", the persons' tables and its readers' limits.
 
 The viewer hooks import the family's records module (``server/<family>/records.py``) only when
 called, so a server without a viewer never imports the viewer's parts (those lazy imports point
@@ -88,6 +94,8 @@ class ServerFamily:
     record_file_fallback: bool = False
     add_commands: Callable[[Any], None] | None = None
     passthrough: Mapping[tuple[str, ...], Callable[[list[str]], int]] = field(default_factory=dict)
+    prepare: Callable[[Any], Any] | None = None
+    share_with_viewer: Callable[[Any, Any], None] | None = None
 
 
 class CannotListen(Exception):
@@ -113,6 +121,12 @@ def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: 
         raise raised
     how = f"{move} PORT moves it" + (f", {off} turns it off" if off else "")
     return CannotListen(f"cannot listen on {host}:{port} for the {what} ({error.strerror or error}); {how}")
+
+
+def prepare_doors(host, families: tuple[ServerFamily, ...]) -> dict[str, Any]:
+    """What each family with a ``prepare`` hook builds when the host is built (before any door
+    listens), by family name: its :meth:`prepare` raises at once for a setting it cannot use."""
+    return {family.name: family.prepare(host) for family in families if family.prepare is not None}
 
 
 async def start_doors(nursery: trio.Nursery, host, families: tuple[ServerFamily, ...]) -> list[Door]:

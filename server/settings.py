@@ -118,7 +118,6 @@ class Section:
     """
 
     name: ClassVar[str]  # the door's name, and the key of its part in ``Settings.sections``
-    flat: ClassVar[bool] = False  # True only for the host's own door (XML): its fields are Settings' own
     title: ClassVar[str]  # the heading of its flags in ``swc serve --help``
     keys: ClassVar[tuple[str, ...]]
     model: ClassVar[type[BaseModel]]

@@ -115,7 +115,7 @@ class RunningServer:
         self.plugin = resolve_plugin(game)
         self.seed = seed
         self.host = "127.0.0.1"
-        self.port: int = server.port
+        self.port: int = server.door("xml").port  # the XML door: the family of this fixture's games
         self.password: str | None = server.settings.password
         self._games = 0
 

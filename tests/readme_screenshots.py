@@ -39,10 +39,10 @@ async def blokus_replay(directory: Path) -> Path:
         await nursery.start(server.run)
         async with trio.open_nursery() as bots:
             for seed in (1, 2):
-                bots.start_soon(play_game, plugin, "127.0.0.1", server.port, None, seed)
+                bots.start_soon(play_game, plugin, "127.0.0.1", server.door("xml").port, None, seed)
                 await trio.sleep(0.05)
         nursery.cancel_scope.cancel()
-    (path,) = server.replay_writer.paths.values()
+    (path,) = server.door("xml").replay_writer.paths.values()
     return path
 
 

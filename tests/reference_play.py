@@ -69,7 +69,7 @@ async def play_loaded_position(plugin, start_server, replay_file: Path, turn: in
     )
     async with trio.open_nursery() as nursery:
         for seed in (1, 2):
-            nursery.start_soon(play_game, plugin, "127.0.0.1", server.port, None, seed)
+            nursery.start_soon(play_game, plugin, "127.0.0.1", server.door("xml").port, None, seed)
     with trio.fail_after(timeout):
         while not list(replays.glob("*.xml")):
             await trio.sleep(0.01)

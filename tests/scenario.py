@@ -240,7 +240,7 @@ async def run_capture(start_server, actions, clients, timed: bool = False, board
             return plugin.game_from_state(boards[min(next(created), len(boards) - 1)])
 
     server = await start_server(game_factory=factory, password="examplepassword", **settings)
-    replay = Replay(server.port, actions, clients, timed=timed, until=until)
+    replay = Replay(server.door("xml").port, actions, clients, timed=timed, until=until)
     replay.server = server
     await replay.run()
     return replay

@@ -12,9 +12,12 @@ from swc_local.tools import replay_check, reversixt_match, reversixt_replay, rob
 from swc_local.tools.seats import ToolFamily
 
 FAMILIES: tuple[ToolFamily, ...] = (
-    ToolFamily("xml", xml_match, replay_check.main, (".xml",)),
-    ToolFamily("reversixt", reversixt_match, reversixt_replay.main, (".log", ".txt")),
-    ToolFamily("roborally", roborally_match, roborally_replay.main, (".jsonl",)),
+    ToolFamily("xml", xml_match, replay_check.main, (".xml",), xml_match.FLAGS,
+               "the Software-Challenge games", "Software-Challenge games"),
+    ToolFamily("reversixt", reversixt_match, reversixt_replay.main, (".log", ".txt"), reversixt_match.FLAGS,
+               "ReversiXT", "reversixt"),
+    ToolFamily("roborally", roborally_match, roborally_replay.main, (".jsonl",), roborally_match.FLAGS,
+               "Robo Rally", "roborally"),
 )
 
 

@@ -22,17 +22,9 @@ import tempfile
 from pathlib import Path
 
 from swc_local.games import registry
+from swc_local.tools.family_flags import add_match_flags, flag_for, given
 
 log = logging.getLogger("swc")
-
-# flag dest -> the option key the families read (GameSpec.options)
-FAMILY_OPTIONS = {
-    "soft_timeout": "soft_timeout_ms", "hard_timeout": "hard_timeout_ms", "load_game": "load_game", "turn": "turn",
-    "map": "map", "timelimit": "time_limit", "depth": "depth", "start_delay": "start_delay",
-    "turn_delay": "turn_delay", "results": "results", "max_rounds": "max_rounds", "timer": "timer",
-    "play_card_timeout": "play_card_timeout",
-}
-
 
 def add_match_command(commands) -> None:
     match = commands.add_parser(
@@ -61,23 +53,7 @@ def add_match_command(commands) -> None:
                             "(a timeout, a rule violation, a crash), naming the causes; for CI")
     match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     match.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
-    xml = match.add_argument_group("the Software-Challenge games")
-    xml.add_argument("--load-game", help="start every game from a replay's state (with --turn)")
-    xml.add_argument("--turn", type=int, help="turn of --load-game to start from (default 0)")
-    xml.add_argument("--soft-timeout", type=int, metavar="MS", help="soft move time limit (default: the game's, 2000)")
-    xml.add_argument("--hard-timeout", type=int, metavar="MS", help="hard move time limit (default: the game's, 10000)")
-    both = match.add_argument_group("ReversiXT and Robo Rally")
-    both.add_argument("--map", help="ReversiXT: a map file (default the bundled classic_2p.map); Robo Rally: a map name (default Dizzy Highway)")
-    reversi = match.add_argument_group("ReversiXT")
-    reversi.add_argument("--timelimit", "-t", type=float, help="time limit per move in seconds, like -t (default 0: none)")
-    reversi.add_argument("--depth", "-d", type=int, help="depth limit, like -d (default 1)")
-    reversi.add_argument("--start-delay", type=float, help="pause before the first move (reference: 1 s)")
-    reversi.add_argument("--turn-delay", type=float, help="pause between turns (reference: 0.1 s)")
-    reversi.add_argument("--results", help="write a result file (-r format) per game into this directory")
-    roborally = match.add_argument_group("Robo Rally")
-    roborally.add_argument("--max-rounds", type=int, help="end a game without winner after this many rounds (default 40)")
-    roborally.add_argument("--timer", type=float, help="programming timer in seconds (default 30)")
-    roborally.add_argument("--play-card-timeout", type=float, help="wait for PlayCard in seconds (default 5)")
+    add_match_flags(match)  # each family's own (tools/<family>_match.py FLAGS)
     match.set_defaults(run=run)
 
 
@@ -97,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
         log.error("swc match: %s", registry.unknown_game_message(args.game))
         return 2
     adapter = families.family(game.family).adapter
-    options = {key: getattr(args, dest) for dest, key in FAMILY_OPTIONS.items() if getattr(args, dest) is not None}
+    options = given(args)
     foreign = [key for key in options if key not in adapter.OPTIONS]
     if foreign:
-        flag = "--" + next(dest for dest, key in FAMILY_OPTIONS.items() if key == foreign[0]).replace("_", "-")
+        flag = flag_for(foreign[0])
         log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family)
         return 2
     problem = adapter.check_options(game.game_type, options)

@@ -31,13 +31,24 @@ from swc_local.games.reversixt.mapfile import load_map
 from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.door import DEFAULT_MAP, DoorSettings, FinishedGame, ReversiDoor
 from swc_local.server.reversixt.game import Timing
-from swc_local.tools.seats import Outcome, SeatOutcome
+from swc_local.tools.seats import Flag, Outcome, SeatOutcome
 
 POLL = 0.005
 _DISQUALIFIED = re.compile(r"^disqualified player (\d+) \((.*)\)$", re.M)
 
 
 OPTIONS = ("map", "time_limit", "depth", "start_delay", "turn_delay", "results")
+FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family_flags.py)
+    Flag(("--map",), "map", "a map file (default the bundled classic_2p.map)",
+         tournament="map file (its player count is the seat count)"),
+    Flag(("--timelimit", "-t"), "time_limit", "time limit per move in seconds, like -t (default 0: none)", float),
+    Flag(("--depth", "-d"), "depth", "depth limit, like -d (default 1)", int),
+    Flag(("--start-delay",), "start_delay", "pause before the first move (reference: 1 s)", float,
+         tournament="pause before the first move (default 1 s, as the reference server)", tournament_metavar="S"),
+    Flag(("--turn-delay",), "turn_delay", "pause between turns (reference: 0.1 s)", float,
+         tournament="pause between moves (default 0.1 s, as the reference server)", tournament_metavar="S"),
+    Flag(("--results",), "results", "write a result file (-r format) per game into this directory"),
+)
 
 
 def check_options(game: str, options: dict) -> str | None:

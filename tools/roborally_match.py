@@ -29,7 +29,7 @@ import trio
 from swc_local.server.roborally.door import RoboRallyDoor
 from swc_local.server.roborally.lobby import RoboRallySettings
 from swc_local.tools.results import ranks_from_points
-from swc_local.tools.seats import Outcome, SeatOutcome
+from swc_local.tools.seats import Flag, Outcome, SeatOutcome
 
 POLL = 0.01
 MAX_ROUNDS = 40
@@ -38,6 +38,13 @@ DOOR_FIXED = ("port", "host", "seed", "min_players", "single_game", "log_dir", "
 
 
 OPTIONS = ("map", "max_rounds") + tuple(f.name for f in dataclasses.fields(RoboRallySettings) if f.name not in DOOR_FIXED)
+FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family_flags.py)
+    Flag(("--map",), "map", "a map name (default Dizzy Highway)", tournament="map name"),
+    Flag(("--max-rounds",), "max_rounds", "end a game without winner after this many rounds (default 40)", int,
+         tournament="rounds before a game ends without winner"),
+    Flag(("--timer",), "timer", "programming timer in seconds (default 30)", float),
+    Flag(("--play-card-timeout",), "play_card_timeout", "wait for PlayCard in seconds (default 5)", float),
+)
 
 
 def check_options(game: str, options: dict) -> str | None:

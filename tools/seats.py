@@ -68,10 +68,33 @@ class SeatAdapter(Protocol):
 
 
 @dataclass(frozen=True)
+class Flag:
+    """One ``swc match`` flag of a family: its spellings, the runner option it sets
+    (``GameSpec.options[key]``), its type and help; ``tournament``: its help in ``swc tournament``
+    (None: not a tournament flag). Families may declare the same flag (``--map``): it is one
+    flag, each family's help in it (tools/family_flags.py)."""
+
+    names: tuple[str, ...]  # the first is the long one; argparse's dest comes from it
+    key: str
+    help: str
+    type: Callable[[str], Any] = str
+    metavar: str | None = None
+    tournament: str | None = None
+    tournament_metavar: str | None = None  # its metavar there, when it differs
+
+    @property
+    def dest(self) -> str:
+        return self.names[0].lstrip("-").replace("-", "_")
+
+
+@dataclass(frozen=True)
 class ToolFamily:
-    """One family's part of the tools: its seat adapter and its replay reader."""
+    """One family's part of the tools: its seat adapter, its replay reader, its flags."""
 
     name: str  # the registry's family name
     adapter: SeatAdapter
     read_replay: Callable[[Path, bool, TextIO], int]  # (path, check, out) -> exit code: swc replay
     log_suffixes: tuple[str, ...] = field(default=())  # the file names of its replays/logs end so
+    flags: tuple[Flag, ...] = ()  # its options of swc match and swc tournament
+    title: str = ""  # the heading of its flags in ``swc match --help`` ("ReversiXT")
+    label: str = ""  # what its help says in ``swc tournament --help`` ("reversixt: map file")

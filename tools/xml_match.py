@@ -35,14 +35,23 @@ from swc_local.client.messages import Left, Memento, Result
 from swc_local.games import registry
 from swc_local.games.plugin import seat_labels
 from swc_local.server.app import Server
+from swc_local.server.xml.door import XmlDoor
 from swc_local.server.config import Settings
 from swc_local.tools.results import ranks_from_points
-from swc_local.tools.seats import Outcome, SeatOutcome
+from swc_local.tools.seats import Flag, Outcome, SeatOutcome
 
 log = logging.getLogger("swc.match")
 
 SERVER_OPTIONS = ("soft_timeout_ms", "hard_timeout_ms", "load_game", "turn")
 OPTIONS = SERVER_OPTIONS + ("server", "password")
+FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family_flags.py)
+    Flag(("--load-game",), "load_game", "start every game from a replay's state (with --turn)"),
+    Flag(("--turn",), "turn", "turn of --load-game to start from (default 0)", int),
+    Flag(("--soft-timeout",), "soft_timeout_ms", "soft move time limit (default: the game's, 2000)", int, "MS",
+         tournament="soft move time limit"),
+    Flag(("--hard-timeout",), "hard_timeout_ms", "hard move time limit (default: the game's, 10000)", int, "MS",
+         tournament="hard move time limit"),
+)
 POLL = 0.01  # seconds between looks at a seat while its player joins
 
 
@@ -71,12 +80,12 @@ def _position(game: str, options: dict):
 class Family:
     def __init__(self, nursery: trio.Nursery) -> None:
         self.nursery = nursery
-        self.servers: dict[tuple, tuple[Server, str]] = {}
+        self.servers: dict[tuple, tuple[XmlDoor, str]] = {}  # each in-process server's XML door
         self.lock = trio.Lock()
 
-    async def server(self, spec) -> tuple[Server, str]:
+    async def server(self, spec) -> tuple[XmlDoor, str]:
         if "server" in spec.options:
-            return spec.options["server"], spec.options["password"]
+            return spec.options["server"].door(XmlDoor.name), spec.options["password"]  # a host of the fixture
         key = (str(spec.replays),) + tuple(spec.options.get(name) for name in SERVER_OPTIONS)
         async with self.lock:
             if key not in self.servers:
@@ -92,7 +101,7 @@ class Family:
                 )
                 server = Server(settings, _position(spec.game, options))  # a bad replay raises ReplayError
                 await self.nursery.start(server.run)
-                self.servers[key] = (server, password)
+                self.servers[key] = (server.door(XmlDoor.name), password)
             return self.servers[key]
 
     @contextlib.asynccontextmanager
@@ -119,7 +128,7 @@ class Family:
 class XmlTable:
     ordered = False
 
-    def __init__(self, server: Server, admin: Admin, plugin, prepared, spec, stand_ins: trio.Nursery) -> None:
+    def __init__(self, server: XmlDoor, admin: Admin, plugin, prepared, spec, stand_ins: trio.Nursery) -> None:
         self.server, self.admin, self.plugin, self.spec = server, admin, plugin, spec
         self.stand_ins = stand_ins
         self.room_id = prepared.room_id

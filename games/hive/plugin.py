@@ -24,51 +24,33 @@ import random
 from swc_local.games.hive import xmlmap
 from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, SKIP, Move, Position, RuleViolation, ScanCrash, SkipMove
 from swc_local.games.plugin import (
-    CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, ScoreFragment,
+    CLASSIC, PositionGame, InvalidMove, Outcome, PluginHooks, ScoreFragment,
 )
 from swc_local.protocol.element import Element
 
-class HiveGame(GameHooks):
+class HiveGame(PositionGame):
     """One room's game: a :class:`Position` plus the display names."""
 
-    __slots__ = ("position", "names")
+    __slots__ = ()
+    violation, crash = RuleViolation, ScanCrash
 
     def __init__(self, position: Position, names: tuple[str, str] = ("Unknown", "Unknown")):
-        self.position = position
-        self.names = names
+        super().__init__(position, names)
 
     def snapshot(self) -> HiveGame:
         return HiveGame(self.position.copy(), self.names)
 
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
-
     def decode_move(self, data: Element) -> xmlmap.WireMove:
         return xmlmap.decode_move(data)
 
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
+    def push(self, move: object) -> None:
         wire = xmlmap.wire_move(move)  # type: ignore[arg-type]
-        try:
-            self.position.push(wire.move)
-        except RuleViolation as violation:
-            suffix = f"; move was {wire.text()}" if violation.with_move else ""
-            raise InvalidMove(violation.reason + suffix) from None
-        except ScanCrash as crash:
-            raise MalformedMove(str(crash)) from None
+        self.position.push(wire.move)
         self.position.last_move = wire  # echoed as received (spec §3)
 
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
+    def mistake(self, violation: RuleViolation, move: object) -> InvalidMove:
+        suffix = f"; move was {xmlmap.wire_move(move).text()}" if violation.with_move else ""  # type: ignore[arg-type]
+        return InvalidMove(violation.reason + suffix)
 
     def echoes_move(self, move: object) -> bool:
         """A refused skip's exception carries no move: no ``originalRequest`` (spec §4 D)."""

@@ -44,36 +44,25 @@ from swc_local.games.mississippi_queen.rules import (
     move_text,
 )
 from swc_local.games.plugin import (
-    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal,
+    ENVELOPE_2025, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal,
     ScoreFragment,
 )
 from swc_local.protocol.element import Element
 
 
-class MississippiQueenGame(GameHooks):
+class MississippiQueenGame(PositionGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
-    __slots__ = ("position", "names", "_segments")
+    __slots__ = ("_segments",)
+    violation, crash, move_type, game_name = RuleViolation, RuleCrash, tuple, "a Mississippi Queen"
 
     def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
-        self.position = position
-        self.names = names
+        super().__init__(position, names)
         self._segments = xmlmap.SegmentCache()
 
     def snapshot(self) -> MississippiQueenGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return MississippiQueenGame(self.position.copy(), self.names)
-
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
 
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
@@ -81,20 +70,8 @@ class MississippiQueenGame(GameHooks):
     def move_text(self, move: Move) -> str:
         return move_text(move)
 
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, tuple):
-            raise TypeError(f"not a Mississippi Queen move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise InvalidMove(violation.message, violation.detail) from None
-        except RuleCrash as crash:
-            raise MalformedMove(str(crash), cause="UNKNOWN") from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
+    def mistake(self, violation: RuleViolation, move: object) -> InvalidMove:
+        return InvalidMove(violation.message, violation.detail)
 
     def _outcome(self, decision: Decision) -> Outcome:
         if decision.named is None:

@@ -35,7 +35,7 @@ import random
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+    ENVELOPE_2022, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
 from swc_local.protocol.element import Element
 
@@ -56,47 +56,21 @@ class MoveMistake(InvalidMove):
         return self.detail
 
 
-class OstseeschachGame(GameHooks):
+class OstseeschachGame(PositionGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
-    __slots__ = ("position", "names")
-
-    def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
-        self.position = position
-        self.names = names
+    __slots__ = ()
+    violation, crash, move_type, game_name = RuleViolation, RuleCrash, Move, "an Ostseeschach"
 
     def snapshot(self) -> OstseeschachGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return OstseeschachGame(self.position.copy(), self.names)
 
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
-
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
 
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, Move):
-            raise TypeError(f"not an Ostseeschach move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise MoveMistake(violation) from None
-        except RuleCrash as crash:
-            raise MalformedMove(str(crash)) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
+    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
+        return MoveMistake(violation)
 
     def move_text(self, move: Move) -> str:
         """The official ``Move.toString``, quoted in the not-your-turn reason."""

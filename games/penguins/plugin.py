@@ -34,7 +34,7 @@ import random
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal,
+    ENVELOPE_2022, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal,
     ScoreFragment,
 )
 from swc_local.protocol.element import Element
@@ -60,47 +60,24 @@ def random_seed(rng: random.Random) -> int:
     return rng.getrandbits(32) - (1 << 31)
 
 
-class PenguinsGame(GameHooks):
+class PenguinsGame(PositionGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
-    __slots__ = ("position", "names", "board_seed")
+    __slots__ = ("board_seed",)
+    violation, crash, move_type, game_name = RuleViolation, RuleCrash, Move, "a Penguins"
 
     def __init__(self, position: Position, names: tuple[str, str] = ("", ""), board_seed: int | None = None):
-        self.position = position
-        self.names = names
+        super().__init__(position, names)
         self.board_seed = board_seed  # None: loaded from a state, not generated
 
     def snapshot(self) -> PenguinsGame:
         return PenguinsGame(self.position.copy(), self.names, self.board_seed)
 
-    @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
-    def current_seat(self) -> int:
-        return self.position.current
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
-
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
 
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, Move):
-            raise TypeError(f"not a Penguins move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise MoveMistake(violation) from None
-        except RuleCrash as crash:
-            raise MalformedMove(str(crash)) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
+    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
+        return MoveMistake(violation)
 
     def move_text(self, move: Move) -> str:
         return str(move)

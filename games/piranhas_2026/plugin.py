@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 
 from swc_local.games.plugin import (
-    ENVELOPE_2025, MODERN, GameHooks, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
+    ENVELOPE_2025, MODERN, InvalidMove, MalformedMove, Outcome, PositionGame, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
@@ -46,14 +46,15 @@ class InvalidPiranhaMove(InvalidMove):
         self.move = rejected.move
 
 
-class Piranhas2026Game(GameHooks):
-    """One room's game: a :class:`GameState`, the display names and a state renderer."""
+class Piranhas2026Game(PositionGame):
+    """One room's game: a :class:`GameState` (its ``position``, also called ``state`` as the
+    rules name it), the display names and a state renderer."""
 
-    __slots__ = ("state", "names", "_renderer")
+    __slots__ = ("_renderer",)
+    violation, crash, move_type, game_name = MoveRejected, OffBoardStart, Move, "a Piranhas 2026"
 
     def __init__(self, state: GameState, names: tuple[str, str] = ("", "")) -> None:
-        self.state = state
-        self.names = names
+        super().__init__(state, names)
         self._renderer = xmlmap.StateRenderer()
 
     def snapshot(self) -> Piranhas2026Game:
@@ -61,15 +62,12 @@ class Piranhas2026Game(GameHooks):
         return Piranhas2026Game(self.state.copy(), self.names)
 
     @property
-    def turn(self) -> int:
-        return self.state.turn
+    def state(self) -> GameState:
+        return self.position
 
     @property
     def current_seat(self) -> int:
-        return self.state.team_to_move
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
+        return self.position.team_to_move
 
     def shown_name(self, seat: int) -> str:
         """The display name, or the team name when it is blank (the server's ``%s``)."""
@@ -79,24 +77,19 @@ class Piranhas2026Game(GameHooks):
     def decode_move(self, data: Element) -> Move:
         return xmlmap.decode_move(data)
 
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, Move):
-            raise TypeError(f"not a Piranhas 2026 move: {move!r}")
-        try:
-            self.state.perform(move)
-        except MoveRejected as rejected:
-            raise InvalidPiranhaMove(rejected) from None
-        except OffBoardStart as crash:
-            raise xmlmap.DroppedMove(str(crash), xmlmap.UNKNOWN) from None
+    def push(self, move: Move) -> None:
+        self.position.perform(move)
+
+    def mistake(self, rejected: MoveRejected, move: object) -> InvalidPiranhaMove:
+        return InvalidPiranhaMove(rejected)
+
+    def malformed(self, crash: Exception) -> MalformedMove:
+        return xmlmap.DroppedMove(str(crash), xmlmap.UNKNOWN)
 
     def move_text(self, move: Move) -> str:
         """The official ``Move.toString`` (quoted in the not-your-turn text)."""
         return str(move)
 
-    def legal_moves(self) -> list[Move]:
-        return self.state.legal_moves()
 
     def outcome(self) -> Outcome | None:
         verdict = self.state.verdict()

@@ -83,15 +83,16 @@ def default_renderer(game_type: str, state: object, last_move: object | None, pr
 
 
 class WebContext:
-    """What the routes need: the book, the gate, the lobby (for "play from here"), the limits
-    (the viewer's settings section, server/web/settings.py)."""
+    """What the routes need: the book, the gate, "play from here" (``play_from(record, index) ->
+    dict``, lent by a door's family, server/door.py's ``share_with_viewer``; None in ``swc
+    view``), the limits (the viewer's settings section, server/web/settings.py)."""
 
-    def __init__(self, book: GameBook, gate: Gate, lobby=None, renderer=default_renderer,
+    def __init__(self, book: GameBook, gate: Gate, play_from=None, renderer=default_renderer,
                  max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int | None = None,
                  limits: WebSettings | None = None) -> None:
         self.book = book
         self.gate = gate
-        self.lobby = lobby
+        self.play_from = play_from
         self.renderer = renderer
         self.max_message_bytes = max_message_bytes
         self.max_depth = max_depth
@@ -161,8 +162,9 @@ def step_json(record: GameRecord, index: int, count: int, renderer) -> dict:
     }
     if note:
         data["draw_error"] = note
-    if record.family == "xml":
-        data["state"] = record.state_element(index).render()  # type: ignore[attr-defined]
+    wire_state = record.wire_state(index)
+    if wire_state is not None:
+        data["state"] = wire_state
     return data
 
 
@@ -271,7 +273,7 @@ class CountedStream(StreamingResponse):
 def game_event(context: WebContext, record: GameRecord, with_step: bool) -> bytes:
     """One event of a game's stream: its summary, and with ``with_step`` its newest step drawn."""
     data = record.summary()
-    data["can_play_from"] = data["can_play_from"] and context.lobby is not None
+    data["can_play_from"] = data["can_play_from"] and context.play_from is not None
     data["controls"] = record.controls()
     data["count"] = count = record.count()
     if with_step and count:
@@ -352,7 +354,7 @@ def build_app(context: WebContext) -> Starlette:
 
     def game_json(record: GameRecord, full: bool) -> dict:
         data = record.summary()
-        data["can_play_from"] = data["can_play_from"] and context.lobby is not None  # swc view has no lobby
+        data["can_play_from"] = data["can_play_from"] and context.play_from is not None  # swc view has no lobby
         data["controls"] = record.controls()
         data["controls_need_passphrase"] = not gate.open
         data["count"] = record.count()
@@ -426,7 +428,7 @@ def build_app(context: WebContext) -> Starlette:
             return _error("no such game", 404)
         if not record.can_play_from:
             return _error("play from here is for the XML games", 400)
-        if context.lobby is None:
+        if context.play_from is None:
             return _error("no game server here (swc view): start swc serve to play from a position", 409)
         try:
             raw = await read_body(request, context.limits.max_body_bytes, context.limits.request_timeout, "request body")
@@ -439,12 +441,10 @@ def build_app(context: WebContext) -> Starlette:
             passphrase = None
         if not gate.check(passphrase if isinstance(passphrase, str) else None, peer_of(request)):
             return _error("wrong admin passphrase", 403)
-        from .play import PlayError, prepare_from
-
         try:
             index = int(request.path_params["index"])
-            prepared = prepare_from(context.lobby, record, index)  # type: ignore[arg-type]
-        except (ValueError, PlayError) as error:
+            prepared = context.play_from(record, index)
+        except ValueError as error:  # a bad index, or a position that cannot be played from
             return _error(str(error), 400)
         log.info("game %s step %d: room %s prepared from it", record.id, index, prepared["room"])
         return _json(prepared)

@@ -98,6 +98,10 @@ class GameRecord(Versioned):
 
     # -- what subclasses provide -----------------------------------------------------------------
 
+    def wire_state(self, index: int) -> str | None:
+        """Step ``index``'s state as its protocol writes it (shown beside the board), or None."""
+        return None
+
     def steps(self) -> list[Step]:
         raise NotImplementedError
 

@@ -121,6 +121,16 @@ def watch_doors(doors, book) -> None:
             watch(door, book)
 
 
+def borrow_from_doors(doors, context: WebContext) -> None:
+    """What each started door's family lends the viewer besides records (its ``share_with_viewer``:
+    a passphrase gate to share, "play from here", seats for persons, its readers' limits)."""
+    sharers = {family.name: family.share_with_viewer for family in families.FAMILIES if family.share_with_viewer is not None}
+    for door in doors:
+        share = sharers.get(door.name)
+        if share is not None:
+            share(door, context)
+
+
 async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     """The viewer of ``swc serve``: it watches the games of every door started before it; None
     when off; a port it cannot open stops the server (server/door.py's CannotListen)."""
@@ -129,24 +139,18 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     from .book import GameBook
 
     settings = server.settings
-    port = settings.section("web").port
+    limits = settings.section("web")
+    port = limits.port
     if port is None or port < 0:
         return None
     book = GameBook()
     watch_doors(server.doors, book)
-    lobby = server.lobby
-    gate = Gate(settings.host, settings.password, lobby.passphrase_gate)
-    limits = settings.section("web")
-    context = WebContext(book, gate, lobby, max_message_bytes=settings.max_message_bytes, max_depth=settings.max_depth,
-                         limits=limits)
+    context = WebContext(book, Gate(settings.host, settings.password), limits=limits)
+    borrow_from_doors(server.doors, context)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
-    xml = server.door("xml")
-    if xml is not None and xml.port:
-        from .seats import Tables
-
-        context.tables = Tables(lobby, settings.host, xml.port, book)
-        context.tables.house = server  # ReversiXT and Robo Rally tables read its doors' settings
+    if context.tables is not None:  # the persons' tables; ReversiXT's and Robo Rally's read the house's doors
+        context.tables.house = server
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

@@ -14,7 +14,6 @@ import logging
 
 import trio
 
-from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
 from swc_local.server.door import cannot_listen
 from swc_local.server.transport import FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
 from swc_local.server.xml.connection import Connection
@@ -31,7 +30,9 @@ class XmlDoor:
 
     name = "xml"
 
-    def __init__(self, settings: Settings, game_factory=None) -> None:
+    def __init__(self, settings, game_factory=None) -> None:
+        """``settings``: the house's Settings (server/config.py), whose fields and this door's
+        section's (server/xml/settings.py) the XML modules read alike."""
         self.settings = settings
         if game_factory is None and settings.load_game_file:
             from swc_local.server.xml.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
@@ -128,11 +129,18 @@ async def _refuse(stream: trio.SocketStream) -> None:
         await stream.aclose()
 
 
+def prepare(host) -> XmlDoor:
+    """The XML door, built with the host: a ``loadGameFile`` it cannot use raises when the host
+    is built (ReplayError), before any door listens."""
+    return XmlDoor(host.settings, host.game_factory)
+
+
 async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
-    """The host's XML door (built with the host, so its lobby is there before it listens); a port
-    it cannot open stops ``swc serve`` (exit 1), as for every door."""
+    """Start the door :func:`prepare` built; a port it cannot open stops ``swc serve`` (exit 1),
+    as for every door."""
+    door = host.prepared.get(XmlDoor.name) or prepare(host)
     try:
-        return await nursery.start(host.xml.run)
+        return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:
         raise cannot_listen(raised, "XML door", host.settings.host, host.settings.port, "--port") from None
 
@@ -146,6 +154,24 @@ def watch_for_viewer(door: XmlDoor, book) -> None:
     from swc_local.server.xml.records import watch_lobby
 
     watch_lobby(door.lobby, book)
+
+
+def share_with_viewer(door: XmlDoor, context) -> None:
+    """What the XML door lends the viewer (server/web/app.py's WebContext): its lobby's passphrase
+    limits (one budget of guesses for the wire and the pages), "play from here", the seats of
+    persons (server/web/seats.py, clients of this door's port) and its readers' limits for
+    uploaded replays."""
+    from functools import partial
+
+    from swc_local.server.web.seats import Tables
+    from swc_local.server.xml.play import prepare_from
+
+    lobby, settings = door.lobby, door.settings
+    context.gate.limiter = lobby.passphrase_gate
+    context.play_from = partial(prepare_from, lobby)
+    context.max_message_bytes, context.max_depth = settings.max_message_bytes, settings.max_depth
+    if door.port:
+        context.tables = Tables(lobby, settings.host, door.port, context.book)
 
 
 def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):

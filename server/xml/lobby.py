@@ -40,7 +40,7 @@ from swc_local.games import registry
 from swc_local.games.plugin import GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
-from swc_local.server.xml.settings import XmlSettings as Settings  # the house's Settings are these and more
+from swc_local.server.xml.settings import XmlSettings as Settings  # read through the house's Settings (server/config.py)
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import PassphraseGate, peer_address
 from swc_local.server.xml.dialects import LOBBY_CLASSES, room_class, route

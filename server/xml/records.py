@@ -62,6 +62,9 @@ class XmlRecord(GameRecord):
         self._ended = False
         self.unfinished: str | None = None
 
+    def wire_state(self, index: int) -> str:
+        return self.state_element(index).render()
+
     # -- the observer side (called by the room for every message: must stay cheap) -----------------
 
     def send(self, message) -> None:

@@ -1,8 +1,9 @@
 """The XML door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
 
-Its model :class:`XmlSettings` is the base of :class:`~swc_local.server.config.Settings` (a
-*flat* section): the XML door is the host's own door and every XML module reads its fields as
-``settings.paused`` and so on, as the official server's one settings object had them.
+Its model :class:`XmlSettings` is one section of :class:`~swc_local.server.config.Settings`
+like every door's. The XML modules read its fields and the house's from the one settings object
+(``settings.paused``, ``settings.password``), as the official server's one settings object had
+them: the house's ``Settings`` finds a section's field read at the top in its section.
 
 Spec-conformance notes (classic lobby spec §7, modern_dialect_2023plus.md):
 
@@ -62,10 +63,9 @@ _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphra
 class XmlSection(Section):
     name = "xml"
     title = "XML door (Software-Challenge lobby)"
-    flat: ClassVar[bool] = True
     keys: ClassVar[tuple[str, ...]] = ("paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
                                        *_WHOLE, *_NUMBER, "defaultGame", "lobbyDialect")
-    model = XmlSettings  # flat: Settings derives from it
+    model = XmlSettings
 
     def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
         fields: dict[str, Any] = {}
@@ -120,14 +120,14 @@ class XmlSection(Section):
         from swc_local.server.xml.modern_lobby import check_default_game
         from swc_local.server.xml.replay import ReplayError, position_factory
 
-        problem = check_default_game(settings.default_game)
+        problem = check_default_game(part.default_game)
         if problem is not None:
             if args.game:
                 raise ConfigError(problem.replace("defaultGame", "--game", 1))
             raise ConfigError(located(ConfigError(problem), settings.sources))
-        if settings.load_game_file:
+        if part.load_game_file:
             try:
-                position_factory(settings.load_game_file, settings.turn_to_load, settings.default_game)
+                position_factory(part.load_game_file, part.turn_to_load, part.default_game)
             except ReplayError as error:
                 raise ConfigError(str(error)) from None
         return part

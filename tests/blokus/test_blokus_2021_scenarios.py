@@ -84,7 +84,7 @@ async def replay(start_server, name: str, tmp_path: Path, timed: bool = False, r
     boards = [state] if (state := first_state(clients)) is not None else []
     factory = (lambda plugin, rng: plugin.game_from_state(boards[0])) if boards else None
     server = await start_server(game_factory=factory, **(SEASON | settings))
-    result = Replay(server.port, actions, clients, timed=timed)
+    result = Replay(server.door("xml").port, actions, clients, timed=timed)
     await result.run()
     for client in clients.values():
         ours = result.normalised(client)

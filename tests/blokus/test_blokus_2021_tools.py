@@ -29,7 +29,7 @@ async def test_reference_bots_play_whole_games_over_tcp(start_server):
     reports = []
 
     async def bot(seed: int) -> None:
-        reports.append(await play_game(PLUGIN, "127.0.0.1", server.port, seed=seed))
+        reports.append(await play_game(PLUGIN, "127.0.0.1", server.door("xml").port, seed=seed))
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
@@ -80,7 +80,7 @@ async def test_swc_match_replays_check_and_load(tmp_path, start_server):
     server = await start_server(game_factory=position_factory(files[0], 12), save_replay=True, replay_dir=str(replays))
     async with trio.open_nursery() as nursery:
         for seed in (1, 2):
-            nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.port, None, seed)
+            nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.door("xml").port, None, seed)
     with trio.fail_after(60):
         while not list(replays.glob("*.xml")):
             await trio.sleep(0.01)

@@ -99,7 +99,7 @@ async def test_socha_prepared_game_capture(start_server, tmp_path):
     board = first_state(clients)
     server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(board),
                                 password="examplepassword", **MODERN)
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(
         '<protocol><authenticate password="examplepassword"/><prepare gameType="swc_2027_blokus" pause="false">'
         '<slot displayName="Alice" canTimeout="true" reserved="true"/>'
@@ -108,7 +108,7 @@ async def test_socha_prepared_game_capture(start_server, tmp_path):
     await admin.read_until(b"</prepared>")
     room_id, code1, code2 = UUID.findall(bytes(admin.received).decode())
     golden_codes = [re.search(r'reservationCode="([^"]+)"', a.text)[1] for a in actions[:2]]
-    replay = Replay(server.port, actions, clients, timed=False)
+    replay = Replay(server.door("xml").port, actions, clients, timed=False)
     for ours, golden in zip((code1, code2), golden_codes):
         replay.ours_to_golden[ours.encode()] = golden.encode()
     await replay.run()

@@ -31,7 +31,7 @@ async def test_hundred_reference_bot_games_end_regular(start_server):
             async with trio.open_nursery() as nursery:
                 for seat in (0, 1):
                     async def bot(seed=2 * index + seat) -> None:
-                        reports.append(await play_game(PLUGIN, "127.0.0.1", server.port, seed=seed))
+                        reports.append(await play_game(PLUGIN, "127.0.0.1", server.door("xml").port, seed=seed))
                     nursery.start_soon(bot)
 
     with trio.fail_after(900):

@@ -46,7 +46,7 @@ SLOW = {"soft_timeout_ms": 20_000, "hard_timeout_ms": 30_000}
 async def test_socha_5_1_0_random_bots_play_join_and_prepared_games(start_server, socha_client):  # noqa: F811
     python = socha_client("5.1.0")
     server = await start_server(password="examplepassword", default_game="swc_2027_blokus", **SLOW)
-    port = server.port
+    port = server.door("xml").port
     outputs: list[tuple[int, str]] = []
 
     async def bot(seed: int, code: str | None = None) -> None:
@@ -129,7 +129,7 @@ async def test_socha_5_1_0_lastmovemono_crash_is_the_clients(start_server, socha
     moves = game.legal_moves()
     assert moves and {m.kind for m in moves} == {0}  # BLUE has only the MONO left
     move = PLUGIN.move_element(next(m for m in moves if (m.x, m.y) == (3, 3)))  # as captured (B14)
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    stream = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
     done = []
     async with stream:
         await stream.send_all(b"<protocol><join/>")
@@ -141,7 +141,7 @@ async def test_socha_5_1_0_lastmovemono_crash_is_the_clients(start_server, socha
 
                 async def client() -> None:
                     done.append(await run_process(  # in its own process group
-                        [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(server.port)],
+                        [str(python), str(BOT), "--host", "127.0.0.1", "--port", str(server.door("xml").port)],
                         capture_stdout=True, capture_stderr=True, check=False,
                         env=dict(os.environ, PYTHONUNBUFFERED="1"),
                     ))

@@ -36,7 +36,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2025_hase_und_igel"/>``,
     8 at a time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
     server = await start_server(seed=25)
-    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=600)
+    reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
     for report in reports:
@@ -49,7 +49,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     assert len(rooms) == GAMES
     assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"}
                for seats in rooms.values())
-    assert server.lobby.rooms_finished == GAMES
+    assert server.door("xml").lobby.rooms_finished == GAMES
 
 
 async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_server):

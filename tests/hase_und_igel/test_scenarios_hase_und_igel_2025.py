@@ -61,8 +61,8 @@ async def test_captured_socha_game(start_server, name):
                                 game_factory=lambda plugin, rng: plugin.game_from_state(state))
     reservations = None
     if name == "hui_prepared":
-        reservations = await _prepare(server.port, ("Alice", "Bob"))
-    clients = await socha_capture.replay(server.port, folder, reservations)
+        reservations = await _prepare(server.door("xml").port, ("Alice", "Bob"))
+    clients = await socha_capture.replay(server.door("xml").port, folder, reservations)
     for team, client in clients.items():
         ours = socha_capture.normalise(bytes(client.received), client.golden)
         assert ours == client.golden, f"{name}: {team} received other bytes"
@@ -79,9 +79,9 @@ async def test_cancel_scores_by_the_winner_rule(start_server):
         '<hare team="TWO" position="64" salads="0" carrots="5"><cards/></hare></state>')
     server = await start_server(default_game=GAME,
                                 game_factory=lambda plugin, rng: plugin.game_from_state(state))
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>')
-    one, two = await Raw.connect(server.port), await Raw.connect(server.port)
+    one, two = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await one.send("<protocol><join/>")
     await one.read_until(b"<joined")
     await two.send("<protocol><join/>")

@@ -104,20 +104,20 @@ def check(runs: list[dict]) -> list[str]:
 async def test_ten_socha_games_by_join(start_server, socha_client):  # noqa: F811
     python = await trio.to_thread.run_sync(socha_client, "3.7.2")
     server = await start_server(default_game=GAME, join_timeout=False)
-    runs = await play_games(python, server.port, prepared=False)
+    runs = await play_games(python, server.door("xml").port, prepared=False)
     assert len(runs) == 2 * GAMES
     assert check(runs) == []
-    assert server.lobby.rooms_finished == GAMES
+    assert server.door("xml").lobby.rooms_finished == GAMES
 
 
 @pytest.mark.timeout(900)
 async def test_ten_socha_games_in_prepared_rooms(start_server, socha_client):  # noqa: F811
     python = await trio.to_thread.run_sync(socha_client, "3.7.2")
     server = await start_server(default_game=GAME)
-    runs = await play_games(python, server.port, prepared=True)
+    runs = await play_games(python, server.door("xml").port, prepared=True)
     assert len(runs) == 2 * GAMES
     assert check(runs) == []
     names = {result["reason"].split()[0] for run in runs for result in run["events"]
              if result["event"] == "result" and "gleichauf" not in result["reason"]}
     assert names <= {"Alice", "Bob"}
-    assert server.lobby.rooms_finished == GAMES
+    assert server.door("xml").lobby.rooms_finished == GAMES

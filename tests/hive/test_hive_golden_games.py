@@ -106,9 +106,9 @@ async def test_the_official_clients_game_is_reproduced_byte_for_byte(start_serve
     server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(board))
     red_joined = trio.Event()
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(red.play, server.port, red_joined)
+        nursery.start_soon(red.play, server.door("xml").port, red_joined)
         await red_joined.wait()
-        nursery.start_soon(blue.play, server.port, None)
+        nursery.start_soon(blue.play, server.door("xml").port, None)
     assert red.normalised() == red.golden
     assert blue.normalised() == blue.golden
 
@@ -181,7 +181,7 @@ async def replay_prepared_game(start_server, scenario: str, lobby_dialect: str, 
         clients["ADMIN"].golden = clients["ADMIN"].golden.removesuffix(b"\n</protocol>")
     server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(board), password="examplepassword",
                                 lobby_dialect=lobby_dialect)
-    replay = Replay(server.port, actions, clients, timed=timed)
+    replay = Replay(server.door("xml").port, actions, clients, timed=timed)
     await replay.run()
     for client in clients.values():
         assert replay.normalised(client) == client.golden, client.name

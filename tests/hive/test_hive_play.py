@@ -35,7 +35,7 @@ async def test_reference_bot_games_end_regular(start_server):
     """Games of two reference bots through ``<join gameType="swc_2020_hive"/>``, several at a time
     on one server: every bot gets a REGULAR result, two bots per room."""
     server = await start_server(seed=20, soft_timeout_ms=20000, hard_timeout_ms=30000)  # join rooms time out in 2020
-    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=240)
+    reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=240)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
     for report in reports:
@@ -56,7 +56,7 @@ async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):
                                 replay_dir=str(tmp_path / "loaded"))
     async with trio.open_nursery() as nursery:
         for seed in (1, 2):
-            nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.port, None, seed)
+            nursery.start_soon(play_game, PLUGIN, "127.0.0.1", server.door("xml").port, None, seed)
     with trio.fail_after(10):
         while not list((tmp_path / "loaded").glob("*.xml")):
             await trio.sleep(0.01)

@@ -24,7 +24,7 @@ async def test_a_dropped_player_that_cannot_time_out_leaves_instead_of_hanging(s
     """BLUE moves out of turn: dropped, the game goes on (official); its seat cannot time out,
     so at its next move request it is scored LEFT instead of the official hang."""
     server = await start_server(password=PASSWORD)
-    admin = await trio.open_tcp_stream("127.0.0.1", server.port)
+    admin = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
     got = bytearray()
     await admin.send_all(START.format(p=PASSWORD).encode())
     await _read_until(admin, b"</prepared>", got)
@@ -32,7 +32,7 @@ async def test_a_dropped_player_that_cannot_time_out_leaves_instead_of_hanging(s
     room = got.decode().split('prepared roomId="')[1].split('"')[0]
     players = []
     for code in codes:
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
         await stream.send_all(f'<protocol><joinPrepared reservationCode="{code}"/>'.encode())
         players.append((stream, bytearray()))
     (red, red_got), (blue, blue_got) = players

@@ -57,7 +57,7 @@ def factory_for(clients):
 async def replay(start_server, actions, clients, timed: bool = False, **settings) -> Replay:
     server = await start_server(game_factory=factory_for(clients), password="examplepassword",
                                 **(SETTINGS | settings))
-    result = Replay(server.port, actions, clients, timed=timed)
+    result = Replay(server.door("xml").port, actions, clients, timed=timed)
     await result.run()
     return result
 

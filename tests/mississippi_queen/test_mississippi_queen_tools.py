@@ -30,10 +30,10 @@ async def recorded_game(start_server, folder: Path, seeds=(1, 2), **settings):
     async with trio.open_nursery() as nursery:
         for seed in seeds:
             async def bot(seed=seed):
-                reports.append(await play_game(PLUGIN, "127.0.0.1", server.port, None, seed))
+                reports.append(await play_game(PLUGIN, "127.0.0.1", server.door("xml").port, None, seed))
             nursery.start_soon(bot)
             await trio.sleep(0.05)  # the first bot is ONE
-    (path,) = server.replay_writer.paths.values()
+    (path,) = server.door("xml").replay_writer.paths.values()
     return reports, path
 
 

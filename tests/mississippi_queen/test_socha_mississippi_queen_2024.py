@@ -197,11 +197,11 @@ async def play_observed(python: Path, port: int, observer: Observer, index: int,
 async def test_socha_2_2_2_plays_ten_prepared_games(start_server, socha_client, tmp_path):  # noqa: F811
     python = socha_client("2.2.2")
     server = await start_server(password="examplepassword", default_game=GAME, seed=SEED)
-    observers = [await prepare_observed(server.port, index) for index in range(GAMES)]  # boards in order
+    observers = [await prepare_observed(server.door("xml").port, index) for index in range(GAMES)]  # boards in order
     outcomes: dict[int, str] = {}
 
     async def play(index: int) -> None:
-        outcomes[index] = await play_observed(python, server.port, observers[index], index, tmp_path)
+        outcomes[index] = await play_observed(python, server.door("xml").port, observers[index], index, tmp_path)
 
     limiter = trio.CapacityLimiter(PARALLEL)
 
@@ -233,8 +233,8 @@ async def test_socha_2_2_2_miscounts_an_advance_from_a_current_field(start_serve
     server = await start_server(password="examplepassword", game_factory=lambda plugin, rng: plugin.game_from_state(state))
     outcomes = {}
     for index in MISCOUNT_GAMES:
-        observer = await prepare_observed(server.port, index)
-        outcomes[index] = await play_observed(python, server.port, observer, index, tmp_path)
+        observer = await prepare_observed(server.door("xml").port, index)
+        outcomes[index] = await play_observed(python, server.door("xml").port, observer, index, tmp_path)
     print("socha 2.2.2 from the current field:", outcomes)
     assert outcomes == MISCOUNT_EXPECTED
 

@@ -36,4 +36,4 @@ async def test_official_style_2022_clients_play_a_hundred_games(start_server):
                 nursery.start_soon(run, "java", pair)
                 nursery.start_soon(run, "raw", 100 + pair)
     assert failures == []
-    assert [server.lobby.rooms_finished for server in servers] == [25, 25, 25, 25]
+    assert [server.door("xml").lobby.rooms_finished for server in servers] == [25, 25, 25, 25]

@@ -20,7 +20,7 @@ from tests.xml.test_reference_bots import play_many
 async def test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular(server, autojump_clock):
     """On trio's mock clock: the move time limits are virtual, so a loaded machine cannot turn a
     slow move into a SOFT_TIMEOUT (the server's speed is benchmarks/'s business)."""
-    reports = await play_many(server.port, "swc_2022_ostseeschach", games=100, parallel=8)
+    reports = await play_many(server.door("xml").port, "swc_2022_ostseeschach", games=100, parallel=8)
     assert len(reports) == 200
     assert len({report.room_id for report in reports}) == 100
     for report in reports:
@@ -28,7 +28,7 @@ async def test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular(serv
         assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"], report.room_id
         assert 1 <= report.own_moves <= 30
     assert {report.color for report in reports} == {"ONE", "TWO"}
-    assert server.lobby.rooms == {}
+    assert server.door("xml").lobby.rooms == {}
 
 
 async def play_pair(port: int, seeds=(1, 2)):
@@ -47,7 +47,7 @@ async def test_a_classic_and_a_modern_game_at_the_same_time(server):
     results = {}
 
     async def one(plugin, seed):
-        results.setdefault(plugin.game_type, []).append(await play_game(plugin, "127.0.0.1", server.port, None, seed))
+        results.setdefault(plugin.game_type, []).append(await play_game(plugin, "127.0.0.1", server.door("xml").port, None, seed))
 
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
@@ -62,8 +62,8 @@ async def test_a_classic_and_a_modern_game_at_the_same_time(server):
 async def test_replays_round_trip_and_rebuild_the_start_board(start_server, tmp_path):
     server = await start_server(save_replay=True, replay_dir=str(tmp_path))
     with trio.fail_after(15):
-        one, two = await play_pair(server.port)
-    (path,) = server.replay_writer.paths.values()
+        one, two = await play_pair(server.door("xml").port)
+    (path,) = server.door("xml").replay_writer.paths.values()
     replay = read_replay(path)
     assert replay.game_type == "swc_2022_ostseeschach" and replay.plugin is PLUGIN
     assert replay.result.render() == one.result.render() == two.result.render()
@@ -77,17 +77,17 @@ async def test_replays_round_trip_and_rebuild_the_start_board(start_server, tmp_
 async def test_load_game_starts_every_room_at_the_loaded_turn(start_server, tmp_path):
     first = await start_server(save_replay=True, replay_dir=str(tmp_path / "first"))
     with trio.fail_after(15):
-        await play_pair(first.port)
-    (source,) = first.replay_writer.paths.values()
+        await play_pair(first.door("xml").port)
+    (source,) = first.door("xml").replay_writer.paths.values()
     expected = read_replay(source).game_at(11)
     server = await start_server(
         load_game_file=str(source), turn_to_load=11, save_replay=True, replay_dir=str(tmp_path / "loaded")
     )
     with trio.fail_after(15):
-        one, two = await play_pair(server.port, seeds=(5, 6))
+        one, two = await play_pair(server.door("xml").port, seeds=(5, 6))
     assert one.outcome is not None and two.outcome is not None
     assert two.own_moves in (one.own_moves, one.own_moves + 1)  # TWO moves first at turn 11
-    (path,) = server.replay_writer.paths.values()
+    (path,) = server.door("xml").replay_writer.paths.values()
     replay = read_replay(path)
     loaded = PLUGIN.game_from_state(replay.states[0])
     assert (loaded.turn, loaded.current_seat) == (11, 1)

@@ -95,7 +95,7 @@ async def test_join_players_time_out_by_default(start_server, mock_clock):
     state = next(m for m in messages(clients["C1"].golden) if data_class(m) == "memento")
     board = state.find("data").find("state")
     server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(board), **MODERN)
-    c1, c2 = await Raw.connect(server.port), await Raw.connect(server.port)
+    c1, c2 = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await c1.send("<protocol><join/>")
     await c1.read_until(b"<joined")
     await c2.send("<protocol><join/>")
@@ -152,7 +152,7 @@ async def test_forced_step_on_a_lonely_room_keeps_the_admin(start_server):
     result = await run_capture(start_server, actions, clients, **MODERN)
     assert_all_equal(result, clients)
     assert not clients["ADMIN"].closed_by_server  # still connected (and still admin)
-    assert any(connection.is_admin for connection in result.server.connections)
+    assert any(connection.is_admin for connection in result.server.door("xml").connections)
 
 
 def _simple22() -> tuple[list[Action], dict[str, Client]]:

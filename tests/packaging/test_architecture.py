@@ -69,3 +69,62 @@ def test_every_family_has_its_folders_and_its_entries():
             path = ROOT / place.replace("<family>", name)
             assert path.exists(), f"ARCHITECTURE.md names {place}, but {path.relative_to(ROOT)} is missing"
         assert (ROOT / "server" / name / "family.py").is_file()
+
+
+# The generic server code: the host, its settings, the door contract and the shutdown, and the viewer.
+GENERIC_SERVER = ("app", "config", "door", "doors", "settings", "shutdown", "cli", "limits", "transport", "web")
+
+
+def test_the_host_and_the_viewer_name_no_family():
+    """The host starts doors and knows none (issue 30): no generic server module imports a family's
+    subpackage (server/families.py, the tuple, is the one that does) or compares with a family's
+    name; what a family lends them comes through its ServerFamily hooks."""
+    import ast
+
+    from tests.packaging.test_layers import MODULES, imports_of
+
+    names = [family.name for family in server_families.FAMILIES]
+    generic = [module for module in MODULES if module.split(".")[1:2] == ["server"]
+               and module.split(".")[2:3] and module.split(".")[2] in GENERIC_SERVER]
+    assert "swc_local.server.app" in generic and "swc_local.server.web.app" in generic
+    found = []
+    for module in generic:
+        for imported in imports_of(module):
+            if any(imported.target.startswith(f"swc_local.server.{name}") for name in names):
+                found.append(f"{module}:{imported.line} imports {imported.target}")
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        found += [f"{module}:{node.lineno} names {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in names]
+    assert found == []
+
+
+def test_the_flags_of_swc_match_and_swc_tournament_are_the_families_own():
+    """Each family's tools value brings its flags (issue 30): every flag it declares is an option of
+    ``swc match``, and the two commands' modules import no family's adapter."""
+    import argparse
+
+    from swc_local.tools.match_cli import add_match_command
+    from tests.packaging.test_layers import imports_of
+
+    parser = argparse.ArgumentParser()
+    add_match_command(parser.add_subparsers())
+    match = parser._subparsers._group_actions[0].choices["match"]  # type: ignore[union-attr]
+    options = {name for action in match._actions for name in action.option_strings}
+    for family in tool_families.FAMILIES:
+        assert family.flags and family.title and family.label, family.name
+        assert {name for flag in family.flags for name in flag.names} <= options
+    adapters = {family.adapter.__name__ for family in tool_families.FAMILIES}
+    for module in ("swc_local.tools.match_cli", "swc_local.tools.tournament.cli", "swc_local.tools.tournament.arguments",
+                   "swc_local.tools.family_flags"):
+        assert not adapters & {i.target for i in imports_of(module)}, module
+
+
+def test_the_settings_are_the_house_fields_and_every_section_none_privileged():
+    """No section's model is the base of the house's Settings (issue 30); a section's field given at
+    the top goes into its section, and is read back the same way."""
+    from swc_local.server.config import Settings, sections
+
+    assert not any(issubclass(Settings, section.model) for section in sections())
+    settings = Settings(port=0, paused=True, sections={"web": {"port": 0}})
+    assert settings.section("xml").paused is True and settings.paused is True
+    assert settings.section("web").port == 0 and settings.port == 0

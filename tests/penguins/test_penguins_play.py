@@ -58,7 +58,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2023_penguins"/>``, 8 at a
     time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
     server = await start_server(seed=23)
-    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=600)
+    reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
     for report in reports:
@@ -68,7 +68,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
         rooms.setdefault(report.room_id, []).append(report)
     assert len(rooms) == GAMES
     assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"} for seats in rooms.values())
-    assert server.lobby.rooms_finished == GAMES
+    assert server.door("xml").lobby.rooms_finished == GAMES
 
 
 async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_server):
@@ -95,17 +95,17 @@ async def test_join_without_game_type_on_a_penguins_server(start_server):
     """``defaultGame = swc_2023_penguins`` makes a bare ``<join/>`` a Penguins room (a 23.x
     server); without it ``<join/>`` still goes to the newest season."""
     server = await start_server(default_game="swc_2023_penguins")
-    one = await Raw.connect(server.port)
+    one = await Raw.connect(server.door("xml").port)
     await one.send("<protocol><join/>")
     await one.read_until(b"<joined")
-    room = next(iter(server.lobby.rooms.values()))
+    room = next(iter(server.door("xml").lobby.rooms.values()))
     assert room.plugin is PLUGIN
     await one.aclose()
     plain = await start_server()
-    two = await Raw.connect(plain.port)
+    two = await Raw.connect(plain.door("xml").port)
     await two.send("<protocol><join/>")
     await two.read_until(b"<joined")
-    assert next(iter(plain.lobby.rooms.values())).plugin.game_type != "swc_2023_penguins"
+    assert next(iter(plain.door("xml").lobby.rooms.values())).plugin.game_type != "swc_2023_penguins"
     await two.aclose()
 
 

@@ -48,7 +48,7 @@ async def run(start_server, name: str, actions, clients, timed: bool = False, **
         state = first_state(clients)
         factory = lambda plugin, rng: plugin.game_from_state(state)  # noqa: E731
     server = await start_server(game_factory=factory, password="examplepassword", **(SETTINGS | settings))
-    replay = Replay(server.port, actions, clients, timed=timed)
+    replay = Replay(server.door("xml").port, actions, clients, timed=timed)
     replay.server = server
     await replay.run()
     return replay
@@ -194,6 +194,6 @@ async def test_the_official_one_memento_load_file_replays_the_capture(start_serv
                     encoding="utf-8")
     server = await start_server(game_factory=position_factory(file, 8, "penguins"), password="examplepassword",
                                 **SETTINGS)
-    replay = Replay(server.port, actions, clients, timed=False)
+    replay = Replay(server.door("xml").port, actions, clients, timed=False)
     await replay.run()
     assert_all_equal(replay, clients)

@@ -37,10 +37,10 @@ async def test_socha_1_0_8_random_bots_play_ten_prepared_games(start_server, soc
     outputs: list[tuple[int, str]] = []
 
     async def bot(seed: int, code: str) -> None:
-        outputs.append(await run_bot(python, BOT, server.port, seed, code, timeout=900))
+        outputs.append(await run_bot(python, BOT, server.door("xml").port, seed, code, timeout=900))
 
     async def prepared_game(index: int) -> None:
-        codes = await prepare(server.port, index, "swc_2023_penguins")
+        codes = await prepare(server.door("xml").port, index, "swc_2023_penguins")
         assert len(codes) == 2
         async with trio.open_nursery() as nursery:
             nursery.start_soon(bot, 2 * index, codes[0])
@@ -65,7 +65,7 @@ async def test_socha_1_0_8_random_bots_play_ten_prepared_games(start_server, soc
         expected = "None" if fish[0] == fish[1] else ("ONE" if fish[0] > fish[1] else "TWO")
         assert winner == expected, scores
         assert (int(one_points), int(two_points)) == {"ONE": (2, 0), "TWO": (0, 2), "None": (1, 1)}[winner]
-    assert server.lobby.rooms_finished == GAMES
+    assert server.door("xml").lobby.rooms_finished == GAMES
     moves = [len(re.findall(r"^PEER move ", out, re.M)) for _, out in outputs]
     assert all(moves) and sum(moves) >= GAMES * 30  # whole games, not early ends
     # the skip rule: a client asked at turns of both parities moved again while the other team

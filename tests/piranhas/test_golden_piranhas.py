@@ -56,7 +56,7 @@ async def test_the_captured_game_is_reproduced_byte_for_byte(start_server):
     first_state, moves, golden_room, golden_codes = captured_game()
     server = await start_server(game_factory=lambda plugin, rng: plugin.game_from_state(first_state))
 
-    admin, admin_bytes = await connect(server.port)
+    admin, admin_bytes = await connect(server.door("xml").port)
     await admin.send(f'<authenticate passphrase="{PASSWORD}"/>')
     await admin.send(
         '<prepare gameType="swc_2019_piranhas">'
@@ -69,8 +69,8 @@ async def test_the_captured_game_is_reproduced_byte_for_byte(start_server):
     await admin.send(f'<observe roomId="{room_id}"/>')
     assert (await admin.receive()).tag == "observed"
 
-    red, red_bytes = await connect(server.port)
-    blue, blue_bytes = await connect(server.port)
+    red, red_bytes = await connect(server.door("xml").port)
+    blue, blue_bytes = await connect(server.door("xml").port)
     await red.send(f'<joinPrepared reservationCode="{codes[0]}"/>')
     await trio.sleep(0.05)
     await blue.send(f'<joinPrepared reservationCode="{codes[1]}"/>')

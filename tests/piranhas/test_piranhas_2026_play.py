@@ -31,7 +31,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2026_piranhas"/>``, 8 at a
     time on one server: every bot gets a REGULAR result, two bots per room, 100 rooms."""
     server = await start_server(seed=26)
-    reports = await reference_bot_games(PLUGIN, server.port, GAMES, PARALLEL, timeout=240)
+    reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=240)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}
     for report in reports:
@@ -80,7 +80,7 @@ async def test_cancel_scores_the_current_leader(start_server):
             while marker not in received:
                 received += await stream.receive_some(65536)
 
-    admin = await trio.open_tcp_stream("127.0.0.1", server.port)
+    admin = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
     got_admin = bytearray()
     await admin.send_all(
         b'<protocol><authenticate password="examplepassword"/><prepare gameType="swc_2026_piranhas" pause="false">'
@@ -93,7 +93,7 @@ async def test_cancel_scores_the_current_leader(start_server):
     codes = [part.split("<")[0] for part in text.split("<reservation>")[1:]]
     players = []
     for code in codes:
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
         await stream.send_all(f'<protocol><joinPrepared reservationCode="{code}"/>'.encode())
         players.append((stream, bytearray()))
     await read_until(players[0][0], b'class="moveRequest"', players[0][1])

@@ -125,7 +125,7 @@ async def test_captured_socha_clients(start_server, name):
     server = await start_server(
         game_factory=lambda plugin, rng: plugin.game_from_state(state), password="examplepassword"
     )
-    replay = Replay(server.port, actions, clients, timed=False)
+    replay = Replay(server.door("xml").port, actions, clients, timed=False)
     await replay.run()
     for client in clients.values():
         assert replay.normalised(client) == client.golden, client.name

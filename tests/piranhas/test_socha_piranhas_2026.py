@@ -39,7 +39,7 @@ async def test_socha_4_3_9_random_bots(start_server, socha_client, batch):  # no
         password="examplepassword", default_game="swc_2026_piranhas",
         soft_timeout_ms=20_000, hard_timeout_ms=30_000,
     )
-    port = server.port
+    port = server.door("xml").port
     outputs: list[tuple[int, str]] = []
     prepared = batch == PREPARED_BATCH
 

@@ -21,7 +21,7 @@ async def test_door_runs_beside_the_xml_server_and_keeps_serving():
     settings = Settings(port=0, sections={"roborally": {"port": 0, "keys": {"timer": "0.05", "map": "Dizzy Highway"}}})
     async with trio.open_nursery() as nursery:
         server = await nursery.start(Server(settings).run)
-        assert server.port and server.door("roborally") is not None and server.door("roborally").port != server.port
+        assert server.door("xml").port and server.door("roborally") is not None and server.door("roborally").port != server.door("xml").port
         for game in range(2):  # the door keeps serving after a game
             bots = [RoboRallyBot(greedy=True, seed=game * 2 + seat) for seat in range(2)]
             with trio.fail_after(30):

@@ -135,7 +135,7 @@ async def test_a_log_that_cannot_be_written_costs_that_log_only(tmp_path, caplog
         # the same door and the other doors go on
         reports = await play_roborally_game(door.port, seeds=(3, 4))
         assert all(report.finished for report in reports)
-        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        stream = await trio.open_tcp_stream("127.0.0.1", server.door("xml").port)
         await stream.send_all(b"<protocol><join gameType=\"swc_2019_piranhas\"/>")
         with trio.fail_after(5):
             assert b"joined" in await stream.receive_some(4096)
@@ -333,7 +333,7 @@ async def test_one_connection_budget_for_every_door_refusals_logged_once_per_bur
         assert "connections at once for all doors" in caplog.text
         door = server.door("reversixt")
         door.settings.timing = Timing(0, 0)
-        xml = [await trio.open_tcp_stream("127.0.0.1", server.port) for _ in range(2)]
+        xml = [await trio.open_tcp_stream("127.0.0.1", server.door("xml").port) for _ in range(2)]
         a, b = await two_players(server.door("roborally").port)
         await until(lambda: limits.process_budget().used == 4)
         for _ in range(50):  # a burst against the third door: closed at once, no byte

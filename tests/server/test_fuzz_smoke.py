@@ -15,7 +15,7 @@ from tests.server.test_door_hardening import swc_serve
 async def test_the_fuzzers_run_against_every_door(caplog):
     caplog.set_level(logging.INFO)
     async with swc_serve() as server:
-        fuzzers = [fuzz.XmlFuzzer(server.port, fuzz._counts()),
+        fuzzers = [fuzz.XmlFuzzer(server.door("xml").port, fuzz._counts()),
                    fuzz.ReversiFuzzer(server.door("reversixt").port, fuzz._counts()),
                    fuzz.RoboRallyFuzzer(server.door("roborally").port, fuzz._counts())]
         with trio.fail_after(60):

@@ -71,7 +71,7 @@ def test_a_parents_option_is_taken_after_the_subcommand_too():
 
 async def test_swc_admin_prepare_with_the_port_after_the_subcommand(start_server, capsys):
     server = await start_server()
-    code = await trio.to_thread.run_sync(main, ["admin", "prepare", "piranhas", "--port", str(server.port),
+    code = await trio.to_thread.run_sync(main, ["admin", "prepare", "piranhas", "--port", str(server.door("xml").port),
                                                 "--password", PASSWORD])
     assert code == 0
     assert capsys.readouterr().out.startswith("room: ")
@@ -205,14 +205,14 @@ def test_the_reversixt_bot_says_whether_it_won_and_why():
 
 async def test_a_bot_in_the_room_of_another_game_is_told_which_game_it_is(start_server):
     server = await start_server()
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("blokus", ["A", "B"])
     blokus, piranhas = registry.get(registry.resolve("blokus")), registry.get("swc_2019_piranhas")
     reports = {}
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             async def seat(name, plugin, code):
-                reports[name] = await play_game(plugin, "127.0.0.1", server.port, code, seed=1)
+                reports[name] = await play_game(plugin, "127.0.0.1", server.door("xml").port, code, seed=1)
             nursery.start_soon(seat, "piranhas", piranhas, room.reservations[0])
             nursery.start_soon(seat, "blokus", blokus, room.reservations[1])
     assert reports["piranhas"].error == (

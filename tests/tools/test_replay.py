@@ -35,8 +35,8 @@ async def play_pair(port: int, plugin=PIRANHAS, seeds=(1, 2)):
 async def recorded_game(start_server, tmp_path, plugin=PIRANHAS, **settings):
     server = await start_server(save_replay=True, replay_dir=str(tmp_path), **settings)
     with trio.fail_after(15):
-        reports = await play_pair(server.port, plugin)
-    (path,) = server.replay_writer.paths.values()
+        reports = await play_pair(server.door("xml").port, plugin)
+    (path,) = server.door("xml").replay_writer.paths.values()
     return reports, path
 
 
@@ -77,11 +77,11 @@ async def test_a_room_cancelled_before_it_started_writes_no_replay(start_server,
     from tests.conftest import PASSWORD
 
     server = await start_server(save_replay=True, replay_dir=str(tmp_path))
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", ["A", "B"])
         await admin.cancel(room.room_id)  # never started: no file
         await admin.set_test_mode(False)
-    assert server.replay_writer.paths == {}
+    assert server.door("xml").replay_writer.paths == {}
 
 
 def test_swc_replay_prints_boards_and_checks(tmp_path, capsys):
@@ -107,10 +107,10 @@ async def test_rooms_start_from_the_loaded_turn_with_the_right_side_to_move(star
         load_game_file=str(source), turn_to_load=11, save_replay=True, replay_dir=str(tmp_path / "loaded")
     )
     with trio.fail_after(15):
-        red, blue = await play_pair(server.port, seeds=(5, 6))
+        red, blue = await play_pair(server.door("xml").port, seeds=(5, 6))
     assert red.result is not None and blue.result is not None
     assert blue.own_moves == red.own_moves + 1 or blue.own_moves == red.own_moves  # blue moves first at turn 11
-    (path,) = server.replay_writer.paths.values()
+    (path,) = server.door("xml").replay_writer.paths.values()
     replay = read_replay(path)
     assert replay.header["loadGameFile"] == str(source) and replay.header["turnToLoad"] == "11"
     first = PIRANHAS.game_from_state(replay.states[0])
@@ -149,6 +149,6 @@ async def test_server_properties_keys_load_and_save(start_server, tmp_path):
     settings = load_settings(properties, port=0)
     server = await start_server(**settings.model_dump())
     with trio.fail_after(15):
-        await play_pair(server.port, seeds=(3, 4))
+        await play_pair(server.door("xml").port, seeds=(3, 4))
     (path,) = (tmp_path / "saved").glob("*.xml")
     assert PIRANHAS.game_from_state(read_replay(path).states[0]).turn == 5

@@ -76,11 +76,11 @@ async def test_start_page_follows_live_games_of_all_three_doors(nursery, browser
     server = await start_viewer_server(nursery, sections={"roborally": {"port": 0, "keys": {"timer": "0.3", "map": "Death Trap"}}})
     url = server.door("web").url
     piranhas = registry.get("swc_2019_piranhas")
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         prepared = await admin.prepare("piranhas", [HOSTILE, "Bob"], paused=True)
         async with trio.open_nursery() as games:
             for seed, code in enumerate(prepared.reservations):
-                games.start_soon(play_game, piranhas, "127.0.0.1", server.port, code, seed)
+                games.start_soon(play_game, piranhas, "127.0.0.1", server.door("xml").port, code, seed)
             for seed in (1, 2):
                 games.start_soon(lambda s=seed: reversixt_bots.play("127.0.0.1", server.door("reversixt").port, seed=s))
                 games.start_soon(RoboRallyBot(greedy=True, seed=seed).play, "127.0.0.1", server.door("roborally").port)
@@ -121,9 +121,9 @@ async def record_xml_replays(nursery, tmp_path) -> list:
         with trio.fail_after(120):
             async with trio.open_nursery() as bots:
                 for seed in (1, 2):
-                    bots.start_soon(play_game, plugin, "127.0.0.1", server.port, None, seed)
+                    bots.start_soon(play_game, plugin, "127.0.0.1", server.door("xml").port, None, seed)
                     await trio.sleep(0.05)
-    paths = sorted(server.replay_writer.paths.values())
+    paths = sorted(server.door("xml").replay_writer.paths.values())
     assert sorted(read_replay(p).game_type for p in paths) == sorted(XML_GAMES)
     return paths
 

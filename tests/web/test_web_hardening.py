@@ -143,7 +143,7 @@ async def test_a_passphrase_flood_never_locks_out_the_admin(nursery, caplog):
         assert (await acall(port, "POST", target, wrong, source=ATTACKER))[0] == 403
     status, body = await acall(port, "POST", target, json.dumps({"passphrase": PASSWORD}).encode())
     assert status == 200, body  # the admin at another address: checked and let in (play-from)
-    client, _ = await connect(server.port)  # the XML door's <authenticate> as well
+    client, _ = await connect(server.door("xml").port)  # the XML door's <authenticate> as well
     await client.send(Element("authenticate", {"passphrase": PASSWORD}))
     await client.send(Element("prepare", {"gameType": "swc_2019_piranhas"},
                               [Element("slot", {"displayName": "a", "canTimeout": "true", "shouldBePaused": "false"})] * 2))

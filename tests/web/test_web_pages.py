@@ -79,7 +79,7 @@ async def test_swc_view_does_not_offer_play_from_here_and_a_server_does(nursery)
     piranhas = registry.get("swc_2019_piranhas")
     async with trio.open_nursery() as bots:
         for seed in (1, 2):
-            bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, None, seed)
+            bots.start_soon(play_game, piranhas, "127.0.0.1", server.door("xml").port, None, seed)
     status, listing = await http(server.door("web").url + "/api/games")
     status, game = await http(server.door("web").url + f"/api/games/{listing['games'][0]['id']}")
     assert game["can_play_from"] is True
@@ -98,11 +98,11 @@ async def test_a_paused_room_is_shown_as_paused_and_as_running_once_unpaused(nur
     server = await start_viewer_server(nursery)
     url = server.door("web").url
     piranhas = registry.get("swc_2019_piranhas")
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         async with trio.open_nursery() as bots:
             for seed, code in enumerate(room.reservations):
-                bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, code, seed)
+                bots.start_soon(play_game, piranhas, "127.0.0.1", server.door("xml").port, code, seed)
             game = await wait_status(url, "paused")
             assert [p["name"] for p in game["players"]] == ["Alice", "Bob"]
             with trio.fail_after(20):  # the game page's stream hears the pause without a move
@@ -131,7 +131,7 @@ async def test_nameless_players_the_result_the_counter_and_the_icons_in_a_browse
     piranhas = registry.get("swc_2019_piranhas")
     async with trio.open_nursery() as bots:  # two bots that give no name
         for seed in (1, 2):
-            bots.start_soon(play_game, piranhas, "127.0.0.1", server.port, None, seed)
+            bots.start_soon(play_game, piranhas, "127.0.0.1", server.door("xml").port, None, seed)
 
     def look():
         browser.get(url + "/")
@@ -184,9 +184,9 @@ async def test_an_admin_pauses_steps_unpauses_and_cancels_a_live_room_through_th
     reports = []
 
     async def bot(code, seed):
-        reports.append(await play_game(piranhas, "127.0.0.1", server.port, code, seed))
+        reports.append(await play_game(piranhas, "127.0.0.1", server.door("xml").port, code, seed))
 
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         await admin.observe(room.room_id)
         game = await game_of(url)
@@ -236,12 +236,12 @@ async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browse
     server = await start_viewer_server(nursery)
     url = server.door("web").url
     piranhas = registry.get("swc_2019_piranhas")
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         async with trio.open_nursery() as bots:
             moves: list = []
             for code in room.reservations:
-                bots.start_soon(thinking_bot, server.port, code, moves)
+                bots.start_soon(thinking_bot, server.door("xml").port, code, moves)
             game = await wait_status(url, "paused")
 
             def buttons(driver) -> list[str]:
@@ -277,7 +277,7 @@ async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browse
 async def test_another_sites_page_cannot_steer_a_room(nursery):
     server = await start_viewer_server(nursery)
     url = server.door("web").url
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         game = await game_of(url)
         body = json.dumps({"action": "cancel"}).encode()

@@ -77,7 +77,7 @@ def test_a_person_plays_piranhas_by_clicking_against_the_reference_bot(viewer, d
     assert turns >= 2
     assert driver.find_element(By.ID, "error").is_displayed() is False
     (table,) = set(tables.tables) - before
-    path = viewer.server.replay_writer.paths[tables.tables[table].room_id]
+    path = viewer.server.door("xml").replay_writer.paths[tables.tables[table].room_id]
     shown = page_result(driver)
     assert shown == replay_result(path)
     assert [cause for _, cause, _ in shown] == ["REGULAR", "REGULAR"]
@@ -153,7 +153,7 @@ def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(viewer, dr
     from swc_local.client.admin import Admin
 
     async def prepare():
-        async with await Admin.connect("127.0.0.1", viewer.server.port, PASSWORD) as admin:
+        async with await Admin.connect("127.0.0.1", viewer.server.door("xml").port, PASSWORD) as admin:
             return await admin.prepare("ostseeschach", ["Alice", "Bob"], paused=False)
 
     prepared = trio.run(prepare)
@@ -167,5 +167,5 @@ def test_the_start_page_joins_a_prepared_room_by_its_reservation_code(viewer, dr
     driver.find_element(By.ID, "join-start").click()
     wait(driver, lambda d: "/seat/" in d.current_url)
     wait(driver, lambda d: d.find_element(By.ID, "color").text == "TWO")
-    room = viewer.server.lobby.rooms[prepared.room_id]
+    room = viewer.server.door("xml").lobby.rooms[prepared.room_id]
     wait(driver, lambda d: room.slots[1].occupied, 10)

@@ -56,7 +56,7 @@ def test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot(viewe
         moves += 1
     assert moves >= 1
     shown = page_result(browser)
-    path = viewer.server.replay_writer.paths[table["room"]]
+    path = viewer.server.door("xml").replay_writer.paths[table["room"]]
     assert shown == replay_result(path)
     assert "RULE_VIOLATION" not in {cause for _, cause, _ in shown}
 

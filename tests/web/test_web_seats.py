@@ -59,7 +59,7 @@ async def test_a_person_plays_a_whole_game_against_the_reference_bot(nursery, ga
         data = await play_seat(url, seat, random.Random(7))
     assert data["result"] is not None and data["error"] is None
     assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"], data["result_rows"]
-    room = server.lobby.rooms.get(table["room"])
+    room = server.door("xml").lobby.rooms.get(table["room"])
     assert room is None  # the room is over and gone
 
 
@@ -87,7 +87,7 @@ async def test_a_persons_slot_has_no_deadline_unless_asked_and_bots_keep_theirs(
     untimed = await create(url, b'{"game": "ostseeschach", "seats": ["you", "open"]}')
     timed = await create(url, b'{"game": "ostseeschach", "seats": ["you", "open"], "timeout": true}')
     for table, person in ((untimed, False), (timed, True)):
-        room = server.lobby.rooms[table["room"]]
+        room = server.door("xml").lobby.rooms[table["room"]]
         assert [slot.can_timeout for slot in room.slots] == [person, True]
         data = await seat_state(url, table["seats"][0]["seat"], -1)
         assert data["clock"]["deadline_ms"] == (registry.get("swc_2022_ostseeschach").hard_timeout_ms if person else None)
@@ -100,8 +100,8 @@ async def test_an_open_seat_takes_a_bot_started_by_hand_and_a_command_seat_runs_
     url = server.door("web").url
     table = await create(url, b'{"game": "piranhas", "seats": ["you", "open"]}')
     code = table["seats"][1]["reservation"]
-    assert code in server.lobby.reservations
-    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.port, code, 3)
+    assert code in server.door("xml").lobby.reservations
+    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.door("xml").port, code, 3)
     with trio.fail_after(120):
         data = await play_seat(url, table["seats"][0]["seat"], random.Random(1))
     assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
@@ -124,7 +124,7 @@ async def test_a_seat_nobody_reads_is_closed_and_scored_left(nursery):
     with trio.fail_after(30):
         while seat.closed_reason is None:
             await trio.sleep(0.1)
-        while server.lobby.rooms.get(table["room"]) is not None:
+        while server.door("xml").lobby.rooms.get(table["room"]) is not None:
             await trio.sleep(0.05)
     assert "nobody read this seat" in seat.closed_reason
     data = await seat_state(url, seat.id, -1)
@@ -189,7 +189,7 @@ async def test_a_person_joins_a_room_an_admin_prepared_by_its_reservation_code(n
 
     server = await start_viewer_server(nursery)
     url = server.door("web").url
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         prepared = await admin.prepare("piranhas", ["Alice", "Bob"], paused=False)
     codes = prepared.reservations
     status, data = await http(f"{url}/api/seats", data=json.dumps({"reservation": "nope"}).encode())
@@ -197,7 +197,7 @@ async def test_a_person_joins_a_room_an_admin_prepared_by_its_reservation_code(n
     status, joined = await http(f"{url}/api/seats", data=json.dumps({"reservation": codes[1]}).encode())
     assert status == 200, joined
     assert joined["seats"][0]["color"] == "blue" and joined["room"] == prepared.room_id
-    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.port, codes[0], 4)
+    nursery.start_soon(play_game, registry.get("swc_2019_piranhas"), "127.0.0.1", server.door("xml").port, codes[0], 4)
     with trio.fail_after(120):
         data = await play_seat(url, joined["seats"][0]["seat"], random.Random(5))
     assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
@@ -210,7 +210,7 @@ async def test_another_sites_page_cannot_set_a_table_or_move(nursery):
     command = json.dumps({"game": "piranhas", "seats": ["you", {"kind": "command", "command": "touch /tmp/x {reservation}"}]})
     status, data = await http(f"{url}/api/tables", data=command.encode(), headers={"Origin": "http://evil.example"})
     assert status == 403 and "another site" in data["error"]
-    assert not server.lobby.rooms
+    assert not server.door("xml").lobby.rooms
     own = url.rstrip("/")
     status, table = await http(f"{url}/api/tables", data=b'{"game": "piranhas", "seats": ["you", "open"]}',
                                headers={"Origin": own})

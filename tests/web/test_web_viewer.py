@@ -117,7 +117,7 @@ async def test_live_xml_game_is_followed_from_the_observe_path(nursery):
     with trio.fail_after(30):
         async with trio.open_nursery() as bots:
             for seed in (1, 2):
-                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, None, seed)
+                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, None, seed)
                 await trio.sleep(0.05)
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     (game,) = listing["games"]
@@ -133,11 +133,11 @@ async def test_live_xml_game_is_followed_from_the_observe_path(nursery):
 
 async def test_stream_sends_the_newest_summary(nursery):
     server = await start_viewer_server(nursery)
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         prepared = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         async with trio.open_nursery() as bots:
             for code in prepared.reservations:
-                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, 1)
+                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, code, 1)
             await trio.sleep(0.3)
             (record,) = server.door("web").context.book.records.values()
             events = []
@@ -191,7 +191,7 @@ async def test_play_from_here_prepares_a_room_from_that_state(nursery):
     with trio.fail_after(30):
         async with trio.open_nursery() as bots:
             for seed, code in enumerate(prepared["reservations"]):
-                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, seed)
+                bots.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, code, seed)
     status, listing = await http(url + "/api/games?game=swc_2019_piranhas")
     live = [g for g in listing["games"] if g["source"] == "live"]
     status, detail = await http(f"{url}/api/games/{live[0]['id']}?steps=1")

@@ -22,7 +22,7 @@ PIRANHAS = registry.get("swc_2019_piranhas")
 
 
 async def test_prepare_observe_step_pause_and_result(server):
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", ["Alice", "Bob"], paused=True)
         assert len(room.reservations) == 2
         await admin.observe(room.room_id)
@@ -30,7 +30,7 @@ async def test_prepare_observe_step_pause_and_result(server):
             reports = []
 
             async def bot(code: str, seed: int) -> None:
-                reports.append(await play_game(PIRANHAS, "127.0.0.1", server.port, code, seed))
+                reports.append(await play_game(PIRANHAS, "127.0.0.1", server.door("xml").port, code, seed))
 
             for seat, code in enumerate(room.reservations):
                 nursery.start_soon(bot, code, seat)
@@ -51,35 +51,35 @@ async def test_prepare_observe_step_pause_and_result(server):
         assert {r.color for r in reports} == {"red", "blue"}
         if result.winner is not None:
             assert result.winner[0] in ("Alice", "Bob")
-        assert server.lobby.rooms == {}
+        assert server.door("xml").lobby.rooms == {}
 
 
 async def test_pause_a_running_room_then_cancel(server):
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("piranhas", [Slot("A"), Slot("B")])
         await admin.observe(room.room_id)
         async with trio.open_nursery() as nursery:
             for seat, code in enumerate(room.reservations):
-                nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, code, seat)
+                nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, code, seat)
             with trio.fail_after(10):
                 first = await admin.next_memento(room.room_id)
                 assert first.turn == 0
                 await admin.pause(room.room_id)
                 await trio.sleep(0.3)
-                paused_at = server.lobby.rooms[room.room_id].game.turn
+                paused_at = server.door("xml").lobby.rooms[room.room_id].game.turn
                 await trio.sleep(0.3)
-                assert server.lobby.rooms[room.room_id].game.turn == paused_at  # nothing moves
+                assert server.door("xml").lobby.rooms[room.room_id].game.turn == paused_at  # nothing moves
                 await admin.cancel(room.room_id)
                 assert await admin.wait_result(room.room_id) is None  # cancelled: left, no result
-        assert room.room_id not in server.lobby.rooms
+        assert room.room_id not in server.door("xml").lobby.rooms
 
 
 async def test_join_notices_reach_the_admin(server):
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         await admin.set_test_mode(False)  # a round trip: the admin is registered
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, None, 1)
-            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.port, None, 2)
+            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, None, 1)
+            nursery.start_soon(play_game, PIRANHAS, "127.0.0.1", server.door("xml").port, None, 2)
             with trio.fail_after(10):
                 while len([m for m in admin._lobby if isinstance(m, JoinedGameRoom)]) < 2:
                     await admin._pump()
@@ -88,7 +88,7 @@ async def test_join_notices_reach_the_admin(server):
 
 
 async def test_a_wrong_passphrase_is_an_admin_error(server):
-    async with await Admin.connect("127.0.0.1", server.port, "wrong") as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, "wrong") as admin:
         with pytest.raises(AdminError), trio.fail_after(5):
             await admin.prepare("piranhas", ["A", "B"])
 
@@ -125,8 +125,8 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
         room_id = room_line.removeprefix("room: ")
         codes = [line.split(": ")[1] for line in code_lines]
         assert [line.split(": ")[0] for line in code_lines] == ["red (X)", "blue (Y)"]
-        assert len(codes) == 2 and room_id in swc_server.server.lobby.rooms
-        assert set(codes) <= set(swc_server.server.lobby.reservations)
+        assert len(codes) == 2 and room_id in swc_server.server.door("xml").lobby.rooms
+        assert set(codes) <= set(swc_server.server.door("xml").lobby.reservations)
 
 
 @pytest.mark.swc_server(password="s3cret")
@@ -186,7 +186,7 @@ def test_swc_admin_cancel_confirms_and_swc_bot_says_won_lost_or_draw(swc_server)
     room_id = prepared.stdout.splitlines()[0].removeprefix("room: ")
     cancelled = subprocess.run(admin + ["cancel", room_id], capture_output=True, text=True, timeout=30)
     assert cancelled.returncode == 0 and cancelled.stdout == f"room {room_id} cancelled\n"
-    assert room_id not in swc_server.server.lobby.rooms
+    assert room_id not in swc_server.server.door("xml").lobby.rooms
     bots = [subprocess.Popen(swc + ["bot", "piranhas", "--port", str(swc_server.port), "--seed", str(seed)],
                              stdout=subprocess.PIPE, text=True) for seed in (1, 2)]
     lines = [bot.communicate(timeout=60)[0] for bot in bots]

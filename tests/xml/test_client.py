@@ -19,7 +19,7 @@ async def test_two_clients_play_a_game_with_typed_messages(server):
 
     async def player(name: str, delay: float) -> Result | None:
         await trio.sleep(delay)
-        async with await Client.connect("127.0.0.1", server.port, "piranhas") as client:
+        async with await Client.connect("127.0.0.1", server.door("xml").port, "piranhas") as client:
             await client.join()
             async for message in client:
                 seen[name].append(type(message))
@@ -47,8 +47,8 @@ async def test_two_clients_play_a_game_with_typed_messages(server):
 
 
 async def test_an_invalid_move_arrives_as_a_typed_error(server):
-    red = await Client.connect("127.0.0.1", server.port, "piranhas")
-    blue = await Client.connect("127.0.0.1", server.port, "piranhas")
+    red = await Client.connect("127.0.0.1", server.door("xml").port, "piranhas")
+    blue = await Client.connect("127.0.0.1", server.door("xml").port, "piranhas")
     async with red, blue:
         await red.join()
         await blue.join()
@@ -83,6 +83,6 @@ def test_blocking_client_for_scripts(swc_server):
 
 
 async def test_send_move_needs_a_room(server):
-    async with await Client.connect("127.0.0.1", server.port) as client:
+    async with await Client.connect("127.0.0.1", server.door("xml").port) as client:
         with pytest.raises(RuntimeError):
             await client.send_move(Element("data", {"class": "move"}))

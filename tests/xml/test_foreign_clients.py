@@ -65,20 +65,20 @@ async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs:
 
 
 async def test_foreign_piranhas_clients_play_two_hundred_games(server):
-    assert await run_pairs(server.port, ("pull_client.py", "sax_client.py"), games_each=25, pairs=8) == []
-    assert server.lobby.rooms_finished == 200
+    assert await run_pairs(server.door("xml").port, ("pull_client.py", "sax_client.py"), games_each=25, pairs=8) == []
+    assert server.door("xml").lobby.rooms_finished == 200
 
 
 async def test_clients_that_parse_each_read_as_whole_messages_play_a_hundred_games(server):
     """The C#/Swift/C++ style: read until a short read, parse the chunk as complete messages."""
-    assert await run_pairs(server.port, ("chunk_client.py", "pull_client.py"), games_each=25, pairs=4) == []
-    assert server.lobby.rooms_finished == 100
+    assert await run_pairs(server.door("xml").port, ("chunk_client.py", "pull_client.py"), games_each=25, pairs=4) == []
+    assert server.door("xml").lobby.rooms_finished == 100
 
 
 async def test_foreign_hase_und_igel_clients_play_two_hundred_games(server):
-    assert await run_pairs(server.port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8,
+    assert await run_pairs(server.door("xml").port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8,
                            game_type="swc_2018_hase_und_igel") == []
-    assert server.lobby.rooms_finished == 200
+    assert server.door("xml").lobby.rooms_finished == 200
 
 
 async def test_the_join_path_still_pairs_two_clients(server):
@@ -86,7 +86,7 @@ async def test_the_join_path_still_pairs_two_clients(server):
     failures: list[str] = []
 
     async def run(script: str) -> None:
-        result = await trio.run_process([sys.executable, str(CLIENTS / script), "--port", str(server.port)],
+        result = await trio.run_process([sys.executable, str(CLIENTS / script), "--port", str(server.door("xml").port)],
                                         capture_stderr=True, check=False)
         if result.returncode != 0:
             failures.append(f"{script}: {result.stderr.decode()}")
@@ -96,4 +96,4 @@ async def test_the_join_path_still_pairs_two_clients(server):
             nursery.start_soon(run, "chunk_client.py")
             nursery.start_soon(run, "sax_client.py")
     assert failures == []
-    assert server.lobby.rooms_finished == 1
+    assert server.door("xml").lobby.rooms_finished == 1

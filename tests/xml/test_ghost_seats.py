@@ -18,7 +18,7 @@ JOIN = '<protocol><join gameType="swc_2019_piranhas"/>'
 
 async def seated(server, count: int) -> None:
     with trio.fail_after(10):
-        while sum(1 for room in server.lobby.rooms.values() for slot in room.slots if slot.occupied) < count:
+        while sum(1 for room in server.door("xml").lobby.rooms.values() for slot in room.slots if slot.occupied) < count:
             await trio.sleep(0.01)
 
 
@@ -29,30 +29,30 @@ def reset(raw: Raw) -> None:
 
 
 async def test_a_joiner_is_not_paired_with_a_seat_whose_connection_is_gone(server):
-    ghost = await Raw.connect(server.port)
+    ghost = await Raw.connect(server.door("xml").port)
     await ghost.send(JOIN)
     await seated(server, 1)
-    joiner = await Raw.connect(server.port)
+    joiner = await Raw.connect(server.door("xml").port)
     await joiner.send("<protocol>")
     with trio.fail_after(10):
-        while len(server.connections) < 2:
+        while len(server.door("xml").connections) < 2:
             await trio.sleep(0.01)
         await trio.sleep(0.1)  # the joiner's <protocol> is read
-    (connection,) = [c for c in server.connections if not c.slots]
+    (connection,) = [c for c in server.door("xml").connections if not c.slots]
     reset(ghost)
     time.sleep(0.2)  # the reset arrives; the server has not run since (no checkpoint): its reader did not see it
-    server.lobby.receive(connection, Element("join", {"gameType": "swc_2019_piranhas"}))
+    server.door("xml").lobby.receive(connection, Element("join", {"gameType": "swc_2019_piranhas"}))
     (slot,) = connection.slots
     others = [other for other in slot.room.slots if other is not slot]
     assert not any(other.occupied for other in others), "paired with the player whose connection is gone"
-    assert len(server.lobby.rooms) == 1  # the ghost's room was given up
+    assert len(server.door("xml").lobby.rooms) == 1  # the ghost's room was given up
 
 
 async def test_two_joiners_after_a_reset_play_each_other(server):
     from swc_local.client.bot import play_game
     from swc_local.games import registry
 
-    ghost = await Raw.connect(server.port)
+    ghost = await Raw.connect(server.door("xml").port)
     await ghost.send(JOIN)
     await seated(server, 1)
     reset(ghost)
@@ -62,7 +62,7 @@ async def test_two_joiners_after_a_reset_play_each_other(server):
         async with trio.open_nursery() as nursery:
             for seed in (1, 2):
                 async def play(seed=seed):
-                    results.append(await play_game(plugin, "127.0.0.1", server.port, None, seed))
+                    results.append(await play_game(plugin, "127.0.0.1", server.door("xml").port, None, seed))
                 nursery.start_soon(play)
     assert len(results) == 2
 

@@ -45,12 +45,12 @@ def test_piranhas_state_text_is_the_rendered_state_element(seed, red, blue, hint
 
 async def test_the_room_memento_and_move_request_are_the_general_rendering(start_server):
     server = await start_server()
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"<joined")
     await blue.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"MoveRequest")
-    (room,) = server.lobby.rooms.values()
+    (room,) = server.door("xml").lobby.rooms.values()
     expected = msg.memento(room.id, room.game.state_element()).render(1).encode()
     assert expected in bytes(red.received)
     assert room._memento() == expected

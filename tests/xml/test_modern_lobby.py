@@ -63,7 +63,7 @@ async def play_out(one: Raw, two: Raw, room_id: str, steps=(1, 2, 1, 1, 2, 2)) -
 
 async def test_join_game_bytes_and_2022_result(start_server):
     server = await start_server(default_game="test_2022_toy")
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     assert bytes(one.received).decode() == (
         f'<protocol>\n  <joined roomId="{room_id}"/>'
         f'\n  <room roomId="{room_id}">\n    <data class="welcomeMessage" color="ONE"/>\n  </room>'
@@ -99,7 +99,7 @@ async def test_join_game_bytes_and_2022_result(start_server):
 
 async def test_2025_envelope_winner_with_reason_and_a_violators_zero_parts(start_server):
     server = await start_server(default_game="test_2025_toy")
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await play_out(one, two, room_id)
     await two.read_until(b"<left")
     winner = [m for m in messages(bytes(two.received)) if data_class(m) == "result"][0].find("data")
@@ -107,7 +107,7 @@ async def test_2025_envelope_winner_with_reason_and_a_violators_zero_parts(start
     assert [entry.find("score").attrs for entry in winner.find("scores").findall("entry")] == [{}, {}]
     assert b"cause=" not in bytes(two.received)
 
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await one.send(move(room_id, 0, 3))  # a vector the token does not have
     await two.read_until(b"<left")
     await one.read_until(b"<left")
@@ -128,10 +128,10 @@ async def test_2025_envelope_winner_with_reason_and_a_violators_zero_parts(start
 
 async def test_join_without_game_type_goes_to_the_newest_modern_season(start_server):
     server = await start_server()
-    one, two, room_id = await pair(server.port)
-    assert server.lobby.rooms[room_id].plugin is TOY_2025
-    one2, two2, other = await pair(server.port, "test_2022_toy")
-    assert server.lobby.rooms[other].plugin is TOY_2022
+    one, two, room_id = await pair(server.door("xml").port)
+    assert server.door("xml").lobby.rooms[room_id].plugin is TOY_2025
+    one2, two2, other = await pair(server.door("xml").port, "test_2022_toy")
+    assert server.door("xml").lobby.rooms[other].plugin is TOY_2022
 
 
 async def test_lobby_errorpackets_keep_the_connection_open(start_server):
@@ -156,7 +156,7 @@ async def test_lobby_errorpackets_keep_the_connection_open(start_server):
         ),
     }
     for request, answer in cases.items():
-        client = await Raw.connect(server.port)
+        client = await Raw.connect(server.door("xml").port)
         await client.send("<protocol>" + request)
         await client.read_until(b"</errorpacket>")
         assert bytes(client.received).decode() == "<protocol>\n  " + answer
@@ -170,33 +170,33 @@ async def test_lobby_errorpackets_keep_the_connection_open(start_server):
 )
 async def test_modern_faults_close_without_a_word(start_server, request_text):
     server = await start_server(lobby_dialect="modern")
-    client = await Raw.connect(server.port)
+    client = await Raw.connect(server.door("xml").port)
     await client.send("<protocol>" + request_text)
     assert await client.read_until_closed() == b""
 
 
 async def test_the_same_junk_gets_the_classic_answer_by_default(start_server):
     server = await start_server()
-    client = await Raw.connect(server.port)
+    client = await Raw.connect(server.door("xml").port)
     await client.send("<protocol><thisIsNoKnownElement/>")
     assert await client.read_until_closed() == b"<protocol/>"
 
 
 async def test_close_connection_is_answered_with_the_end_of_the_stream(start_server):
     server = await start_server()
-    client = await Raw.connect(server.port)
+    client = await Raw.connect(server.door("xml").port)
     await client.send("<protocol><join/><sc.protocol.CloseConnection/>")
     received = await client.read_until_closed()
     assert received.startswith(b"<protocol>\n  <joined roomId=") and received.endswith(b"/>\n</protocol>")
     # its room had no other player: it is closed, so the next <join/> gets a fresh room
     with trio.fail_after(2):
-        while server.lobby.rooms:
+        while server.door("xml").lobby.rooms:
             await trio.sleep(0.01)
 
 
 async def test_prepared_paused_game_with_step_pause_and_observer(start_server):
     server = await start_server()
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(
         f'<protocol><authenticate password="{PASSWORD}"/>'
         '<prepare gameType="test_2022_toy" pause="true"><slot displayName="alpha" canTimeout="true" reserved="true"/>'
@@ -206,7 +206,7 @@ async def test_prepared_paused_game_with_step_pause_and_observer(start_server):
     room_id, code1, code2 = UUID.findall(bytes(admin.received).decode())
     await admin.send(f'<observe roomId="{room_id}"/>')
     await admin.read_until(b"<observed")
-    p1, p2 = await Raw.connect(server.port), await Raw.connect(server.port)
+    p1, p2 = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await p1.send(f'<protocol><joinPrepared reservationCode="{code1}"/>')
     await p1.read_until(b"<joined")
     await p2.send(f'<protocol><joinPrepared reservationCode="{code2}"/>')
@@ -242,12 +242,12 @@ async def test_classic_and_modern_games_at_the_same_time(start_server):
     reports = []
 
     async def classic(seed: int) -> None:
-        reports.append(await play_game(piranhas, "127.0.0.1", server.port, None, seed))
+        reports.append(await play_game(piranhas, "127.0.0.1", server.door("xml").port, None, seed))
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(classic, 1)
         nursery.start_soon(classic, 2)
-        one, two, room_id = await pair(server.port)
+        one, two, room_id = await pair(server.door("xml").port)
         await play_out(one, two, room_id)
         await two.read_until(b"<left")
     assert len(reports) == 2 and all(report.result is not None for report in reports)
@@ -260,13 +260,13 @@ async def test_classic_and_modern_games_at_the_same_time(start_server):
 async def test_join_players_time_out_unless_timeout_is_off(start_server, mock_clock):
     mock_clock.autojump_threshold = 0.1
     server = await start_server(default_game="test_2022_toy")
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await two.read_until(b"<left", timeout=30)
     assert b'cause="SOFT_TIMEOUT" reason="Der Spieler hat innerhalb von 10 Sekunden' in two.received
     assert b"<winner" not in two.received
 
     server = await start_server(default_game="test_2022_toy", join_timeout=False)
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await trio.sleep(30)
     await one.send(move(room_id, 0, 1))
     await two.read_until(b'class="moveRequest"')
@@ -292,7 +292,7 @@ def test_settings_keys_and_flags(tmp_path):
 
 async def test_2025_unknown_element_in_a_game_is_a_protocol_error(start_server):
     server = await start_server(default_game="test_2025_toy")
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await one.send("<foo/>")
     assert await one.read_until_closed() == bytes(one.received)  # closed without a word
     await two.read_until(b"<left")
@@ -302,7 +302,7 @@ async def test_2025_unknown_element_in_a_game_is_a_protocol_error(start_server):
 async def test_one_connection_in_both_seats(start_server):
     """Two <join/> on one connection take both seats (captured on 26.1.0, lobby L8)."""
     server = await start_server(default_game="test_2025_toy")
-    client = await Raw.connect(server.port)
+    client = await Raw.connect(server.door("xml").port)
     await client.send("<protocol><join/><join/>")
     await client.read_until(b'class="moveRequest"')
     kinds = [m.tag if m.tag != "room" else data_class(m) for m in messages(bytes(client.received))]
@@ -313,7 +313,7 @@ async def test_abuse_next_to_a_normal_modern_game(start_server):
     """Foreign moves, moves into a running room from outsiders, admin requests without a password,
     junk and a stolen joinRoom never touch the game next door, which ends REGULAR."""
     server = await start_server(default_game="test_2022_toy", lobby_dialect="modern")
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     abuse = [
         move(room_id, 0, 1),  # an outsider moves in a foreign room
         f'<joinRoom roomId="{room_id}"/>',  # the room is full
@@ -328,20 +328,20 @@ async def test_abuse_next_to_a_normal_modern_game(start_server):
     ]
     outsiders = []
     for text in abuse:
-        client = await Raw.connect(server.port)
+        client = await Raw.connect(server.door("xml").port)
         await client.send("<protocol>" + text)
         outsiders.append(client)
     for client in outsiders:
         await client.read_until(b"</errorpacket>")
         assert b"<room" not in client.received
-    junk = await Raw.connect(server.port)
+    junk = await Raw.connect(server.door("xml").port)
     await junk.send("<protocol><join/><join><unclosed></protocol>")  # a third <join/>: a new room, then junk
     await junk.read_until_closed()
     await play_out(one, two, room_id)
     await two.read_until(b"<left")
     assert bytes(two.received).count(b'cause="REGULAR"') == 2
     with trio.fail_after(2):
-        while server.lobby.rooms:
+        while server.door("xml").lobby.rooms:
             await trio.sleep(0.01)
 
 
@@ -389,7 +389,7 @@ async def test_the_admin_library_drives_a_modern_room(start_server):
 
     server = await start_server()
     ostseeschach = registry.get("swc_2022_ostseeschach")
-    async with await Admin.connect("127.0.0.1", server.port, PASSWORD) as admin:
+    async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
         room = await admin.prepare("ostseeschach", ["Alice", "Bob"])
         assert len(room.reservations) == 2
         await admin.observe(room.room_id)
@@ -398,7 +398,7 @@ async def test_the_admin_library_drives_a_modern_room(start_server):
             for seat, code in enumerate(room.reservations):
 
                 async def bot(code=code, seat=seat):
-                    reports.append(await play_game(ostseeschach, "127.0.0.1", server.port, code, seat))
+                    reports.append(await play_game(ostseeschach, "127.0.0.1", server.door("xml").port, code, seat))
 
                 nursery.start_soon(bot)
             with trio.fail_after(20):
@@ -410,9 +410,9 @@ async def test_the_admin_library_drives_a_modern_room(start_server):
 
 async def test_2025_cancel_scores_the_current_leader(start_server):
     server = await start_server(default_game="test_2025_toy")
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>')
-    one, two, room_id = await pair(server.port)
+    one, two, room_id = await pair(server.door("xml").port)
     await one.send(move(room_id, 0, 2))
     await wait_count(two, b'class="moveRequest"', 1)
     await admin.send(f'<cancel roomId="{room_id}"/>')
@@ -463,22 +463,22 @@ async def test_one_prepare_path_names_unlisted_seats_by_the_room_and_refuses_as_
     2018/2019); a ``prepare`` the server cannot prepare drops a 2022+ admin without a word
     and closes a 2018/2019 one politely, and leaves no room behind."""
     server = await start_server()
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     prepares = ('<prepare gameType="test_2022_toy"><slot displayName="alpha" reserved="false"/></prepare>',
                 '<prepare gameType="swc_2019_piranhas" pause="true"><slot reserved="true"/></prepare>')
     await admin.send(f'<protocol><authenticate password="{PASSWORD}"/>' + "".join(prepares))
     await wait_count(admin, b"</prepared>", 2)
     first, second = bytes(admin.received).decode().split("</prepared>")[:2]
     assert len(UUID.findall(first)) == 2 and len(UUID.findall(second)) == 3  # the room and its reserved seats
-    toy, piranhas = (server.lobby.rooms[UUID.findall(text)[0]] for text in (first, second))
+    toy, piranhas = (server.door("xml").lobby.rooms[UUID.findall(text)[0]] for text in (first, second))
     assert [(s.name, s.can_timeout) for s in toy.slots] == [("alpha", False), ("", True)]
     assert [s.name for s in piranhas.slots] == ["Unknown", "Unknown"] and piranhas.paused
-    rooms = set(server.lobby.rooms)
+    rooms = set(server.door("xml").lobby.rooms)
     closes = b"<protocol>\n  <sc.protocol.responses.CloseConnection/>\n</protocol>"
     for login, answer in (("password", b""), ("passphrase", closes)):  # 2022+ drops, 2018/2019 closes
         for request in ('<prepare gameType="no_such_game"><slot/></prepare>',
                         '<prepare gameType="swc_2019_piranhas"><slot/><slot/><slot/></prepare>'):
-            client = await Raw.connect(server.port)
+            client = await Raw.connect(server.door("xml").port)
             await client.send(f'<protocol><authenticate {login}="{PASSWORD}"/>{request}')
             assert await client.read_until_closed() == answer, (login, request)
-    assert set(server.lobby.rooms) == rooms
+    assert set(server.door("xml").lobby.rooms) == rooms

@@ -29,7 +29,7 @@ async def play_many(port: int, game_type: str, games: int, parallel: int) -> lis
 
 
 async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(server):
-    reports = await play_many(server.port, "swc_2019_piranhas", games=100, parallel=8)
+    reports = await play_many(server.door("xml").port, "swc_2019_piranhas", games=100, parallel=8)
     assert len(reports) == 200
     rooms = {report.room_id for report in reports}
     assert len(rooms) == 100
@@ -37,15 +37,15 @@ async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(server):
         assert report.result is not None, report.error
         causes = [score.get("cause") for score in report.result.findall("score")]
         assert causes == ["REGULAR", "REGULAR"], (report.room_id, causes)
-    assert server.lobby.rooms == {}
+    assert server.door("xml").lobby.rooms == {}
 
 
 async def test_a_hundred_hase_und_igel_games_eight_at_a_time_all_end_regular(server):
-    reports = await play_many(server.port, "swc_2018_hase_und_igel", games=100, parallel=8)
+    reports = await play_many(server.door("xml").port, "swc_2018_hase_und_igel", games=100, parallel=8)
     assert len(reports) == 200
     assert len({report.room_id for report in reports}) == 100
     for report in reports:
         assert report.result is not None, report.error
         causes = [score.get("cause") for score in report.result.findall("score")]
         assert causes == ["REGULAR", "REGULAR"], (report.room_id, causes)
-    assert server.lobby.rooms == {}
+    assert server.door("xml").lobby.rooms == {}

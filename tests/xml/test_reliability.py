@@ -113,7 +113,7 @@ def assert_all_regular(seen: list[dict]) -> None:
 
 async def wait_until_idle(server, timeout: float = 10) -> None:
     with trio.fail_after(timeout):
-        while server.connections or server.lobby.rooms:
+        while server.door("xml").connections or server.door("xml").lobby.rooms:
             await trio.sleep(0.01)
 
 
@@ -124,11 +124,11 @@ async def test_twenty_thousand_joins_in_one_write_drop_the_attacker_at_the_seat_
     """On trio's mock clock: the seat limit is tested, not the machine's speed (the 1 s soft limit
     of the games beside is virtual; how long the server stalls is measured by benchmarks/door_attacks.py)."""
     server = await start_server(soft_timeout_ms=1000)
-    baseline_tasks = len(server._nursery.child_tasks)
+    baseline_tasks = len(server.door("xml")._nursery.child_tasks)
     received = {}
 
     async def attack() -> None:
-        raw = await Raw.connect(server.port)
+        raw = await Raw.connect(server.door("xml").port)
 
         async def write() -> None:
             try:
@@ -141,16 +141,16 @@ async def test_twenty_thousand_joins_in_one_write_drop_the_attacker_at_the_seat_
             received["attacker"] = await raw.read_until_closed(timeout=20)  # reads as fast as it can
             nursery.cancel_scope.cancel()
 
-    seen = await healthy_games_beside(server.port, attack)
+    seen = await healthy_games_beside(server.door("xml").port, attack)
     assert_all_regular(seen)  # no innocent SOFT_TIMEOUT: the server never stalled 500 ms
     # (the end of its stream may be lost: closing a socket with unread input resets it)
     assert received["attacker"].count(b"<joined ") <= 100
     assert "join beyond 100 seats held at once (maxSeatsPerConnection)" in caplog.text
     assert caplog.text.count("created: swc_2019_piranhas\n") <= 51  # no thousands of rooms
     await wait_until_idle(server)  # the attacker's 50 rooms ended with it
-    assert server.lobby.open_rooms.get(PIRANHAS.game_type, {}) == {}
+    assert server.door("xml").lobby.open_rooms.get(PIRANHAS.game_type, {}) == {}
     with trio.fail_after(10):  # the handlers' last steps (logging, clean-up) finish just after
-        while len(server._nursery.child_tasks) != baseline_tasks:
+        while len(server.door("xml")._nursery.child_tasks) != baseline_tasks:
             await trio.sleep(0.01)
 
 
@@ -180,13 +180,13 @@ async def test_batched_joins_under_the_seat_limit_are_handled_a_batch_per_step(s
     # scoring an innocent player (the stall this guards against is caught by work.most)
     server = await start_server(soft_timeout_ms=5000, max_seats_per_connection=0)
     work = WorkPerStep()
-    classic = server.lobby.answers[CLASSIC]  # what answers each 2018/2019 join
+    classic = server.door("xml").lobby.answers[CLASSIC]  # what answers each 2018/2019 join
     handle, on_disconnect = classic.handle, GameRoom.on_disconnect
     monkeypatch.setattr(classic, "handle", lambda *args: (work.count(), handle(*args))[1])
     monkeypatch.setattr(GameRoom, "on_disconnect", lambda room, slot: (work.count(), on_disconnect(room, slot))[1])
 
     async def attack() -> None:
-        raw = await Raw.connect(server.port)
+        raw = await Raw.connect(server.door("xml").port)
         await raw.send(b"<protocol>" + JOIN * 3_000)
         # read until every one of its 1,500 rooms sent its move request, then leave
         requests, tail = 0, b""
@@ -199,7 +199,7 @@ async def test_batched_joins_under_the_seat_limit_are_handled_a_batch_per_step(s
 
     trio.lowlevel.add_instrument(work)
     try:
-        seen = await healthy_games_beside(server.port, attack)
+        seen = await healthy_games_beside(server.door("xml").port, attack)
         await wait_until_idle(server, timeout=30)
     finally:
         trio.lowlevel.remove_instrument(work)
@@ -217,7 +217,7 @@ async def test_a_passphrase_brute_force_locks_out_neither_players_nor_the_admin(
     attack_over = trio.Event()
 
     async def attempt(index: int) -> None:
-        raw = await Raw.connect(server.port)
+        raw = await Raw.connect(server.door("xml").port)
         await raw.send(f'<protocol><authenticate passphrase="guess-{index}"/>')
         answers.append(await raw.read_until_closed(timeout=10))
 
@@ -238,7 +238,7 @@ async def test_a_passphrase_brute_force_locks_out_neither_players_nor_the_admin(
         pair: list[dict] = []
 
         async def seat(seed: int) -> None:
-            pair.append(await paced_player(server.port, None, seed, think=0.0))
+            pair.append(await paced_player(server.door("xml").port, None, seed, think=0.0))
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(seat, 1)
@@ -254,9 +254,9 @@ async def test_a_passphrase_brute_force_locks_out_neither_players_nor_the_admin(
     assert_all_regular(results["players"])  # the honest joiners got a game
     assert len(answers) > 30  # (fewer on a starved machine; usually a few hundred)
     assert set(answers) == {CLOSE}  # the same answer, checked or not, and never <protocol/>
-    assert server.lobby.passphrase_checks <= rate * elapsed + 4 * rate + 1  # the rate and its burst
+    assert server.door("xml").lobby.passphrase_checks <= rate * elapsed + 4 * rate + 1  # the rate and its burst
     await trio.sleep(1.5 / rate)  # a token is back
-    admin, _ = await connect(server.port)
+    admin, _ = await connect(server.door("xml").port)
     await admin.send(Element("authenticate", {"passphrase": PASSWORD}))
     slot = Element("slot", {"displayName": "x", "canTimeout": "true", "shouldBePaused": "false"})
     await admin.send(Element("prepare", {"gameType": PIRANHAS.game_type}, [slot, slot]))
@@ -266,7 +266,7 @@ async def test_a_passphrase_brute_force_locks_out_neither_players_nor_the_admin(
 
 
 async def test_unauthenticated_admin_requests_stay_silent_and_are_logged_once(server, caplog):
-    raw = await Raw.connect(server.port)
+    raw = await Raw.connect(server.door("xml").port)
     await raw.send(b"<protocol>" + b'<pause roomId="r" pause="true"/>' * 5_000)
     assert await raw.still_connected()
     assert raw.received == b""
@@ -293,12 +293,12 @@ class NoScan(dict):
 
 async def test_a_join_never_scans_the_waiting_rooms(start_server):
     server = await start_server()
-    await prepare_games(server.port, 300)
+    await prepare_games(server.door("xml").port, 300)
     with trio.fail_after(5):
-        while server.connections:  # the admin has gone (an admin's goodbye may scan)
+        while server.door("xml").connections:  # the admin has gone (an admin's goodbye may scan)
             await trio.sleep(0.01)
-    server.lobby.rooms = NoScan(server.lobby.rooms)
-    first, second = await Raw.connect(server.port), await Raw.connect(server.port)
+    server.door("xml").lobby.rooms = NoScan(server.door("xml").lobby.rooms)
+    first, second = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await first.send(b"<protocol>" + JOIN)
     await first.read_until(b"<joined")
     await second.send(b"<protocol>" + JOIN)
@@ -310,20 +310,20 @@ async def test_a_join_never_scans_the_waiting_rooms(start_server):
     await second.read_until(b"<left")
     await second.aclose()
     with trio.fail_after(5):
-        while server.connections:
+        while server.door("xml").connections:
             await trio.sleep(0.01)
-    assert len(server.lobby.rooms) == 300  # the prepared rooms still wait
+    assert len(server.door("xml").lobby.rooms) == 300  # the prepared rooms still wait
 
 
 async def test_a_freed_reservation_opens_its_seat_to_join(server):
-    admin, _ = await connect(server.port)
+    admin, _ = await connect(server.door("xml").port)
     await admin.send(Element("authenticate", {"passphrase": PASSWORD}))
     slot = Element("slot", {"displayName": "x", "canTimeout": "true", "shouldBePaused": "false"})
     await admin.send(Element("prepare", {"gameType": PIRANHAS.game_type}, [slot, slot]))
     prepared = await admin.receive()
     codes = [r.text for r in prepared.findall("reservation")]
     await admin.send(Element("freeReservation", {"reservation": codes[1]}))
-    joiner = await Raw.connect(server.port)
+    joiner = await Raw.connect(server.door("xml").port)
     await joiner.send(b"<protocol>" + JOIN)
     await joiner.read_until(b"<joined")
     assert [m.get("roomId") for m in messages(joiner.received)] == [prepared.get("roomId")]
@@ -331,32 +331,32 @@ async def test_a_freed_reservation_opens_its_seat_to_join(server):
 
 
 async def test_a_join_room_whose_player_left_while_waiting_is_removed(server, caplog):
-    ghost = await Raw.connect(server.port)
+    ghost = await Raw.connect(server.door("xml").port)
     await ghost.send(b"<protocol>" + JOIN)
     await ghost.read_until(b"<joined")
     ghost_room = messages(ghost.received)[0].get("roomId")
     await ghost.aclose()
     with trio.fail_after(5):
-        while ghost_room in server.lobby.rooms:
+        while ghost_room in server.door("xml").lobby.rooms:
             await trio.sleep(0.01)
     assert "its only player left before an opponent joined" in caplog.text
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(b"<protocol>" + JOIN)
     await red.read_until(b"<joined")
     await blue.send(b"<protocol>" + JOIN)
     await red.read_until(b"MoveRequest")  # a real opponent: the game starts with both alive
     assert messages(red.received)[0].get("roomId") != ghost_room
-    assert server.lobby.rooms_finished == 0  # a removed waiting room is not a finished game
+    assert server.door("xml").lobby.rooms_finished == 0  # a removed waiting room is not a finished game
 
 
 async def test_a_prepared_room_keeps_a_player_who_left_while_waiting(server):
-    (red_code, blue_code), = await prepare_games(server.port, 1)
-    gone = await Raw.connect(server.port)
+    (red_code, blue_code), = await prepare_games(server.door("xml").port, 1)
+    gone = await Raw.connect(server.door("xml").port)
     await gone.send(f'<protocol><joinPrepared reservationCode="{red_code}"/>')
     assert await gone.still_connected()
     await gone.aclose()
     await trio.sleep(0.1)
-    assert len(server.lobby.rooms) == 1  # official behaviour: the seat stays taken
+    assert len(server.door("xml").lobby.rooms) == 1  # official behaviour: the seat stays taken
 
 
 # -- 3. SIGTERM and SIGINT --------------------------------------------------------------------
@@ -500,14 +500,14 @@ def test_the_passphrase_gate_allows_a_burst_then_the_rate():
 
 async def test_a_join_prepared_beyond_the_seat_limit_drops_the_client_and_keeps_the_code(start_server, caplog):
     server = await start_server(max_seats_per_connection=1)
-    (red_code, blue_code), = await prepare_games(server.port, 1)
-    greedy = await Raw.connect(server.port)
+    (red_code, blue_code), = await prepare_games(server.door("xml").port, 1)
+    greedy = await Raw.connect(server.door("xml").port)
     await greedy.send(b"<protocol>" + JOIN)
     await greedy.read_until(b"<joined")
     await greedy.send(f'<joinPrepared reservationCode="{red_code}"/>')
     assert (await greedy.read_until_closed()).endswith(b"\n</protocol>")  # the drop sequence
     assert "join beyond 1 seats held at once (maxSeatsPerConnection)" in caplog.text
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(f'<protocol><joinPrepared reservationCode="{red_code}"/>')  # the code still works
     await blue.send(f'<protocol><joinPrepared reservationCode="{blue_code}"/>')
     await red.read_until(b"MoveRequest")

@@ -46,7 +46,7 @@ def causes(report) -> list[str]:
 async def test_abuse_next_to_a_normal_game(start_server, caplog, autojump_clock):
     """On trio's mock clock: the idle timeout and the slow writer's pauses are virtual seconds."""
     server = await start_server(max_message_bytes=64 * 1024, idle_timeout=2.0)
-    port = server.port
+    port = server.door("xml").port
     outcomes: dict[str, object] = {}
 
     async def garbage() -> None:
@@ -142,7 +142,7 @@ async def test_abuse_next_to_a_normal_game(start_server, caplog, autojump_clock)
 async def test_a_limit_breaking_player_is_scored_left(start_server):
     server = await start_server(max_message_bytes=4096, max_depth=8)
     for attack in (b"<room>" + b"<a>" * 20, b'<room roomId="' + b"r" * 10_000):
-        red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+        red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
         await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
         await red.read_until(b"<joined")
         await blue.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
@@ -155,10 +155,10 @@ async def test_a_limit_breaking_player_is_scored_left(start_server):
 
 async def test_wrong_passwords_are_logged_without_the_password(server, caplog):
     for attempt in range(3):
-        raw = await Raw.connect(server.port)
+        raw = await Raw.connect(server.door("xml").port)
         await raw.send(f'<protocol><authenticate passphrase="secret-attempt-{attempt}"/>')
         await raw.read_until_closed()
-    good = await Raw.connect(server.port)
+    good = await Raw.connect(server.door("xml").port)
     await good.send(f'<protocol><authenticate passphrase="{PASSWORD}"/>')
     assert await good.is_open_after(0.1)
     assert caplog.text.count("wrong admin passphrase from 127.0.0.1") == 1  # once per burst, with the peer (issue 34)
@@ -166,9 +166,9 @@ async def test_wrong_passwords_are_logged_without_the_password(server, caplog):
 
 
 async def test_an_observer_cannot_move(server):
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(f'<protocol><authenticate passphrase="{PASSWORD}"/>')
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"<joined")
     room_id = red.received.split(b'roomId="')[1].split(b'"')[0].decode()
@@ -203,22 +203,22 @@ class ExplodingGame:
 
 async def test_an_internal_error_ends_only_that_room_with_a_result(start_server, caplog):
     server = await start_server(game_factory=lambda plugin, rng: ExplodingGame(plugin.new_game(rng), 2, "apply"))
-    reports = await normal_game(server.port)
+    reports = await normal_game(server.door("xml").port)
     mover, other = sorted(reports, key=lambda r: r.result is not None)
     assert mover.result is None  # dropped, as the official server drops on any handler exception
     scores = [(s.get("cause"), s.find("part").text) for s in other.result.findall("score")]
     assert scores == [("LEFT", "0"), ("REGULAR", "2")]
     assert "unexpected error in on_data" in caplog.text and "RuntimeError: rules engine bug" in caplog.text
-    assert server.lobby.rooms == {}
+    assert server.door("xml").lobby.rooms == {}
 
 
 async def test_an_internal_error_outside_a_move_still_ends_the_room(start_server, caplog):
     server = await start_server(
         game_factory=lambda plugin, rng: ExplodingGame(plugin.new_game(rng), 0, "state"), paused=True
     )
-    admin = await Raw.connect(server.port)
+    admin = await Raw.connect(server.door("xml").port)
     await admin.send(f'<protocol><authenticate passphrase="{PASSWORD}"/>')
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"<joined")
     await blue.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
@@ -230,7 +230,7 @@ async def test_an_internal_error_outside_a_move_still_ends_the_room(start_server
         assert b'class="result"' in raw.received
     assert "unexpected error in step" in caplog.text
     assert await admin.still_connected()
-    newcomer = await Raw.connect(server.port)  # the server keeps serving
+    newcomer = await Raw.connect(server.door("xml").port)  # the server keeps serving
     await newcomer.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await newcomer.read_until(b"<joined")
 
@@ -290,14 +290,14 @@ async def test_chaos_fifty_games_each_end_with_one_right_result(start_server, mo
     """
     mock_clock.autojump_threshold = 0.1
     server = await start_server(soft_timeout_ms=1000, hard_timeout_ms=2000)
-    baseline_tasks = len(server._nursery.child_tasks)
+    baseline_tasks = len(server.door("xml")._nursery.child_tasks)
     rng = random.Random(2026)
     plans = []
     for index in range(50):
         mode = rng.choice(["good", "good", "disconnect", "hard", "soft", "invalid"])
         plans.append((index, mode, rng.randrange(1, 12)))
     results = {}
-    admin = await ClientConnection.connect("127.0.0.1", server.port)
+    admin = await ClientConnection.connect("127.0.0.1", server.door("xml").port)
     await admin.send(Element("authenticate", {"passphrase": PASSWORD}))
     codes = []
     for _ in plans:
@@ -311,7 +311,7 @@ async def test_chaos_fifty_games_each_end_with_one_right_result(start_server, mo
 
         async def seat(name: str, seat_mode: str, code: str) -> None:
             rng = random.Random(index * 2 + len(name))
-            pair[name] = await chaos_player(server.port, code, rng, seat_mode, at_move)
+            pair[name] = await chaos_player(server.door("xml").port, code, rng, seat_mode, at_move)
 
         async with trio.open_nursery() as nursery:
             bad_seat = index % 2  # the misbehaving player plays red in even games, blue in odd ones
@@ -340,24 +340,24 @@ async def test_chaos_fifty_games_each_end_with_one_right_result(start_server, mo
         else:
             assert bad["result"] is None
     with trio.fail_after(5):
-        while server.connections or server.lobby.rooms:
+        while server.door("xml").connections or server.door("xml").lobby.rooms:
             await trio.sleep(0.01)
-    assert len(server._nursery.child_tasks) == baseline_tasks
+    assert len(server.door("xml")._nursery.child_tasks) == baseline_tasks
 
 
 async def test_connections_beyond_the_maximum_are_refused(start_server):
     server = await start_server(max_connections=3)
-    open_ones = [await Raw.connect(server.port) for _ in range(3)]
+    open_ones = [await Raw.connect(server.door("xml").port) for _ in range(3)]
     await trio.sleep(0.05)
-    extra = await Raw.connect(server.port)
+    extra = await Raw.connect(server.door("xml").port)
     assert await extra.read_until_closed() == b"<protocol/>"
     for raw in open_ones:
         assert await raw.is_open_after(0.05)
         await raw.aclose()
     with trio.fail_after(2):
-        while server.connections:
+        while server.door("xml").connections:
             await trio.sleep(0.01)
-    again = await Raw.connect(server.port)
+    again = await Raw.connect(server.door("xml").port)
     await again.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await again.read_until(b"<joined")
 
@@ -365,13 +365,13 @@ async def test_connections_beyond_the_maximum_are_refused(start_server):
 async def test_the_idle_timeout_spares_players_whose_game_has_ended(start_server, autojump_clock):
     """On trio's mock clock: the 1 s idle timeout is virtual."""
     server = await start_server(idle_timeout=1.0)
-    red, blue = await Raw.connect(server.port), await Raw.connect(server.port)
+    red, blue = await Raw.connect(server.door("xml").port), await Raw.connect(server.door("xml").port)
     await red.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"<joined")
     await blue.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
     await red.read_until(b"MoveRequest")
     await red.send(b"</protocol>")  # red leaves: blue's game is over
     await blue.read_until(b"<left")
-    idle = await Raw.connect(server.port)
+    idle = await Raw.connect(server.door("xml").port)
     assert await blue.is_open_after(1.5)  # still open after the idle timeout
     assert await idle.read_until_closed() == b"<protocol/>"

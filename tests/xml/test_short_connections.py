@@ -14,11 +14,11 @@ from tests.wire import Raw
 
 async def test_a_client_at_the_limit_gets_the_slot_a_closing_connection_frees(start_server):
     server = await start_server(max_connections=3)
-    open_ones = [await Raw.connect(server.port) for _ in range(3)]
+    open_ones = [await Raw.connect(server.door("xml").port) for _ in range(3)]
     with trio.fail_after(2):
-        while len(server.connections) < 3:
+        while len(server.door("xml").connections) < 3:
             await trio.sleep(0.01)
-    late = await Raw.connect(server.port)
+    late = await Raw.connect(server.door("xml").port)
     await trio.sleep(0.1)  # it waits (not refused) ...
     await open_ones[0].aclose()  # ... until a connection closes
     await late.send(b'<protocol><join gameType="swc_2019_piranhas"/>')
@@ -32,11 +32,11 @@ async def test_wrong_passphrases_log_no_open_or_close_line_at_info(start_server,
     server = await start_server()
     caplog.set_level("INFO", logger="swc")
     for index in range(3):
-        raw = await Raw.connect(server.port)
+        raw = await Raw.connect(server.door("xml").port)
         await raw.send(f'<protocol><authenticate passphrase="guess-{index}"/>'.encode())
         await raw.read_until_closed()
     with trio.fail_after(2):
-        while server.connections:
+        while server.door("xml").connections:
             await trio.sleep(0.01)
     info = [record.getMessage() for record in caplog.records if record.levelname == "INFO"]
     assert not [line for line in info if line.endswith(" opened") or line.endswith(" closed")], info

@@ -55,19 +55,19 @@ async def test_each_message_reaches_the_socha_client_in_a_read_of_its_own(
     game_type, bot = GAMES[version]
     # long limits: this test is about reads, not about the speed of a shared CI machine
     server = await start_server(password="examplepassword", soft_timeout_ms=60_000, hard_timeout_ms=120_000)
-    codes = await prepare(server.port, 0, game_type)
+    codes = await prepare(server.door("xml").port, 0, game_type)
     outputs: list[tuple[int, str]] = [(-1, "")] * 2
 
     async def seat(index: int) -> None:
         out = tmp_path / f"probe{index}.json"
-        outputs[index] = await probed_bot(python, bot, server.port, codes[index], index, out)
+        outputs[index] = await probed_bot(python, bot, server.door("xml").port, codes[index], index, out)
 
     async with trio.open_nursery() as nursery:
         for index in range(2):
             nursery.start_soon(seat, index)
     for code, output in outputs:
         assert code == 0, output
-    assert server.lobby.rooms_finished == 1
+    assert server.door("xml").lobby.rooms_finished == 1
     for index in range(2):
         stats = json.loads((tmp_path / f"probe{index}.json").read_text())
         assert stats["move_requests"] > 0, stats

@@ -126,8 +126,9 @@ def _game(args: argparse.Namespace) -> tuple[str, int, dict]:
     """The game type, its seat count and the runner's per-family options."""
     from swc_local.tools.tournament.games import resolve
 
-    options = {"map": args.map, "max_rounds": args.max_rounds, "soft_timeout_ms": args.soft_timeout,
-               "hard_timeout_ms": args.hard_timeout, "start_delay": args.start_delay, "turn_delay": args.turn_delay}
+    from swc_local.tools.family_flags import given
+
+    options = given(args, tournament=True)
     try:
         return resolve(args.game, options, args.seats)
     except ValueError as error:

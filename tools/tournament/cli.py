@@ -31,6 +31,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from swc_local.tools.family_flags import add_tournament_flags
 from swc_local.tools.tournament import binomial
 from swc_local.tools.tournament.arguments import (
     DEFAULT_GAMES, SIGNIFICANCE_CAP, SPRT_CAP, UsageError, check_commands, settings_from,
@@ -69,12 +70,7 @@ def add_commands(commands) -> None:
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
     parser.add_argument("--seats", type=int, help="seats per game where the game allows several (roborally: 2-6, default 2)")
-    parser.add_argument("--soft-timeout", type=int, metavar="MS", help="Software-Challenge games: soft move time limit")
-    parser.add_argument("--hard-timeout", type=int, metavar="MS", help="Software-Challenge games: hard move time limit")
-    parser.add_argument("--map", help="reversixt: map file (its player count is the seat count); roborally: map name")
-    parser.add_argument("--start-delay", type=float, metavar="S", help="reversixt: pause before the first move (default 1 s, as the reference server)")
-    parser.add_argument("--turn-delay", type=float, metavar="S", help="reversixt: pause between moves (default 0.1 s, as the reference server)")
-    parser.add_argument("--max-rounds", type=int, help="roborally: rounds before a game ends without winner")
+    add_tournament_flags(parser)  # the families' (tools/<family>_match.py FLAGS)
     parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")
     parser.add_argument("--csv", nargs="?", const="standings", metavar="KIND", help="with 'report': CSV of standings (default), games, pairs or sprt (the LLR and Elo after every pair)")
     parser.add_argument("--count", type=int, help="with 'openings': how many openings")

@@ -1,4 +1,5 @@
-""""Play from here": a prepared room of the XML lobby that starts from a state of a shown game.
+""""Play from here": a prepared room of the XML lobby that starts from a state of a shown game
+(what the XML family lends the web viewer, server/xml/door.py's ``share_with_viewer``).
 
 What ``--load-game``/``--turn`` does for every room of a server, for one room: the game is
 rebuilt from the chosen ``<state>`` with ``plugin.game_from_state`` and handed to
@@ -8,13 +9,9 @@ A position that is already decided is refused, as ``--load-game`` refuses it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from swc_local.games.plugin import TEAM_DIALECTS
 from swc_local.protocol import messages as msg
-
-if TYPE_CHECKING:
-    from swc_local.server.xml.records import XmlRecord
+from swc_local.server.xml.records import XmlRecord
 
 
 class PlayError(ValueError):
@@ -22,6 +19,8 @@ class PlayError(ValueError):
 
 
 def prepare_from(lobby, record: XmlRecord, index: int) -> dict:
+    """The room prepared from state ``index`` of ``record``: its id, game, turn and reservation
+    codes; PlayError (a ValueError) for a state that is not there or already decided."""
     try:
         state = record.state_element(index)
     except IndexError:
