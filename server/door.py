@@ -43,7 +43,10 @@ A family's server part is one typed value, :class:`ServerFamily`, built in its s
   keeps it in ``host.prepared[name]`` for ``open_door``;
 * ``share_with_viewer(door, context)``, optional: what the family's started door lends the
   viewer besides records (server/web/app.py's ``WebContext``): the XML door its passphrase gate,
-  "play from here", the persons' tables and its readers' limits.
+  "play from here", the persons' tables and its readers' limits;
+* ``person_tables()``, optional: the family's persons' tables that start a door of their own
+  (server/web/family_seats.py's ``FamilyTables``; ReversiXT, Robo Rally), offered by the viewer
+  whether or not the family's own door runs; a function, so the viewer's parts load only with it.
 
 The viewer hooks import the family's records module (``server/<family>/records.py``) only when
 called, so a server without a viewer never imports the viewer's parts (those lazy imports point
@@ -96,6 +99,7 @@ class ServerFamily:
     passthrough: Mapping[tuple[str, ...], Callable[[list[str]], int]] = field(default_factory=dict)
     prepare: Callable[[Any], Any] | None = None
     share_with_viewer: Callable[[Any, Any], None] | None = None
+    person_tables: Callable[[], Any] | None = None
 
 
 class CannotListen(Exception):

@@ -107,6 +107,7 @@ class WebContext:
         self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
         self.tables = None  # the seats of persons (server/web/seats.py); None in swc view
+        self.family_tables = {}  # game -> FamilyTables that families lend (server/web/family_seats.py)
 
     @property
     def reading(self) -> trio.Lock:

@@ -151,6 +151,8 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
         context.renderer = server.web_renderer
     if context.tables is not None:  # the persons' tables; ReversiXT's and Robo Rally's read the house's doors
         context.tables.house = server
+        lent = (family.person_tables() for family in families.FAMILIES if family.person_tables is not None)
+        context.family_tables = {tables.game: tables for tables in lent}
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

@@ -29,7 +29,9 @@ from __future__ import annotations
 import logging
 import secrets
 import shlex
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import trio
 
@@ -222,5 +224,18 @@ def start_logged(table: DoorTable, what: str) -> None:
     log.info("table %s: %s with %s", table.id, what, ", ".join(table.kinds))
 
 
-__all__ = ["DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",
+@dataclass(frozen=True)
+class FamilyTables:
+    """What a family whose tables get a door of their own lends the viewer: its game's name, how
+    a table is made (``create(tables, request) -> answer``, server/<family>/seats.py) and what the
+    start page offers for one (``offer() -> dict``: title, maps or courses, the seats' range).  The
+    family's ``share_with_viewer`` hook (server/door.py's ServerFamily) puts it into the viewer's
+    ``WebContext.family_tables``, so the viewer's routes name no family."""
+
+    game: str
+    create: Callable[[Any, dict], Awaitable[dict]]
+    offer: Callable[[], dict]
+
+
+__all__ = ["FamilyTables", "DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",
            "fill_in_order", "end_if_abandoned", "seat_answer", "house_door", "newest_record", "seat_id"]

@@ -11,12 +11,8 @@ from starlette.routing import Route
 
 from swc_local.games import registry
 
-from . import seats_reversixt, seats_roborally
 from .family_seats import FamilySeat
 from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title
-
-FAMILY_TABLES = {seats_reversixt.GAME: seats_reversixt.create, seats_roborally.GAME: seats_roborally.create}
-"""The families whose tables get a door of their own (server/web/family_seats.py), by game."""
 
 MAX_BODY = 1 << 16
 
@@ -55,12 +51,9 @@ def seat_routes(context, page, respond) -> list[Route]:
         return data
 
     def family_games() -> list[dict]:
-        """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats)."""
-        reversi, robo = registry.entry(seats_reversixt.GAME), registry.entry(seats_roborally.GAME)
-        return [{"game": reversi.game_type, "title": reversi.title, "maps": seats_reversixt.maps(), "upload": True,
-                 "seats": list(reversi.seats)},
-                {"game": robo.game_type, "title": robo.title, "courses": list(seats_roborally.MAP_NAMES),
-                 "seats": list(robo.seats)}]
+        """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats), as
+        their families lend it (server/web/family_seats.py's FamilyTables)."""
+        return [tables.offer() for tables in context.family_tables.values()]
 
     async def seat_page(request: Request):
         seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
@@ -84,8 +77,8 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not isinstance(body, dict):
             return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
         try:
-            family = FAMILY_TABLES.get(body.get("game")) if isinstance(body.get("game"), str) else None
-            return respond(await family(context.tables, body) if family else context.tables.create(body))
+            family = context.family_tables.get(body.get("game")) if isinstance(body.get("game"), str) else None
+            return respond(await family.create(context.tables, body) if family else context.tables.create(body))
         except TableLimit as refused:
             return error(str(refused), 503)
         except TableError as refused:

@@ -1,5 +1,5 @@
-"""People at the table of ReversiXT and Robo Rally through the API (server/web/seats_reversixt.py,
-server/web/seats_roborally.py): a script takes a seat with ``POST /api/tables``, reads its state
+"""People at the table of ReversiXT and Robo Rally through the API (server/reversixt/seats.py,
+server/roborally/seats.py): a script takes a seat with ``POST /api/tables``, reads its state
 and legal moves and sends moves, as the seat page does; the game's end on the seat equals what
 ``swc replay`` prints of the log the table's door wrote."""
 
@@ -262,7 +262,7 @@ class _Wire:
 
 async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_its_registers(nursery):
     from swc_local.server.web.family_seats import DoorTable
-    from swc_local.server.web.seats_roborally import RoboSeat
+    from swc_local.server.roborally.seats import RoboSeat
 
     table = DoorTable("t", "roborally", "Robo Rally", ["1", "2"], nursery, ("you", "bot"))
     table.course, table.timer = "Dizzy Highway", 30.0
@@ -310,7 +310,7 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     from swc_local.games.reversixt.rules import State
     from swc_local.protocol import reversixt as wire
     from swc_local.server.web.family_seats import DoorTable
-    from swc_local.server.web.seats_reversixt import MAX_LISTED, ReversiSeat
+    from swc_local.server.reversixt.seats import MAX_LISTED, ReversiSeat
 
     rows = ["1 2" + " 0" * 198] + ["0" + " 0" * 199] * 199
     game_map = parse_map(("2\n0\n1 1\n200 200\n" + "\n".join(rows) + "\n").encode())

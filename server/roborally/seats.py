@@ -41,11 +41,11 @@ from swc_local.protocol.roborally import (
     encode_client,
 )
 
-from .family_seats import (
-    DoorTable, FamilySeat, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
+from swc_local.server.web.family_seats import (
+    DoorTable, FamilySeat, FamilyTables, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
     register_seat, seat_answer, seat_id, start_logged,
 )
-from .seats import PERSONS, TableError
+from swc_local.server.web.seats import PERSONS, TableError
 
 log = logging.getLogger("swc.web.seats")
 
@@ -458,3 +458,13 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
 
 
 __all__ = ["RoboSeat", "create", "GAME"]
+
+
+def offer() -> dict:
+    """What the start page offers for a Robo Rally table: the courses, the robots' range."""
+    entry = registry.entry(GAME)
+    return {"game": entry.game_type, "title": entry.title, "courses": list(MAP_NAMES), "seats": list(entry.seats)}
+
+
+TABLES = FamilyTables(GAME, create, offer)
+"""What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
