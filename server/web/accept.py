@@ -90,6 +90,7 @@ async def _serve_one(handler, stream: trio.SocketStream, peers: PeerConnections,
         await handler(stream)
     finally:
         peers.release(peer)
+        await trio.aclose_forcefully(stream)  # as trio.serve_listeners does: hypercorn may leave it open when cancelled
 
 
 async def serve(app, config: Config, peers: PeerConnections, *,
