@@ -9,6 +9,7 @@ import json
 
 import trio
 
+from swc_local.games import registry
 from swc_local.server.web.read_apart import is_xml
 
 from tests.web.test_web_hardening import acall
@@ -30,7 +31,9 @@ async def test_an_xml_upload_is_read_apart_from_the_servers_interpreter(nursery,
                    for body, name in ((data, "a.xml"), (gzip.compress(data), "b.xml.gz"))]
         assert [status for status, _ in answers] == [200, 200]
         ids = [json.loads(body)["id"] for _, body in answers]
-        assert len(set(ids)) == 2 and all(server.door("web").context.book.get(i) is not None for i in ids)
+        records = [server.door("web").context.book.get(i) for i in ids]
+        assert len(set(ids)) == 2 and None not in records
+        assert records[0].plugin is registry.get("swc_2019_piranhas")  # the registry's own, not a pickled copy
         status, body = await acall(port, "GET", f"/api/games/{ids[0]}?steps=1")
         detail = json.loads(body)
         assert status == 200 and detail["count"] == len(detail["steps"]) > 2
