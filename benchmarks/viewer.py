@@ -176,7 +176,8 @@ async def measure_sides(sides: tuple[bool, ...], seconds: float, warmup: float =
         servers, every_stats, pages = [], [], []
         for index, viewer in enumerate(sides):
             properties = {"viewerPort": str(free_port()) if viewer else "-1",
-                          "viewerMaxStreamsPerPeer": str(2 * PAGES)}  # every page comes from this one address
+                          "viewerMaxStreamsPerPeer": str(2 * PAGES),  # every page comes from this one address
+                          "viewerMaxConnectionsPerPeer": str(4 * PAGES)}
             prelude = PROFILE_PRELUDE.format(path=profile_to.format(side=index)) if profile_to else None
             servers.append(stack.enter_context(ServerProcess(properties=properties, prelude=prelude)))
             every_stats.append(LoadStats())

@@ -33,6 +33,7 @@ import logging
 import math
 import os
 import select
+import socket
 from collections.abc import Awaitable, Callable
 
 import trio
@@ -45,6 +46,9 @@ RECEIVE_SIZE = 65536
 """The most bytes one read takes from a client."""
 MESSAGES_PER_TURN = 32
 """Messages of one connection handled before its reader yields to every other task."""
+ACCEPT_BURST = 64
+"""Connections the XML door takes from the kernel's queue at one wake-up of its accept loop at the
+most (see Transport._accept_loop)."""
 FULL_WAIT_SECONDS = 0.25
 """At a door's cap, a connection just accepted is refused once no connection closed for this long."""
 SEND_CHUNK = 256 << 10
@@ -79,6 +83,24 @@ def close_politely(connection: Connection, reason: str) -> None:
     connection.close_politely(reason)
 
 
+def _queue_of(listener: trio.SocketListener) -> socket.socket:
+    """The listening socket's queue as a plain socket (a duplicate descriptor), to take waiting
+    connections without trio's yield after each."""
+    queue = socket.socket(fileno=os.dup(listener.socket.fileno()))
+    queue.setblocking(False)  # already so (the descriptor's flags are shared): an empty queue raises
+    return queue
+
+
+def _accept_waiting(queue: socket.socket) -> trio.SocketStream | None:
+    """A connection already waiting in the listening socket's queue, or None (none, or an accept
+    error: the next ``accept_retrying`` meets it again and handles it)."""
+    try:
+        sock, _ = queue.accept()
+    except OSError:
+        return None
+    return trio.SocketStream(trio.socket.from_stdlib_socket(sock))
+
+
 class Transport:
     """One door's accept loop and its open connections (see the module docstring).
 
@@ -88,7 +110,8 @@ class Transport:
     may close an idle connection of the door to make room when the process budget is spent;
     ``refuse(stream)`` answers a refused connection the protocol's way; ``full_wait`` > 0 holds a
     connection at the cap while others keep closing (a flood of short-lived connections must not
-    lock an honest client out).  The stream is closed after the handler, whatever happened.
+    lock an honest client out); ``accept_burst`` > 1 takes that many waiting connections at a
+    time (see :meth:`_accept_loop`).  The stream is closed after the handler, whatever happened.
     ``close(connection, reason)`` is how the door ends a connection when it stops (the default:
     :meth:`Connection.close_politely`); see :meth:`stop`.
     """
@@ -98,7 +121,7 @@ class Transport:
                  serve: Callable[[Connection], Awaitable[None]],
                  admit: Callable[[], str | None] | None = None, evict: Callable[[], bool] | None = None,
                  refuse: Callable[[trio.SocketStream], Awaitable[None]] = close_at_once,
-                 full_wait: float = 0.0,
+                 full_wait: float = 0.0, accept_burst: int = 1,
                  close: Callable[[Connection, str], None] = close_politely) -> None:
         self.label = label
         self.max_connections = max_connections
@@ -108,6 +131,7 @@ class Transport:
         self.evict = evict
         self.refuse = refuse
         self.full_wait = full_wait
+        self.accept_burst = max(1, accept_burst)
         self.close = close
         self.stopping: str | None = None  # why the door stopped (see stop)
         self.connections: dict[Connection, None] = {}  # open ones, in the order they came
@@ -116,6 +140,13 @@ class Transport:
         self._refused = BurstLog(logger)  # a line per burst, not per connection
         self._trouble = BurstLog(logger)
         self._accepting = trio.CancelScope()
+        self._starting = 0  # accepted, their handlers not yet run (see _wait_for_a_free_slot)
+        self._slot_freed = trio.lowlevel.ParkingLot()
+        """Where the accept loop waits at the cap for a connection to close. It polled every 10 ms
+        before, so at the cap the door admitted at most one connection per 10 ms whatever the
+        closing rate: a flood of short-lived wrong passphrases (each needs a slot) queued up in
+        the kernel, and an honest ``<join/>`` behind it was read seconds late, after its client
+        had given up (issue 34)."""
         self._listeners: list[trio.SocketListener] = []
 
     def below_cap(self) -> str | None:
@@ -151,17 +182,30 @@ class Transport:
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
         """What ``trio.serve_listeners`` does, less its ``aclose_forcefully`` after every handler
         (a cancelled checkpoint: an exception raised and caught per connection): :meth:`handle`
-        closes its stream only if the handler did not."""
+        closes its stream only if the handler did not.
+
+        Each wake-up takes up to ``accept_burst`` waiting connections from the kernel's queue:
+        ``SocketListener.accept`` yields after every connection, so the queue drained at one
+        connection per round of the scheduler, and under a flood of short-lived connections
+        (wrong passphrases) an honest ``<join/>`` queued behind them was read seconds late, after
+        its client had given up (issue 34). The handlers of one burst start in the same round,
+        in an order trio shuffles: a door that numbers its clients by arrival keeps 1."""
         async with listener:
-            while True:
-                stream = await accept_retrying(listener, self._trouble, f"{self.label}: ")
-                if self.full_wait > 0:
-                    try:
-                        await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
-                    except BaseException:  # the door stops meanwhile: do not leak the socket
-                        await trio.aclose_forcefully(stream)
-                        raise
-                nursery.start_soon(self.handle, stream)
+            with _queue_of(listener) if self.accept_burst > 1 else contextlib.nullcontext() as queue:
+                while True:
+                    stream: trio.SocketStream | None = await accept_retrying(listener, self._trouble, f"{self.label}: ")
+                    taken = 0
+                    while stream is not None:
+                        if self.full_wait > 0:
+                            try:
+                                await self._wait_for_a_free_slot()  # the next ones wait in the kernel's queue
+                            except BaseException:  # the door stops meanwhile: do not leak the socket
+                                await trio.aclose_forcefully(stream)
+                                raise
+                        self._starting += 1  # counted at the cap until its handler runs
+                        nursery.start_soon(self._handle_accepted, stream)
+                        taken += 1
+                        stream = _accept_waiting(queue) if taken < self.accept_burst else None
 
     async def _wait_for_a_free_slot(self) -> None:
         """At the cap, hold the connection just accepted while connections keep closing.
@@ -172,8 +216,9 @@ class Transport:
         A cap held by lasting connections (none closed for ``full_wait``) still refuses.
         """
         closed, since = self.closed, trio.current_time()
-        while len(self.connections) >= self.max_connections:
-            await trio.sleep(0.01)
+        while len(self.connections) + self._starting >= self.max_connections:
+            with trio.move_on_at(since + self.full_wait):
+                await self._slot_freed.park()  # woken by the next close, not by a timer (see _slot_freed)
             if self.closed != closed:
                 closed, since = self.closed, trio.current_time()
             elif trio.current_time() - since >= self.full_wait:
@@ -186,6 +231,10 @@ class Transport:
         finally:
             if stream.socket.fileno() != -1:  # not closed yet (refused, or the handler failed)
                 await trio.aclose_forcefully(stream)
+
+    async def _handle_accepted(self, stream: trio.SocketStream) -> None:
+        self._starting -= 1  # its own admit() counts it from here
+        await self.handle(stream)
 
     async def _admit_and_serve(self, stream: trio.SocketStream) -> None:
         peer = peer_name(stream)
@@ -210,6 +259,7 @@ class Transport:
             finally:
                 self.connections.pop(connection, None)
                 self.closed += 1
+                self._slot_freed.unpark_all()
         finally:
             budget.release()
 

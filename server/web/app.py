@@ -48,6 +48,7 @@ from starlette.routing import Route
 from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
+from .read_apart import is_xml, open_apart
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
 from .seat_routes import same_origin, seat_routes
 from .settings import WebSettings
@@ -415,8 +416,12 @@ def build_app(context: WebContext) -> Starlette:
                               limit=context.upload_limit)
 
         try:
-            async with context.reading:  # one file at a time, in a thread: the games' loop goes on meanwhile
-                record = await trio.to_thread.run_sync(read)
+            async with context.reading:  # one file at a time, apart from the games' loop (read_apart.py)
+                if is_xml(data):
+                    record = await open_apart(data, name, max_message_bytes=context.max_message_bytes,
+                                              max_depth=context.max_depth, limit=context.upload_limit)
+                else:
+                    record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)
         book.add(record, uploaded=True, size=len(data))

@@ -1,5 +1,7 @@
 """Serving the viewer: hypercorn's trio worker runs the starlette app in the server's own trio
-process, so the viewer reads rooms and doors directly, without copies or threads.
+process, so the viewer reads rooms and doors directly, without copies or threads; the viewer's
+own accept loop (server/web/accept.py) caps connections per peer address before hypercorn sees
+them.
 
 Inside ``swc serve`` the viewer is the last door of server/doors.py's one tuple (it watches the
 games of every door started before it) and a :class:`~swc_local.server.door.Door` like the
@@ -20,6 +22,7 @@ import trio
 from swc_local.server.door import ServerFamily, cannot_listen
 from swc_local.server import families
 
+from .accept import PeerConnections
 from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION  # noqa: F401 -- SECTION: this door's settings
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ class WebDoor:
         self._stop = trio.Event()
         self._serving = False
         self.config: Config | None = None
+        self.peers = PeerConnections(context.limits.max_connections_per_peer)
+        """Open connections per peer address, capped when accepted (server/web/accept.py)."""
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         from hypercorn.config import Config
@@ -85,11 +90,10 @@ class WebDoor:
             self._serving = False
 
     async def _serve(self, config: Config, feeds: trio.CancelScope, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        from hypercorn.trio import serve
-
+        from .accept import serve
         from .app import build_app
 
-        await serve(build_app(self.context), config, shutdown_trigger=self._stop.wait, task_status=task_status)
+        await serve(build_app(self.context), config, self.peers, shutdown_trigger=self._stop.wait, task_status=task_status)
         feeds.cancel()  # the server stopped: no page is left to feed
 
     def stop(self, reason: str = "viewer stopped") -> None:
@@ -106,7 +110,7 @@ class WebDoor:
         return self.context.open_streams[0] + (1 if self._serving else 0)
 
     async def handle(self, stream: trio.SocketStream) -> None:
-        """Not used: hypercorn accepts and serves the viewer's connections itself."""
+        """Not used: the viewer's own accept loop hands its connections to hypercorn (server/web/accept.py)."""
         raise NotImplementedError("the viewer's connections are served by hypercorn")
 
 

@@ -11,6 +11,9 @@ Keys (``server.properties``; ``server.properties.example`` comments each):
   their total size; the oldest are forgotten first;
 * ``viewerMaxStreams`` / ``viewerMaxStreamsPerPeer``: event streams open at once, in all and
   per peer address; beyond either, 503;
+* ``viewerMaxConnectionsPerPeer``: connections open at once per peer address; one beyond is
+  closed as it is accepted, before a byte of it is read (server/web/accept.py), so a client
+  holding thousands of connections costs the server an accept and a close each, not a request;
 * ``viewerRequestTimeout``: seconds a client may take for a whole request body (408 beyond); a
   connection without a whole request head (idle, or sending it slowly) is closed after
   ``KEEP_ALIVE_SECONDS``: slow and idle clients do not hold connections. (Not hypercorn's
@@ -39,6 +42,7 @@ class WebSettings(PortSettings):
     uploads_kept_bytes: int = 32 << 20
     max_streams: int = 500
     max_streams_per_peer: int = 16
+    max_connections_per_peer: int = 64
     request_timeout: float = 10.0
 
 
@@ -49,6 +53,7 @@ _WHOLE = {
     "viewerUploadsKeptBytes": "uploads_kept_bytes",
     "viewerMaxStreams": "max_streams",
     "viewerMaxStreamsPerPeer": "max_streams_per_peer",
+    "viewerMaxConnectionsPerPeer": "max_connections_per_peer",
 }
 
 

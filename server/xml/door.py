@@ -15,7 +15,7 @@ import logging
 import trio
 
 from swc_local.server.door import cannot_listen
-from swc_local.server.transport import FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
+from swc_local.server.transport import ACCEPT_BURST, FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
 from swc_local.server.xml.connection import Connection
 from swc_local.server.xml.lobby import Lobby
 
@@ -44,7 +44,8 @@ class XmlDoor:
         self.port: int | None = None
         self._nursery: trio.Nursery | None = None  # connections and rooms run here
         self.transport = Transport("xml", log, max_connections=settings.max_connections, connect=self._connect,
-                                   serve=self._serve, refuse=_refuse, full_wait=FULL_WAIT_SECONDS)
+                                   serve=self._serve, refuse=_refuse, full_wait=FULL_WAIT_SECONDS,
+                                   accept_burst=ACCEPT_BURST)  # the lobby pairs by messages, not by arrival
 
     @property
     def connections(self) -> dict[Connection, None]:

@@ -96,6 +96,12 @@ class XmlRecord(GameRecord):
             return
         self.touch()
 
+    def __setstate__(self, state: dict) -> None:
+        """A record read in a child process (server/web/read_apart.py) plays with the registry's
+        own plugin, not the copy its pickle carried."""
+        self.__dict__.update(state)
+        self.plugin = registry.get(self.plugin.game_type)
+
     def _take_element(self, message: Element) -> None:
         data = message.find("data") if message.tag == "room" else None
         if data is None:

@@ -266,7 +266,7 @@ async def test_sigterm_ends_a_thousand_open_event_streams_within_two_seconds(tmp
     import sys
     import time
 
-    (tmp_path / "server.properties").write_text("viewerMaxStreams = 2000\nviewerMaxStreamsPerPeer = 2000\n"
+    (tmp_path / "server.properties").write_text("viewerMaxStreams = 2000\nviewerMaxStreamsPerPeer = 2000\nviewerMaxConnectionsPerPeer = 2000\n"
                                                 "reversixt = false\nroborally.port = -1\n")
     log_path = tmp_path / "server.log"
     process = await trio.lowlevel.open_process(
