@@ -56,8 +56,8 @@ async def joined_after_rounds(joiner: socket.socket, rounds: Rounds) -> int:
 async def test_a_join_behind_a_flood_of_wrong_passphrases_is_read_within_a_few_rounds(server):
     rounds = Rounds()
     trio.lowlevel.add_instrument(rounds)
-    flood = queue_up(server.port, FLOOD, GUESS)
-    (joiner,) = queue_up(server.port, 1, JOIN)
+    flood = queue_up(server.door("xml").port, FLOOD, GUESS)
+    (joiner,) = queue_up(server.door("xml").port, 1, JOIN)
     try:
         with trio.fail_after(60):
             taken = await joined_after_rounds(joiner, rounds)
@@ -74,13 +74,13 @@ async def test_at_max_connections_a_freed_slot_is_taken_at_once(nursery, mock_cl
     by a timer, so the join is answered without the clock moving."""
     mock_clock.autojump_threshold = 5.0
     server = await nursery.start(Server(Settings(port=0, password="secret", seed=1, max_connections=4)).run)
-    holders = queue_up(server.port, 4, b"<protocol>")  # the four slots, held
+    holders = queue_up(server.door("xml").port, 4, b"<protocol>")  # the four slots, held
     for _ in range(1000):
-        if len(server.connections) == 4:
+        if len(server.door("xml").connections) == 4:
             break
         await trio.testing.wait_all_tasks_blocked()
-    assert len(server.connections) == 4
-    (joiner,) = queue_up(server.port, 1, JOIN)  # accepted, then held at the cap
+    assert len(server.door("xml").connections) == 4
+    (joiner,) = queue_up(server.door("xml").port, 1, JOIN)  # accepted, then held at the cap
     await trio.testing.wait_all_tasks_blocked()
     before = trio.current_time()
     holders[0].sendall(b'<authenticate passphrase="guess"/>')  # wrong: the server closes it, a slot is free
