@@ -12,7 +12,7 @@ from starlette.routing import Route
 from swc_local.games import registry
 
 from .family_seats import FamilySeat
-from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title
+from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, table_games
 
 MAX_BODY = 1 << 16
 
@@ -63,7 +63,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         if request.method == "GET":
             games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
                       "strengths": [name for name, _ in g.strengths]}
-                     for g in registry.entries() if g.family == registry.XML]
+                     for g in table_games()]
             return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None,
                             "families": family_games()})
         if context.tables is None:

@@ -320,6 +320,12 @@ def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
     return item["kind"], command
 
 
+def table_games() -> tuple:
+    """The games these tables are for: the XML family's (the other families lend their own,
+    server/web/family_seats.py)."""
+    return tuple(g for g in registry.entries() if g.family == registry.XML)
+
+
 class Tables:
     """Every table of the viewer: prepares rooms, runs persons and bots, answers the seat API."""
 
@@ -356,8 +362,8 @@ class Tables:
         if self.nursery is None:
             raise TableError("the viewer is not serving yet")
         entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
-        if entry is None or entry.family != registry.XML:
-            xml_games = ", ".join(g.name for g in registry.entries() if g.family == registry.XML)
+        if entry is None or entry not in table_games():
+            xml_games = ", ".join(g.name for g in table_games())
             raise TableError(f"a table is for reversixt, roborally or an XML game ({xml_games}), not {request.get('game')!r}"[:400])
         plugin = registry.get(entry.game_type)
         wanted = request.get("seats", ["you", "bot"])
