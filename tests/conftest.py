@@ -41,36 +41,56 @@ def _quiet_logs(caplog):
     caplog.set_level(logging.INFO, logger="swc")
 
 
-# -- the quick subset: `python -m pytest -q -n auto -m "not slow"` ---------------------------------
-# A test is slow when it takes more than about two seconds on an idle two-CPU machine (its setup,
-# call and teardown; pyproject.toml's marker help says the same).  The names below come from one
-# `python -m pytest -q -n auto --durations=0` run of the whole suite (2026-11-27, 4,246 tests; that
-# run was on a loaded machine, so the cut was 5 s there, about 2 s idle): every test over the cut
-# that was not yet marked.  A module whose tests are all slow (and the browser modules, whose new
-# tests will be too) is named as a whole.  They are marked here so that their modules stay as their
-# owners wrote them; tests/packaging/test_suite_interrupt.py checks that every name still exists.
+# -- the quick subset: `python -m pytest -q -m "not slow"` ------------------------------------------
+# Tests of more than about two seconds (measured with --durations; see below), marked here so that
+# their modules stay as their owners wrote them; tests/packaging/test_suite_interrupt.py checks that
+# every name below still exists.
 SLOW_MODULES = {
+    "test_packaging.py",  # builds the wheel, installs it into fresh venvs
     "test_benchmarks_smoke.py",
-    "test_blokus_server.py",
-    "test_fixture.py",
+    "test_roborally_soak.py",
     "test_foreign_clients.py",  # hundreds of games of foreign client processes
     "test_foreign_clients_2022.py",
-    "test_packaging.py",  # builds the wheel, installs it into fresh venvs
-    "test_reference_bots.py",  # a hundred games over TCP per test
-    "test_roborally_soak.py",
-    "test_socha_blokus_2027.py",
     "test_socha_clients.py",  # the official socha clients, each in its own venv
     "test_socha_hase_und_igel_2025.py",
-    "test_socha_mississippi_queen_2024.py",
-    "test_socha_penguins_2023.py",
     "test_socha_piranhas_2026.py",
+    "test_socha_blokus_2027.py",
+    "test_socha_penguins_2023.py",
+    "test_socha_mississippi_queen_2024.py",
+}
+SLOW_TESTS = {
+    "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_hase_und_igel_2025_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
+    "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
+    "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
+    "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},
+    "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
+                                      "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
+    "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
+    "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
+    "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+}
+
+
+# Measured (issue 35): a test is slow when it takes more than about two seconds on an idle
+# two-CPU machine (its setup, call and teardown; pyproject.toml's marker help says the same).  The
+# names below come from one `python -m pytest -q -n auto --durations=0` run of the whole suite
+# (2026-11-27, 4,246 tests, on a loaded machine, so the cut was 5 s there, about 2 s idle): every
+# test over the cut that was not marked above.  A module whose tests are all slow (and the browser
+# modules, whose new tests will be too) is named as a whole.
+SLOW_MODULES |= {
+    "test_blokus_server.py",
+    "test_fixture.py",
+    "test_reference_bots.py",
     "test_socha_reads.py",
     "test_tournament_readme.py",
     "test_tournament_trust_play.py",
-    "test_web_browser.py",  # headless Chromium: every test of these two modules drives a browser
+    "test_web_browser.py",
     "test_web_seat_browser.py",
 }
-SLOW_TESTS = {
+for _module, _names in {
     "test_admin.py": {
         "test_blocking_admin_and_swc_admin_command", "test_swc_admin_and_swc_bot_say_why_the_server_closed_on_them",
         "test_swc_admin_cancel_confirms_and_swc_bot_says_won_lost_or_draw",
@@ -86,7 +106,6 @@ SLOW_TESTS = {
     },
     "test_blokus_rules.py": {"test_random_playouts_never_raise_and_generator_agrees_with_validator"},
     "test_blokus_scenarios.py": {"test_socha_join_game_capture", "test_socha_prepared_game_capture"},
-    "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_cli_config.py": {
         "test_a_busy_viewer_port_stops_swc_serve_with_one_line",
         "test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c",
@@ -104,7 +123,6 @@ SLOW_TESTS = {
     "test_client.py": {"test_blocking_client_for_scripts"},
     "test_door_hardening.py": {"test_swc_serve_raises_its_soft_file_limit_and_says_so"},
     "test_door_shutdown.py": {"test_sigterm_ends_reversixt_and_robo_rally_games_with_their_logs_and_closes"},
-    "test_hase_und_igel_2025_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_properties.py": {
         "test_random_action_lists_are_accepted_iff_offered", "test_validator_accepts_exactly_the_generated_moves",
         "test_validator_and_generator_agree_on_constructed_states",
@@ -121,7 +139,6 @@ SLOW_TESTS = {
     "test_lobby.py": {"test_the_connection_stays_open_after_a_normal_end_until_the_client_closes"},
     "test_match.py": {
         "test_a_crashing_and_a_hanging_bot_cost_their_games_not_the_match", "test_the_same_seed_plays_the_same_games",
-        "test_twenty_reference_games_alternate_colours_and_write_replays",
     },
     "test_match_cli.py": {
         "test_an_irregular_game_says_why_and_where_its_output_and_replay_are",
@@ -134,27 +151,17 @@ SLOW_TESTS = {
         "test_a_modern_match_speaks_of_one_and_two", "test_classic_color_placeholder_stays_red_and_blue",
         "test_the_fixture_names_modern_seats_one_and_two_and_accepts_red_blue",
     },
-    "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
     "test_modern_lobby.py": {"test_dialect_helpers_never_raise_on_any_element"},
     "test_ostseeschach_server.py": {
         "test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular", "test_swc_match_and_swc_replay",
         "test_the_pytest_fixture_plays_ostseeschach",
     },
-    "test_penguins_play.py": {
-        "test_fixture_plays_penguins", "test_hundred_reference_bot_games_eight_at_a_time",
-        "test_swc_match_replays_check_print_and_load",
-    },
-    "test_piranhas_2026_play.py": {
-        "test_fixture_plays_piranhas_2026", "test_hundred_reference_bot_games_eight_at_a_time",
-        "test_swc_match_replays_check_and_load",
-    },
+    "test_penguins_play.py": {"test_fixture_plays_penguins", "test_swc_match_replays_check_print_and_load"},
+    "test_piranhas_2026_play.py": {"test_fixture_plays_piranhas_2026", "test_swc_match_replays_check_and_load"},
     "test_piranhas_2026_rules.py": {"test_random_playouts_never_raise_and_generator_equals_validator"},
     "test_piranhas_2026_xml.py": {"test_any_move_element_decodes_or_is_dropped_and_never_crashes"},
     "test_protocol.py": {"test_mutated_valid_streams_raise_only_protocol_errors"},
-    "test_readme_examples.py": {
-        "test_admin_example", "test_bot_example", "test_fixture_example", "test_match_and_replay_sections_as_written",
-        "test_the_readme_quick_match_as_written",
-    },
+    "test_readme_examples.py": {"test_admin_example", "test_bot_example", "test_match_and_replay_sections_as_written"},
     "test_reliability.py": {
         "test_a_second_signal_exits_at_once", "test_batched_joins_under_the_seat_limit_are_handled_a_batch_per_step",
         "test_sigterm_ends_every_game_with_replays_and_the_close_sequence",
@@ -225,7 +232,8 @@ SLOW_TESTS = {
         "test_serve_flag_and_key_for_the_viewer_port", "test_swc_view_refuses_a_file_it_cannot_show",
         "test_swc_view_shows_the_last_state_swc_replay_prints", "test_the_viewer_benchmark_runs",
     },
-}
+}.items():
+    SLOW_TESTS.setdefault(_module, set()).update(_names)
 
 
 @pytest.hookimpl(tryfirst=True)
