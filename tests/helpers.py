@@ -1,5 +1,5 @@
 """Helpers that many test modules share, in one place (issue 35): where the suite's files are,
-waiting for a condition, and preparing a room as an admin.
+waiting for a condition, preparing a room as an admin, and reading a classic (2019-2023) capture.
 
 A helper that only one game's tests use stays with them (``tests/reversixt_harness.py``,
 ``tests/scenario.py``, ...); a fixture that a folder's tests share lives in that folder's
@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 import trio
+
+from swc_local.protocol.element import Element, parse
 
 TESTS = Path(__file__).resolve().parent
 """The suite's root folder: ``TESTS / "data"``, ``TESTS / "foreign_clients"``, ... from any sub-folder."""
@@ -63,3 +65,24 @@ def random_playout(plugin, seed: int, snapshot) -> tuple[list, object, bool]:
         seen.append(snapshot(game))
         game.apply(game.current_seat, move)
     return seen, game, False
+
+
+_CLASSIC_STATE = re.compile(r"\n      <state .*?\n      </state>", re.S)
+_CLASSIC_RESULT = re.compile(r"\n    <data class=\"result\">.*?\n    </data>", re.S)
+
+
+def _text(capture: str | Path) -> str:
+    return capture.read_text(encoding="utf-8") if isinstance(capture, Path) else capture
+
+
+def captured_states(capture: str | Path) -> list[str]:
+    """Every ``<state>`` a client received in a classic capture (a file or its text), exactly as
+    the server rendered it at depth 3 (the official XStream indentation)."""
+    return _CLASSIC_STATE.findall(_text(capture))
+
+
+def captured_result(capture: str | Path) -> Element:
+    """The ``<data class="result">`` of a classic capture (a file or its text)."""
+    match = _CLASSIC_RESULT.search(_text(capture))
+    assert match is not None, "the capture has no result"
+    return parse(match.group(0))

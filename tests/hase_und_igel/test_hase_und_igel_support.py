@@ -11,7 +11,7 @@ from pathlib import Path
 from swc_local.games.hase_und_igel import rules
 from swc_local.games.hase_und_igel.rules import Move, Player, State
 from swc_local.protocol.element import Element, parse
-from tests.helpers import TESTS
+from tests.helpers import TESTS, captured_result, captured_states  # noqa: F401 -- the golden tests read them here
 
 DATA = TESTS / "data" / "hase_und_igel_2018"
 
@@ -71,8 +71,6 @@ def pos(player: Player) -> tuple[int, int, int]:
 # ---------------------------------------------------------------- captures
 
 _SENT = re.compile(r"^\[\+\s*[\d.]+s\] (\w+) >> (<room .*</room>)$", re.M)
-_STATE = re.compile(r"\n      <state .*?\n      </state>", re.S)
-_RESULT = re.compile(r"\n    <data class=\"result\">.*?\n    </data>", re.S)
 
 
 def transcript_moves(name: str) -> list[tuple[str, Element]]:
@@ -86,17 +84,6 @@ def raw_sent_moves(path: Path) -> list[Element]:
     text = path.read_text(encoding="utf-8")
     rooms = re.findall(r"^>+ SENT: (<room .*</room>)$", text, re.M)
     return [parse(room).find("data") for room in rooms]
-
-
-def captured_states(path: Path) -> list[str]:
-    """Every ``<state>`` a client received, exactly as rendered at depth 3."""
-    return _STATE.findall(path.read_text(encoding="utf-8"))
-
-
-def captured_result(path: Path) -> Element:
-    match = _RESULT.search(path.read_text(encoding="utf-8"))
-    assert match is not None
-    return parse(match.group(0))
 
 
 def captured_winner_text(path: Path) -> str:

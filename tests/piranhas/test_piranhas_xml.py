@@ -19,7 +19,7 @@ from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.plugin import PLUGIN, PiranhasGame
 from swc_local.games.piranhas.rules import BLUE, RED, Direction, Move, Position
 from swc_local.protocol.element import Element, parse
-from tests.helpers import TESTS
+from tests.helpers import TESTS, captured_result, captured_states
 
 DATA = TESTS / "data" / "piranhas_2019"
 GAMES = [
@@ -31,16 +31,6 @@ GAMES = [
 
 def captured(name: str) -> str:
     return (DATA / name).read_text(encoding="utf-8")
-
-
-def captured_states(stream: str) -> list[str]:
-    return re.findall(r"\n      <state .*?\n      </state>", stream, re.S)
-
-
-def captured_result(stream: str) -> Element:
-    block = re.search(r'<data class="result">.*?\n    </data>', stream, re.S)
-    assert block is not None
-    return parse(block.group(0))
 
 
 def replay(name: str):

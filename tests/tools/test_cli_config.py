@@ -80,7 +80,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
                 task_status=task_status,
             )
         )
-        with trio.fail_after(20):
+        with trio.fail_after(60):
             while True:
                 try:
                     await (await trio.open_tcp_stream("127.0.0.1", port)).aclose()

@@ -104,21 +104,21 @@ def test_blocking_admin_and_swc_admin_command(swc_server):
             for code in room.reservations
         ]
         try:
-            stepped = subprocess.run(cli + ["step", room.room_id, "--count", "2", "--interval", "0.3"], capture_output=True, text=True, timeout=15)
+            stepped = subprocess.run(cli + ["step", room.room_id, "--count", "2", "--interval", "0.3"], capture_output=True, text=True, timeout=60)
             assert stepped.stdout.split() == ["turn", "0", "turn", "1"], stepped.stderr
             turns = [admin.next_memento(room.room_id, timeout=10).turn for _ in range(2)]
             assert turns == [0, 1]
-            subprocess.run(cli + ["unpause", room.room_id], check=True, timeout=15)
+            subprocess.run(cli + ["unpause", room.room_id], check=True, timeout=60)
             messages = []
             while not messages or not isinstance(messages[-1], Left):
                 messages.append(admin.room_message(room.room_id, timeout=10))
         finally:
             for bot in bots:
-                bot.wait(timeout=15)
+                bot.wait(timeout=60)
         assert isinstance(messages[-1], Left)
         assert isinstance(messages[-2], Result)
         assert any(isinstance(m, Memento) for m in messages)
-        prepared = subprocess.run(cli + ["prepare", "piranhas", "--name", "X", "--name", "Y"], capture_output=True, text=True, timeout=15)
+        prepared = subprocess.run(cli + ["prepare", "piranhas", "--name", "X", "--name", "Y"], capture_output=True, text=True, timeout=60)
         assert prepared.returncode == 0
         # labelled: "room: ID", then "red (X): CODE" and "blue (Y): CODE"
         (room_line, *code_lines) = prepared.stdout.splitlines()

@@ -361,6 +361,10 @@ async def test_a_prepared_room_keeps_a_player_who_left_while_waiting(server):
 
 # -- 3. SIGTERM and SIGINT --------------------------------------------------------------------
 
+# With a fixed --port the other doors take their default ports (7777, 52020, 13080), and a busy
+# one stops swc serve: under pytest-xdist another test's server may hold them.
+OTHER_DOORS_ON_FREE_PORTS = ("--reversixt-port", "0", "--roborally-port", "0", "--viewer-port", "0")
+
 
 def _free_port() -> int:
     import socket
@@ -374,8 +378,8 @@ async def _start_swc_serve(tmp_path: Path) -> tuple[trio.Process, int]:
     port = _free_port()
     (tmp_path / "server.properties").write_text(f"password={PASSWORD}\nsoftTimeoutMs=5000\n")
     process = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port), "--save-replay",
-         "--properties", str(tmp_path / "server.properties"), "--replay-dir", str(tmp_path / "replays")],
+        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port), *OTHER_DOORS_ON_FREE_PORTS,
+         "--save-replay", "--properties", str(tmp_path / "server.properties"), "--replay-dir", str(tmp_path / "replays")],
         cwd=tmp_path, stderr=open(tmp_path / "server.log", "wb"),
     )
     with trio.fail_after(20):
@@ -454,7 +458,7 @@ async def test_a_second_signal_exits_at_once(tmp_path):
 def test_sigint_still_stops_cleanly(tmp_path):
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", str(port), *OTHER_DOORS_ON_FREE_PORTS],
         cwd=tmp_path, stderr=subprocess.PIPE, env=dict(os.environ),
     )
     try:
