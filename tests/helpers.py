@@ -86,3 +86,10 @@ def captured_result(capture: str | Path) -> Element:
     match = _CLASSIC_RESULT.search(_text(capture))
     assert match is not None, "the capture has no result"
     return parse(match.group(0))
+
+
+UNHURRIED = {"soft_timeout_ms": 60_000, "hard_timeout_ms": 120_000}
+"""Server settings for tests of many real-time games where no move deadline is under test: on a
+loaded machine (the suite runs beside other work) a bot scheduled late must not turn a game into
+SOFT_TIMEOUT, which such a test would read as a broken game.  Deadlines have tests of their own,
+on trio's mock clock."""

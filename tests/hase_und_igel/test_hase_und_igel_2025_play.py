@@ -18,7 +18,7 @@ from swc_local.client.messages import parse as parse_message
 from swc_local.protocol.element import Element, parse
 from swc_local.tools.replay_check import check_replay, print_replay
 
-from tests.helpers import TESTS
+from tests.helpers import TESTS, UNHURRIED
 from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
 
 PLUGIN = registry.get("swc_2025_hase_und_igel")
@@ -35,7 +35,7 @@ def test_short_name_resolves():
 async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2025_hase_und_igel"/>``,
     8 at a time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
-    server = await start_server(seed=25)
+    server = await start_server(seed=25, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}

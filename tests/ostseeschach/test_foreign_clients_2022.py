@@ -13,18 +13,18 @@ import sys
 from pathlib import Path
 
 import trio
-from tests.helpers import TESTS
+from tests.helpers import TESTS, UNHURRIED
 
 CLIENT = TESTS / "foreign_clients" / "ostsee_client.py"
 
 
 async def test_official_style_2022_clients_play_a_hundred_games(start_server):
     """Four pairs, each on its own server so that a pair's games always pair its two clients."""
-    servers = [await start_server(default_game="swc_2022_ostseeschach") for _ in range(4)]
+    servers = [await start_server(default_game="swc_2022_ostseeschach", **UNHURRIED) for _ in range(4)]
     failures: list[str] = []
 
     async def run(style: str, seed: int) -> None:
-        port = servers[seed % 100].port
+        port = servers[seed % 100].door("xml").port
         command = [sys.executable, str(CLIENT), "--style", style, "--port", str(port), "--games", "25", "--seed", str(seed)]
         done = await trio.run_process(command, capture_stderr=True, check=False)
         if done.returncode != 0:

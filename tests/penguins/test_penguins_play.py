@@ -21,6 +21,7 @@ from swc_local.games.penguins.plugin import random_seed
 from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay, print_replay
+from tests.helpers import UNHURRIED
 from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
 from tests.wire import Raw
 
@@ -57,7 +58,7 @@ def test_a_random_game_ends_with_every_penguin_stuck():
 async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2023_penguins"/>``, 8 at a
     time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
-    server = await start_server(seed=23)
+    server = await start_server(seed=23, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}

@@ -15,6 +15,7 @@ from swc_local.games.piranhas_2026.plugin import Piranhas2026Game
 from swc_local.games.piranhas_2026.rules import GameState
 from swc_local.tools.replay_check import score_tuples
 
+from tests.helpers import UNHURRIED
 from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
 
 PLUGIN = registry.get("swc_2026_piranhas")
@@ -30,7 +31,7 @@ def test_short_name_resolves():
 async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     """100 games of two reference bots through ``<join gameType="swc_2026_piranhas"/>``, 8 at a
     time on one server: every bot gets a REGULAR result, two bots per room, 100 rooms."""
-    server = await start_server(seed=26)
+    server = await start_server(seed=26, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=240)
     assert len(reports) == 2 * GAMES
     rooms: dict[str, list] = {}

@@ -21,7 +21,7 @@ from pathlib import Path
 import trio
 
 from swc_local.client.admin import Admin
-from tests.helpers import TESTS
+from tests.helpers import TESTS, UNHURRIED
 from tests.conftest import PASSWORD
 
 CLIENTS = TESTS / "foreign_clients"
@@ -64,18 +64,21 @@ async def run_pairs(port: int, scripts: tuple[str, str], games_each: int, pairs:
     return failures
 
 
-async def test_foreign_piranhas_clients_play_two_hundred_games(server):
+async def test_foreign_piranhas_clients_play_two_hundred_games(start_server):
+    server = await start_server(**UNHURRIED)
     assert await run_pairs(server.door("xml").port, ("pull_client.py", "sax_client.py"), games_each=25, pairs=8) == []
     assert server.door("xml").lobby.rooms_finished == 200
 
 
-async def test_clients_that_parse_each_read_as_whole_messages_play_a_hundred_games(server):
+async def test_clients_that_parse_each_read_as_whole_messages_play_a_hundred_games(start_server):
     """The C#/Swift/C++ style: read until a short read, parse the chunk as complete messages."""
+    server = await start_server(**UNHURRIED)
     assert await run_pairs(server.door("xml").port, ("chunk_client.py", "pull_client.py"), games_each=25, pairs=4) == []
     assert server.door("xml").lobby.rooms_finished == 100
 
 
-async def test_foreign_hase_und_igel_clients_play_two_hundred_games(server):
+async def test_foreign_hase_und_igel_clients_play_two_hundred_games(start_server):
+    server = await start_server(**UNHURRIED)
     assert await run_pairs(server.door("xml").port, ("hui_client.py", "hui_client.py"), games_each=25, pairs=8,
                            game_type="swc_2018_hase_und_igel") == []
     assert server.door("xml").lobby.rooms_finished == 200

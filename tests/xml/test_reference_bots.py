@@ -6,6 +6,7 @@ import trio
 
 from swc_local.client.bot import play_game
 from swc_local.games import registry
+from tests.helpers import UNHURRIED
 
 
 async def play_many(port: int, game_type: str, games: int, parallel: int) -> list:
@@ -28,7 +29,8 @@ async def play_many(port: int, game_type: str, games: int, parallel: int) -> lis
     return reports
 
 
-async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(server):
+async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(start_server):
+    server = await start_server(**UNHURRIED)
     reports = await play_many(server.door("xml").port, "swc_2019_piranhas", games=100, parallel=8)
     assert len(reports) == 200
     rooms = {report.room_id for report in reports}
@@ -40,7 +42,8 @@ async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(server):
     assert server.door("xml").lobby.rooms == {}
 
 
-async def test_a_hundred_hase_und_igel_games_eight_at_a_time_all_end_regular(server):
+async def test_a_hundred_hase_und_igel_games_eight_at_a_time_all_end_regular(start_server):
+    server = await start_server(**UNHURRIED)
     reports = await play_many(server.door("xml").port, "swc_2018_hase_und_igel", games=100, parallel=8)
     assert len(reports) == 200
     assert len({report.room_id for report in reports}) == 100
