@@ -41,8 +41,8 @@ from swc_local.games.reversixt.view import board_grid
 from swc_local.protocol import reversixt as wire
 
 from swc_local.server.web.family_seats import (
-    DoorTable, FamilySeat, FamilyTables, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
-    register_seat, seat_answer, seat_id, start_logged,
+    DoorTable, FamilySeat, FamilyTables, check_room, close_table, end_if_abandoned, fill_in_order, house_door,
+    new_table, note_started, read_seats, register_seat, seat_answer, seat_id, start_logged,
 )
 from swc_local.server.web.seats import PERSONS, TableError
 
@@ -336,13 +336,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 watch_for_viewer(door, tables.book)
                 task_status.started()
 
-                def started(game_id, referee):
-                    record = newest_record(tables.book)
-                    table.record_id = record.id if record is not None else None
-                    for seat in persons.values():
-                        seat.touch()
-
-                door.game_listeners.append(started)
+                door.game_listeners.append(lambda game_id, referee: note_started(tables, table, persons))
                 done = trio.Event()
                 door.on_finished.append(lambda _finished: done.set())
                 nursery.start_soon(end_if_abandoned, table, persons,
@@ -352,15 +346,7 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 await done.wait()
                 nursery.cancel_scope.cancel()
     finally:
-        table.ended.set()
-        for seat in persons.values():  # the record is finished by now: the pages read its result
-            if not seat.over:
-                seat.finish("the table's game ended")
-            else:
-                seat.touch()
-
-
-__all__ = ["ReversiSeat", "create", "maps"]
+        close_table(table, persons)
 
 
 def offer() -> dict:
@@ -371,3 +357,6 @@ def offer() -> dict:
 
 TABLES = FamilyTables(GAME, create, offer)
 """What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
+
+
+__all__ = ["ReversiSeat", "create", "offer", "TABLES", "maps"]

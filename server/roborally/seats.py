@@ -42,8 +42,8 @@ from swc_local.protocol.roborally import (
 )
 
 from swc_local.server.web.family_seats import (
-    DoorTable, FamilySeat, FamilyTables, check_room, end_if_abandoned, fill_in_order, house_door, new_table, newest_record, read_seats,
-    register_seat, seat_answer, seat_id, start_logged,
+    DoorTable, FamilySeat, FamilyTables, check_room, close_table, end_if_abandoned, fill_in_order, house_door,
+    new_table, note_started, read_seats, register_seat, seat_answer, seat_id, start_logged,
 )
 from swc_local.server.web.seats import PERSONS, TableError
 
@@ -437,27 +437,13 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 watch_for_viewer(door, tables.book)
                 task_status.started()
 
-                def started(room) -> None:
-                    record = newest_record(tables.book)
-                    table.record_id = record.id if record is not None else None
-                    for seat in persons.values():
-                        seat.touch()
-
-                door.door.room_listeners.append(started)
+                door.door.room_listeners.append(lambda room: note_started(tables, table, persons))
                 nursery.start_soon(end_if_abandoned, table, persons,
                                    lambda: bool(door.door.rooms or door.finished_rooms), nursery.cancel_scope)
                 await fill_in_order(tables, table, entry, seats, persons,
                                     lambda k: door.door.next_id > k)
     finally:
-        table.ended.set()
-        for seat in persons.values():  # the record is finished by now: the pages read its result
-            if not seat.over:
-                seat.finish("the table's game ended")
-            else:
-                seat.touch()
-
-
-__all__ = ["RoboSeat", "create", "GAME"]
+        close_table(table, persons)
 
 
 def offer() -> dict:
@@ -468,3 +454,6 @@ def offer() -> dict:
 
 TABLES = FamilyTables(GAME, create, offer)
 """What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
+
+
+__all__ = ["RoboSeat", "create", "offer", "TABLES", "GAME"]

@@ -220,6 +220,26 @@ def newest_record(book):
     return next(reversed(book.records.values()), None)
 
 
+def note_started(tables, table: DoorTable, persons: dict) -> None:
+    """The table's game has begun: its record is the one the family's viewer hook has just added
+    (called from the door's start listener, in the same step), and the persons' pages redraw."""
+    record = newest_record(tables.book)
+    table.record_id = record.id if record is not None else None
+    for seat in persons.values():
+        seat.touch()
+
+
+def close_table(table: DoorTable, persons: dict) -> None:
+    """The table's door has ended (its game over or called off): the seats still open are told so;
+    the others redraw, as their record is finished by now and the pages read its result."""
+    table.ended.set()
+    for seat in persons.values():
+        if not seat.over:
+            seat.finish("the table's game ended")
+        else:
+            seat.touch()
+
+
 def start_logged(table: DoorTable, what: str) -> None:
     log.info("table %s: %s with %s", table.id, what, ", ".join(table.kinds))
 
@@ -238,4 +258,4 @@ class FamilyTables:
 
 
 __all__ = ["FamilyTables", "DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",
-           "fill_in_order", "end_if_abandoned", "seat_answer", "house_door", "newest_record", "seat_id"]
+           "fill_in_order", "end_if_abandoned", "seat_answer", "house_door", "newest_record", "note_started", "close_table", "seat_id"]
