@@ -78,3 +78,19 @@ async def play_loaded_position(plugin, start_server, replay_file: Path, turn: in
     checked = check_replay(loaded)
     assert checked.ok, checked.disagreement
     return loaded
+
+
+def regular_rooms(reports: list, games: int, colors: set[str]) -> dict[str, list]:
+    """The checks every module makes of :func:`reference_bot_games`' reports: two per game, none
+    with an error, every score REGULAR, ``games`` rooms of two bots in the two ``colors``;
+    returns the reports by room for the module's own assertions."""
+    assert len(reports) == 2 * games
+    rooms: dict[str, list] = {}
+    for report in reports:
+        assert report.error is None, report.error
+        assert report.outcome is not None
+        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
+        rooms.setdefault(report.room_id, []).append(report)
+    assert len(rooms) == games
+    assert all(len(seats) == 2 and {r.color for r in seats} == colors for seats in rooms.values())
+    return rooms

@@ -19,7 +19,7 @@ from swc_local.protocol.element import Element, parse
 from swc_local.tools.replay_check import check_replay, print_replay
 
 from tests.helpers import TESTS, UNHURRIED
-from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
+from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games, regular_rooms
 
 PLUGIN = registry.get("swc_2025_hase_und_igel")
 DATA = TESTS / "data" / "hase_und_igel_2025"
@@ -37,18 +37,10 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     8 at a time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
     server = await start_server(seed=25, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
-    assert len(reports) == 2 * GAMES
-    rooms: dict[str, list] = {}
+    regular_rooms(reports, GAMES, {"ONE", "TWO"})
     for report in reports:
-        assert report.error is None, report.error
-        assert report.outcome is not None
-        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
         winner = report.outcome.element.find("data").find("winner")
         assert winner.get("regular") == "true" and winner.get("reason")
-        rooms.setdefault(report.room_id, []).append(report)
-    assert len(rooms) == GAMES
-    assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"}
-               for seats in rooms.values())
     assert server.door("xml").lobby.rooms_finished == GAMES
 
 

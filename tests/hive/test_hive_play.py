@@ -16,7 +16,7 @@ from swc_local.client.bot import play_game
 from swc_local.server.xml.replay import position_factory, read_replay
 from swc_local.tools.replay_check import check_replay, score_tuples
 
-from tests.reference_play import checked_match_replays, reference_bot_games
+from tests.reference_play import checked_match_replays, reference_bot_games, regular_rooms
 
 PLUGIN = registry.get("swc_2020_hive")
 GAMES = 24
@@ -36,15 +36,7 @@ async def test_reference_bot_games_end_regular(start_server):
     on one server: every bot gets a REGULAR result, two bots per room."""
     server = await start_server(seed=20, soft_timeout_ms=20000, hard_timeout_ms=30000)  # join rooms time out in 2020
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=240)
-    assert len(reports) == 2 * GAMES
-    rooms: dict[str, list] = {}
-    for report in reports:
-        assert report.error is None, report.error
-        assert report.outcome is not None
-        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
-        rooms.setdefault(report.room_id, []).append(report)
-    assert len(rooms) == GAMES
-    assert all(len(seats) == 2 and {r.color for r in seats} == {"red", "blue"} for seats in rooms.values())
+    regular_rooms(reports, GAMES, {"red", "blue"})
 
 
 async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):

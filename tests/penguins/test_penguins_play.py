@@ -22,7 +22,7 @@ from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay, print_replay
 from tests.helpers import UNHURRIED
-from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
+from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games, regular_rooms
 from tests.wire import Raw
 
 PLUGIN = registry.get("swc_2023_penguins")
@@ -60,15 +60,7 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     time on one server: every bot gets a regular result, two bots per room, 100 rooms."""
     server = await start_server(seed=23, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
-    assert len(reports) == 2 * GAMES
-    rooms: dict[str, list] = {}
-    for report in reports:
-        assert report.error is None, report.error
-        assert report.outcome is not None
-        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
-        rooms.setdefault(report.room_id, []).append(report)
-    assert len(rooms) == GAMES
-    assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"} for seats in rooms.values())
+    regular_rooms(reports, GAMES, {"ONE", "TWO"})
     assert server.door("xml").lobby.rooms_finished == GAMES
 
 

@@ -16,7 +16,7 @@ from swc_local.games.piranhas_2026.rules import GameState
 from swc_local.tools.replay_check import score_tuples
 
 from tests.helpers import UNHURRIED
-from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games
+from tests.reference_play import checked_match_replays, play_loaded_position, reference_bot_games, regular_rooms
 
 PLUGIN = registry.get("swc_2026_piranhas")
 GAMES = 100
@@ -33,16 +33,9 @@ async def test_hundred_reference_bot_games_eight_at_a_time(start_server):
     time on one server: every bot gets a REGULAR result, two bots per room, 100 rooms."""
     server = await start_server(seed=26, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=240)
-    assert len(reports) == 2 * GAMES
-    rooms: dict[str, list] = {}
+    regular_rooms(reports, GAMES, {"ONE", "TWO"})
     for report in reports:
-        assert report.error is None, report.error
-        assert report.outcome is not None
-        assert [score.cause for score in report.outcome.scores] == ["REGULAR", "REGULAR"]
         assert report.outcome.element.find("data").find("winner").get("regular") == "true"
-        rooms.setdefault(report.room_id, []).append(report)
-    assert len(rooms) == GAMES
-    assert all(len(seats) == 2 and {r.color for r in seats} == {"ONE", "TWO"} for seats in rooms.values())
 
 
 async def test_swc_match_replays_check_and_load(tmp_path: Path, start_server):
