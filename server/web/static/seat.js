@@ -4,13 +4,7 @@
 // page offers the steps that lead to a legal move and sends it; the full list stays one click away.
 "use strict";
 
-const seatId = decodeURIComponent(location.pathname.split("/").pop());
-const api = "/api/seats/" + encodeURIComponent(seatId);
-const $ = id => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 let seat = null, picked = [], version = -1, sending = false, turnShownAt = 0;
-
-function text(id, value) { $(id).textContent = value ?? ""; }
 
 function showClock() {
   if (!seat) return;
@@ -52,22 +46,6 @@ function show(data) {
   $("closed").hidden = !data.closed || !!data.result;
   text("closed", data.closed ? "This seat is closed: " + data.closed : "");
   showClock();
-}
-
-function showResult() {
-  const rows = seat.result_rows;
-  $("result-box").hidden = !(seat.over && rows);
-  const body = $("result").querySelector("tbody");
-  body.replaceChildren();
-  for (const r of rows || []) {
-    const row = document.createElement("tr");
-    for (const cell of [r.rank ?? "-", String(r.seat).toUpperCase(), r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
-      const td = document.createElement("td");
-      td.textContent = cell;
-      row.appendChild(td);
-    }
-    body.appendChild(row);
-  }
 }
 
 // The list of legal moves (every game; folded away where the board can be pointed at).

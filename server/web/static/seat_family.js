@@ -7,13 +7,7 @@
 // and the reboot direction are buttons.
 "use strict";
 
-const seatId = decodeURIComponent(location.pathname.split("/").pop());
-const api = "/api/seats/" + encodeURIComponent(seatId);
-const $ = id => document.getElementById(id);
-const SVG = "http://www.w3.org/2000/svg";
 let seat = null, version = -1, sending = false, shownAt = 0, picked = null;
-
-function text(id, value) { $(id).textContent = value ?? ""; }
 
 function button(label, className, onClick, data = {}) {
   const b = document.createElement("button");
@@ -74,22 +68,6 @@ function show(data) {
   $("closed").hidden = !data.closed || !!data.result;
   text("closed", data.closed ? "This seat is closed: " + data.closed : "");
   showClock();
-}
-
-function showResult() {
-  const rows = seat.result_rows;
-  $("result-box").hidden = !(seat.over && rows);
-  const body = $("result").querySelector("tbody");
-  body.replaceChildren();
-  for (const r of rows || []) {
-    const row = document.createElement("tr");
-    for (const cell of [r.rank ?? "-", String(r.seat).toUpperCase(), r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
-      const td = document.createElement("td");
-      td.textContent = cell;
-      row.appendChild(td);
-    }
-    body.appendChild(row);
-  }
 }
 
 function movesList(moves) {
