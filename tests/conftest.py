@@ -265,7 +265,12 @@ def _bytecode_cache_outside_the_tree() -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    """Marks the slow tests, and runs them first: xdist's work stealing balances the run's end
+    with whatever short tests are left, instead of one worker finishing a long game alone while
+    the other waits.  A stable sort: the slow tests keep the collection's order among themselves,
+    and so do the others."""
     for item in items:
         module = item.path.name
         if module in SLOW_MODULES or item.originalname in SLOW_TESTS.get(module, ()):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
