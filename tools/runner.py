@@ -210,52 +210,56 @@ async def _play(family, game_type: str, spec: GameSpec) -> GameResult:
     started_at = trio.current_time()
     count = len(spec.players)
     seats = [_Seat(spec, k) for k in range(count)]
-    async with family.table(spec) as table:
-        async with trio.open_nursery() as processes:
-            absent: dict[int, str] = {}
+    try:
+        async with family.table(spec) as table:
+            async with trio.open_nursery() as processes:
+                absent: dict[int, str] = {}
 
-            async def start_and_join(k: int) -> None:
-                seat = seats[k]
-                seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
-                values = dict(table.values(k), seed=seed, game=game_type)
-                seat.argv = expand(seat.command, **values)
-                seat.without_reservation = "reservation" in values and not any(
-                    "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
-                await processes.start(seat.run)
-                cause = await seat.join(table, spec.start_timeout)
-                if cause is not None:
-                    absent[k] = cause
+                async def start_and_join(k: int) -> None:
+                    seat = seats[k]
+                    seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
+                    values = dict(table.values(k), seed=seed, game=game_type)
+                    seat.argv = expand(seat.command, **values)
+                    seat.without_reservation = "reservation" in values and not any(
+                        "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
+                    await processes.start(seat.run)
+                    cause = await seat.join(table, spec.start_timeout)
+                    if cause is not None:
+                        absent[k] = cause
 
-            if table.ordered:
-                for k in range(count):
-                    await start_and_join(k)
-                    if absent.get(k) == CANNOT_START:
-                        for later in seats[k + 1:]:
-                            later.exited.set()  # never started
-                        break
-                    if k in absent:
-                        await table.fill([k])
-            else:
-                async with trio.open_nursery() as joining:
+                if table.ordered:
                     for k in range(count):
-                        joining.start_soon(start_and_join, k)
-                if absent and CANNOT_START not in absent.values():
-                    await table.fill(sorted(absent))
-            outcome = Outcome(None, error=None)
-            if CANNOT_START in absent.values():  # the run stops: no need to play this game out
-                outcome.error = "a command cannot start"
-            elif len(absent) == count:
-                outcome.error = "no player joined"
-            else:
-                with trio.move_on_after(spec.game_timeout) as deadline:
-                    outcome = await table.finish()
-                if deadline.cancelled_caught:
-                    outcome = Outcome(None, error=f"no result within {spec.game_timeout:g} s; cancelled")
-            with trio.move_on_after(EXIT_GRACE):  # let the bots leave on their own
-                for seat in seats:
-                    await seat.exited.wait()
-            processes.cancel_scope.cancel()
-    return _record(game_type, spec, table, seats, absent, outcome, trio.current_time() - started_at)
+                        await start_and_join(k)
+                        if absent.get(k) == CANNOT_START:
+                            for later in seats[k + 1:]:
+                                later.exited.set()  # never started
+                            break
+                        if k in absent:
+                            await table.fill([k])
+                else:
+                    async with trio.open_nursery() as joining:
+                        for k in range(count):
+                            joining.start_soon(start_and_join, k)
+                    if absent and CANNOT_START not in absent.values():
+                        await table.fill(sorted(absent))
+                outcome = Outcome(None, error=None)
+                if CANNOT_START in absent.values():  # the run stops: no need to play this game out
+                    outcome.error = "a command cannot start"
+                elif len(absent) == count:
+                    outcome.error = "no player joined"
+                else:
+                    with trio.move_on_after(spec.game_timeout) as deadline:
+                        outcome = await table.finish()
+                    if deadline.cancelled_caught:
+                        outcome = Outcome(None, error=f"no result within {spec.game_timeout:g} s; cancelled")
+                with trio.move_on_after(EXIT_GRACE):  # let the bots leave on their own
+                    for seat in seats:
+                        await seat.exited.wait()
+                processes.cancel_scope.cancel()
+        return _record(game_type, spec, table, seats, absent, outcome, trio.current_time() - started_at)
+    finally:  # also when the run stops or is cancelled mid-game: no temporary log outlives its game
+        for seat in seats:
+            seat.discard_log()
 
 
 def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: float) -> GameResult:
@@ -276,7 +280,6 @@ def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: f
             name=seat.name, seat=table.labels[k], rank=ranks[k], score=tuple(told.score), cause=cause,
             reason=reason, exit_code=seat.code, log=seat.kept_log(),
         ))
-        seat.discard_log()
     return GameResult(
         game=game_type, index=spec.index, seed=spec.seed, seats=tuple(results), duration=duration,
         replay=outcome.replay, error=outcome.error, score_names=tuple(outcome.score_names),
