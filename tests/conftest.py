@@ -62,7 +62,7 @@ SLOW_MODULES = {
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
     "test_web_seat_games.py": {"test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot"},
-    "test_piranhas_2026_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_2025_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
     "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},

@@ -1,4 +1,4 @@
-"""Blokus 2027 on the server: 100 reference-bot games over TCP, eight at a time, all REGULAR.
+"""Blokus 2027 on the server: 16 reference-bot games over TCP, eight at a time, all REGULAR.
 
 The reference bot (:mod:`swc_local.client.bot`) plays each seat's two colours with uniformly
 random placements.  The soft/hard limits are raised to 20 s/30 s: sixteen bots and the server
@@ -15,13 +15,13 @@ import trio
 from swc_local.client.bot import play_game
 from swc_local.games.blokus.plugin import PLUGIN
 
-GAMES = 100
+GAMES = 16  # two rounds of eight rooms at once: the turn order under concurrency, not a count
 PARALLEL = 8
 SLOW = {"soft_timeout_ms": 20_000, "hard_timeout_ms": 30_000}
 
 
-@pytest.mark.timeout(900)  # about a minute on an idle CI machine; generous for a loaded one
-async def test_hundred_reference_bot_games_end_regular(start_server):
+@pytest.mark.timeout(900)  # a few seconds on an idle CI machine; generous for a loaded one
+async def test_sixteen_reference_bot_games_eight_at_a_time_end_regular(start_server):
     server = await start_server(**SLOW)
     reports = []
     limiter = trio.CapacityLimiter(PARALLEL)

@@ -1,5 +1,5 @@
 """The official Python client ``socha==2.2.2`` (PyPI) plays Mississippi Queen 2024 against this
-server: ten prepared games, two random bots each (``tests/foreign_clients/socha_mississippi_queen_2024.py``).
+server: five prepared games, two random bots each (``tests/foreign_clients/socha_mississippi_queen_2024.py``).
 
 Nobody here wrote that client: its xsdata parser and its Rust move generator judge our bytes.
 The rooms are prepared one after the other by an admin who also observes them, with
@@ -24,10 +24,11 @@ are named below and asserted, never hidden:
   position had a legal move.
 
 Every other game ends by the rules (a stuck ship, ``regular="false"``; a segment lead; the goal;
-the round limit), and both clients report the same result.  In the ten games from generated
-rivers (``EXPECTED``) socha errs twice, both ``nomove``; random ships rarely start an advance on a
-current field, so the second test plays six games from the position of spec §9, where socha's
-bot sends a miscounted move in three (``MISCOUNT_EXPECTED``).
+the round limit), and both clients report the same result.  In the five games from generated
+rivers (``EXPECTED``) socha errs once, ``nomove``; random ships rarely start an advance on a
+current field, so the second test plays three games from the position of spec §9, where socha's
+bot sends a miscounted move in two (``MISCOUNT_EXPECTED``).  (Ten and six games showed no other
+kind of end: each kind is kept, not the count.)
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from tests.helpers import TESTS
 
 BOT = TESTS / "foreign_clients" / "socha_mississippi_queen_2024.py"
 GAME = "swc_2024_mississippi_queen"
-GAMES = 10
+GAMES = 5
 PARALLEL = int(os.environ.get("MQ_PARALLEL", 3))
 SEED = 2024
 
@@ -59,11 +60,6 @@ EXPECTED = {
     2: "end: ONE False beta2 kann sich nicht mehr bewegen.",
     3: "end: ONE False beta3 kann sich nicht mehr bewegen.",
     4: "nomove",  # socha 2.2.2 finds no move where the rules have one; cancelled by the admin
-    5: "end: ONE False beta5 kann sich nicht mehr bewegen.",
-    6: "nomove",
-    7: "end: ONE False beta7 kann sich nicht mehr bewegen.",
-    8: "end: ONE False beta8 kann sich nicht mehr bewegen.",
-    9: "end: TWO False alpha9 kann sich nicht mehr bewegen.",
 }
 
 
@@ -193,8 +189,8 @@ async def play_observed(python: Path, port: int, observer: Observer, index: int,
     return classify(index, observer, outputs)
 
 
-@pytest.mark.timeout(3000)  # ten socha games, three at a time: minutes on CI, more on a loaded machine
-async def test_socha_2_2_2_plays_ten_prepared_games(start_server, socha_client, tmp_path):  # noqa: F811
+@pytest.mark.timeout(3000)  # five socha games, three at a time: a minute on CI, more on a loaded machine
+async def test_socha_2_2_2_plays_five_prepared_games(start_server, socha_client, tmp_path):  # noqa: F811
     python = socha_client("2.2.2")
     server = await start_server(password="examplepassword", default_game=GAME, seed=SEED)
     observers = [await prepare_observed(server.door("xml").port, index) for index in range(GAMES)]  # boards in order
@@ -217,7 +213,7 @@ async def test_socha_2_2_2_plays_ten_prepared_games(start_server, socha_client, 
 
 
 STATE = TESTS / "data" / "mississippi_queen" / "socha_current_miscount_state.xml"
-MISCOUNT_GAMES = range(6)
+MISCOUNT_GAMES = range(3)
 
 
 @pytest.mark.timeout(900)
@@ -243,7 +239,4 @@ MISCOUNT_EXPECTED = {  # game index (bot seeds 100·index, 100·index + 1) -> ho
     0: "end: TWO False alpha0 kann sich nicht mehr bewegen.",
     1: "miscount",  # socha 2.2.2 sent a move that leaves a point: MOVEMENT_POINTS_LEFT, as 24.2.5
     2: "miscount",
-    3: "end: ONE False beta3 kann sich nicht mehr bewegen.",
-    4: "end: ONE False beta4 kann sich nicht mehr bewegen.",
-    5: "miscount",
 }

@@ -291,7 +291,9 @@ def _check_agreement(state: GameState) -> None:
     assert state.has_legal_move() == bool(generated)
 
 
-@settings(max_examples=10, deadline=None)
+# five whole games, about 300 positions, each checked against all 800 (cell, direction) moves:
+# a generator/validator disagreement shows in many positions, not in one game of ten
+@settings(max_examples=5, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_playouts_never_raise_and_generator_equals_validator(seed):
     rng = random.Random(seed)

@@ -1,4 +1,8 @@
-"""Reference bots against each other through real sockets, many games at once."""
+"""Reference bots against each other through real sockets, many games at once.
+
+Sixteen games eight at a time: two rounds of eight rooms at once on one server prove the
+concurrency as well as a hundred did (the count was never the claim).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import trio
 from swc_local.client.bot import play_game
 from swc_local.games import registry
 from tests.helpers import UNHURRIED
+
+GAMES = 16
 
 
 async def play_many(port: int, game_type: str, games: int, parallel: int) -> list:
@@ -29,12 +35,12 @@ async def play_many(port: int, game_type: str, games: int, parallel: int) -> lis
     return reports
 
 
-async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(start_server):
+async def test_sixteen_piranhas_games_eight_at_a_time_all_end_regular(start_server):
     server = await start_server(**UNHURRIED)
-    reports = await play_many(server.door("xml").port, "swc_2019_piranhas", games=100, parallel=8)
-    assert len(reports) == 200
+    reports = await play_many(server.door("xml").port, "swc_2019_piranhas", games=GAMES, parallel=8)
+    assert len(reports) == 2 * GAMES
     rooms = {report.room_id for report in reports}
-    assert len(rooms) == 100
+    assert len(rooms) == GAMES
     for report in reports:
         assert report.result is not None, report.error
         causes = [score.get("cause") for score in report.result.findall("score")]
@@ -42,11 +48,11 @@ async def test_a_hundred_piranhas_games_eight_at_a_time_all_end_regular(start_se
     assert server.door("xml").lobby.rooms == {}
 
 
-async def test_a_hundred_hase_und_igel_games_eight_at_a_time_all_end_regular(start_server):
+async def test_sixteen_hase_und_igel_games_eight_at_a_time_all_end_regular(start_server):
     server = await start_server(**UNHURRIED)
-    reports = await play_many(server.door("xml").port, "swc_2018_hase_und_igel", games=100, parallel=8)
-    assert len(reports) == 200
-    assert len({report.room_id for report in reports}) == 100
+    reports = await play_many(server.door("xml").port, "swc_2018_hase_und_igel", games=GAMES, parallel=8)
+    assert len(reports) == 2 * GAMES
+    assert len({report.room_id for report in reports}) == GAMES
     for report in reports:
         assert report.result is not None, report.error
         causes = [score.get("cause") for score in report.result.findall("score")]
