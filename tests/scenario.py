@@ -119,12 +119,25 @@ class Replay:
         self.clients = clients
         self.timed = timed
         self.ours_to_golden: dict[bytes, bytes] = {}
+        self._scanned: dict[str, tuple[int, bytes, dict, dict]] = {}
+        self._news = trio.Event()  # set (and replaced) whenever a client received bytes or was closed
 
     def _learn_ids(self, client: Client) -> None:
-        ours = list(dict.fromkeys(UUID.findall(bytes(client.received))))
-        theirs = list(dict.fromkeys(UUID.findall(client.golden[: len(client.received)])))
-        for mine, golden in zip(ours, theirs):
-            self.ours_to_golden.setdefault(mine, golden)
+        """Pair our ids with the capture's, in order of first appearance.  Called on every send
+        for every client, so only the bytes that arrived since the last call are searched (all of
+        them each time made a long capture quadratic: a second of a two-second replay)."""
+        end = len(client.received)
+        scanned, golden, ours, theirs = self._scanned.get(client.name, (0, b"", {}, {}))
+        if golden is not client.golden or end < scanned:  # a test replaced the capture: start over
+            scanned, golden, ours, theirs = 0, client.golden, {}, {}
+        if end == scanned and ours:
+            return
+        start = max(0, scanned - 35)  # an id cut at the old end is found whole now
+        ours.update(dict.fromkeys(UUID.findall(bytes(client.received[start:end]))))
+        theirs.update(dict.fromkeys(UUID.findall(golden[start:end])))
+        self._scanned[client.name] = (end, golden, ours, theirs)
+        for mine, theirs_id in zip(ours, theirs):
+            self.ours_to_golden.setdefault(mine, theirs_id)
 
     def normalised(self, client: Client) -> bytes:
         self._learn_ids(client)
@@ -143,18 +156,26 @@ class Replay:
                 data = b""
             if not data:
                 client.closed_by_server = True
+                self._tell()
                 return
             client.received += data
+            self._tell()
 
+    def _tell(self) -> None:
+        self._news.set()
+        self._news = trio.Event()
+
+    # The waits below wake on the readers' news, not on a timer: on trio's mock clock a polling
+    # sleep only ends when the clock jumps, after the autojump threshold of real time each.
     async def _wait_for(self, client: Client, length: int) -> None:
         with trio.fail_after(30):
             while len(client.received) < length and not client.closed_by_server:
-                await trio.sleep(0.001)
+                await self._news.wait()
 
     async def _wait_for_text(self, client: Client, text: bytes, start: int) -> None:
         with trio.fail_after(30):
             while text not in bytes(client.received[start:]) and not client.closed_by_server:
-                await trio.sleep(0.001)
+                await self._news.wait()
 
     async def run(self) -> None:
         start = trio.current_time()
@@ -184,7 +205,7 @@ class Replay:
                 elif action.kind == "expect_closed":
                     with trio.fail_after(30):
                         while not client.closed_by_server:
-                            await trio.sleep(0.001)
+                            await self._news.wait()
                 elif action.kind == "wait":
                     # hold the script until this client has received that many bytes
                     await self._wait_for(client, int(action.text))
