@@ -74,7 +74,7 @@ SLOW_TESTS = {
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
     "test_web_seats_families.py": {"test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot",
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
-    "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
 }
 
@@ -158,7 +158,7 @@ for _module, _names in {
     },
     "test_modern_lobby.py": {"test_dialect_helpers_never_raise_on_any_element"},
     "test_ostseeschach_server.py": {
-        "test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular", "test_swc_match_and_swc_replay",
+        "test_ostseeschach_games_eight_at_a_time_all_end_regular", "test_swc_match_and_swc_replay",
         "test_the_pytest_fixture_plays_ostseeschach",
     },
     "test_penguins_play.py": {"test_fixture_plays_penguins", "test_swc_match_replays_check_print_and_load"},
