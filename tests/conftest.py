@@ -63,7 +63,7 @@ SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
     "test_web_seat_games.py": {"test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot"},
     "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
-    "test_hase_und_igel_2025_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_hase_und_igel_2025_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
@@ -74,7 +74,7 @@ SLOW_TESTS = {
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
     "test_web_seats_families.py": {"test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot",
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
-    "test_penguins_play.py": {"test_hundred_reference_bot_games_eight_at_a_time"},
+    "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
 }
 
@@ -158,7 +158,7 @@ for _module, _names in {
     },
     "test_modern_lobby.py": {"test_dialect_helpers_never_raise_on_any_element"},
     "test_ostseeschach_server.py": {
-        "test_a_hundred_ostseeschach_games_eight_at_a_time_all_end_regular", "test_swc_match_and_swc_replay",
+        "test_ostseeschach_games_eight_at_a_time_all_end_regular", "test_swc_match_and_swc_replay",
         "test_the_pytest_fixture_plays_ostseeschach",
     },
     "test_penguins_play.py": {"test_fixture_plays_penguins", "test_swc_match_replays_check_print_and_load"},
@@ -173,8 +173,8 @@ for _module, _names in {
     },
     "test_replay.py": {"test_match_takes_the_same_options", "test_swc_replay_prints_boards_and_checks"},
     "test_reversixt_door.py": {
-        "test_door_replays_capture", "test_many_eight_player_games_end_cleanly",
-        "test_many_four_player_games_end_cleanly",
+        "test_door_replays_capture", "test_eight_player_games_five_at_a_time_end_cleanly",
+        "test_four_player_games_eight_at_a_time_end_cleanly",
     },
     "test_reversixt_dropin.py": {"test_dropin_replays_capture", "test_swc_reversixt_command_runs_the_dropin"},
     "test_reversixt_silent_crowd.py": {"test_a_real_player_joins_at_once_while_a_thousand_silent_connections_are_open"},

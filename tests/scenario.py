@@ -126,6 +126,7 @@ class Replay:
         self.ours_to_golden: dict[bytes, bytes] = {}
         self._received_scans: dict[str, tuple[dict[bytes, None], int]] = {}
         self._golden_scans: dict[str, list[tuple[int, bytes]]] = {}
+        self._news = trio.Event()  # set (and replaced) whenever a client received bytes or was closed
 
     def _learn_ids(self, client: Client) -> None:
         """Pair the ids in first-seen order: our n-th distinct id in what the client received so
@@ -173,19 +174,27 @@ class Replay:
                 data = b""
             if not data:
                 client.closed_by_server = True
+                self._tell()
                 return
             client.received += data
             client.last_received = trio.current_time()
+            self._tell()
 
+    def _tell(self) -> None:
+        self._news.set()
+        self._news = trio.Event()
+
+    # The waits below wake on the readers' news, not on a timer: on trio's mock clock a polling
+    # sleep only ends when the clock jumps, after the autojump threshold of real time each.
     async def _wait_for(self, client: Client, length: int) -> None:
         with trio.fail_after(30):
             while len(client.received) < length and not client.closed_by_server:
-                await trio.sleep(0.001)
+                await self._news.wait()
 
     async def _wait_for_text(self, client: Client, text: bytes, start: int) -> None:
         with trio.fail_after(30):
             while text not in bytes(client.received[start:]) and not client.closed_by_server:
-                await trio.sleep(0.001)
+                await self._news.wait()
 
     async def run(self) -> None:
         start = trio.current_time()
@@ -215,7 +224,7 @@ class Replay:
                 elif action.kind == "expect_closed":
                     with trio.fail_after(30):
                         while not client.closed_by_server:
-                            await trio.sleep(0.001)
+                            await self._news.wait()
                 elif action.kind == "wait":
                     # hold the script until this client has received that many bytes
                     await self._wait_for(client, int(action.text))

@@ -34,6 +34,9 @@ from swc_local.games.hase_und_igel.rules import (
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SLOW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# An example of the two exhaustive checks below is a whole game, every position of it checked
+# move by move: 40 random games are plenty (100 cost the suite 12 s).
+WHOLE_GAMES = settings(SLOW, max_examples=40)
 
 
 def _accepts(state: rules.State, actions) -> tuple[bool, str | None]:
@@ -115,7 +118,7 @@ def _validator_moves(state: rules.State) -> set[Move]:
     return accepted
 
 
-@SLOW
+@WHOLE_GAMES
 @given(SEEDS)
 def test_validator_accepts_exactly_the_generated_moves(seed):
     states, _ = _playout_states(seed)
@@ -145,7 +148,7 @@ def _mutate(move: Move, rng: random.Random) -> list[rules.Action]:
     return actions
 
 
-@SLOW
+@WHOLE_GAMES
 @given(SEEDS)
 def test_random_action_lists_are_accepted_iff_offered(seed):
     states, _ = _playout_states(seed)

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+import trio
 
 from tests.helpers import TESTS
 from tests.scenario import SEND_LINE, Action, Client, _clients_from_transcript, load, run_capture
@@ -99,8 +100,10 @@ async def test_join_players_time_out_by_default(start_server, mock_clock):
     await c1.send("<protocol><join/>")
     await c1.read_until(b"<joined")
     await c2.send("<protocol><join/>")
+    async with trio.open_nursery() as nursery:  # both read at once: a 2022+ seat is paced to its reader
+        for client in (c1, c2):
+            nursery.start_soon(client.read_until, b"<left", 30)
     for client, name in ((c1, "C1"), (c2, "C2")):
-        await client.read_until(b"<left", timeout=30)
         received = bytes(client.received).decode()
         golden = clients[name].golden.decode()
         cut = golden.index('<data class="memento">') + 10

@@ -27,7 +27,7 @@ from tests.reversixt_harness import plan, replay
 # verdict depends on the clock: client pauses are replayed (scaled)
 CLOCK_VERDICTS = {
     "fault_timeout": 0.25,
-    "fault_late_answer": 1.0,
+    "fault_late_answer": 0.25,
     "time_header_then_silence": 0.25,
     "time_human_group_99": 0.25,
     "rules_map_over_64k": 0.25,
