@@ -27,19 +27,19 @@ QUAD = Path(registry.__file__).parent / "reversixt" / "maps" / "quad_4p.map"
 def test_self_play_of_a_seeded_bot_is_no_mirror_and_a_ci_log_gets_a_line_per_pair(tmp_path, capsys):
     db = tmp_path / "self.db"
     code = tournament("piranhas", f"--bot=a={PIRANHAS}", f"--bot=b={PIRANHAS}", "--db", str(db), "--seed", "4",
-                      "--sprt", "elo0=0", "elo1=10", "--games-per-pairing", "8", "--concurrency", "2")
+                      "--sprt", "elo0=0", "elo1=10", "--games-per-pairing", "4", "--concurrency", "2")
     assert code == 0
     captured = capsys.readouterr()
     lines = [line for line in captured.err.splitlines() if line.startswith("pair ")]
-    assert len(lines) == 4 and all("LLR" in line and "Elo" in line for line in lines)  # one per finished pair
+    assert len(lines) == 2 and all("LLR" in line and "Elo" in line for line in lines)  # one per finished pair
     assert captured.out.count("Standings") == 1  # the final block once
     data = report(db, capsys)
     assert not data["head_to_head"][0]["all_mirrors"] and not any("mirror" in note for note in data["notes"])
     seeds = rows(db, "SELECT record FROM games")
-    assert len(seeds) == 8
+    assert len(seeds) == 4
     for row in data["standings"]:  # think times per bot, as swc match shows them
         assert row["moves"] > 0 and 0 <= row["think_avg_ms"] <= row["think_max_ms"]
-    assert len(data["history"]) == 4 and [h["pair"] for h in data["history"]] == [1, 2, 3, 4]
+    assert len(data["history"]) == 2 and [h["pair"] for h in data["history"]] == [1, 2]
 
 
 def test_a_bot_that_ignores_its_seed_is_named_a_mirror(tmp_path, capsys):
