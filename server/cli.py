@@ -23,15 +23,13 @@ import signal
 import sys
 from pathlib import Path
 
-from swc_local.server.config import ConfigError, load_settings, located, port_argument, sections
-from swc_local.server.door import CannotListen
-from swc_local.server.doors import all_doors
-
 log = logging.getLogger("swc")
 
 
 def _serve(args: argparse.Namespace) -> int:
     from swc_local.server.app import run
+    from swc_local.server.config import ConfigError
+    from swc_local.server.door import CannotListen
 
     try:
         settings = serve_settings(args)
@@ -54,6 +52,8 @@ def serve_settings(args: argparse.Namespace):
     """What ``swc serve ARGS`` runs with: the file, every section's flags over it (a flag wins),
     then every section's ``swc serve`` defaults and checks; a ConfigError's text is one whole
     line (naming the flag, or the file and line)."""
+    from swc_local.server.config import ConfigError, load_settings, located, sections
+
     settings = None
     try:
         settings = load_settings(
@@ -79,7 +79,7 @@ def serve_settings(args: argparse.Namespace):
 def refuse_public_default_passphrase(settings, allowed: bool) -> None:
     """Off loopback, the default passphrase (public in every copy of this project) would open
     every page and the admin requests to anyone: ConfigError unless ``allowed`` (issue 34)."""
-    from swc_local.server.config import DEFAULT_PASSWORD
+    from swc_local.server.config import DEFAULT_PASSWORD, ConfigError
     from swc_local.server.web.auth import is_loopback
 
     if settings.password == DEFAULT_PASSWORD and not is_loopback(settings.host) and not allowed:
@@ -167,6 +167,9 @@ def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_commands(commands) -> None:
     """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
+    from swc_local.server.config import port_argument, sections
+    from swc_local.server.doors import all_doors
+
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
     serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
@@ -188,6 +191,8 @@ def add_commands(commands) -> None:
 def passthrough() -> dict:
     """Commands whose arguments another parser reads verbatim (the leading words -> its
     ``main(rest)``): each family's ``passthrough``, e.g. ``swc reversixt`` (the reference's flags)."""
+    from swc_local.server.doors import all_doors
+
     commands: dict = {}
     for family in all_doors():
         commands.update(family.passthrough)

@@ -64,7 +64,7 @@ SLOW_TESTS = {
     "test_web_seat_games.py": {"test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot"},
     "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_2025_play.py": {"test_reference_bot_games_eight_at_a_time"},
-    "test_match.py": {"test_twenty_reference_games_alternate_colours_and_write_replays"},
+    "test_match.py": {"test_eight_reference_games_alternate_colours_and_write_replays"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},

@@ -5,6 +5,11 @@ The dispatcher lives here, outside server/, because its commands span the layers
 ``roborally-bot``: client/bot.py), admin scripting (client/admin_cli.py) and the bot author's tools.
 Each module in :func:`build_parser`'s list has ``add_commands(commands)``; a new subcommand is one
 more module there (imported with this one, so keep heavy imports inside the command's function).
+
+``swc bot`` is the reference bot, one process per seat of every game a match, a tournament or
+the suite plays: :func:`main` gives it a parser of the bot commands alone, so such a process
+imports neither the server's doors nor the admin and tournament tools (a third of the start-up
+CPU of the whole parser). Its words, help and errors are the same as in the whole parser.
 """
 
 from __future__ import annotations
@@ -14,17 +19,19 @@ import logging
 import sys
 from pathlib import Path
 
-from swc_local.client import admin_cli, bot
+from swc_local.client import bot
 from swc_local.server import cli as server_cli
 from swc_local.server.cli import new_parser
-from swc_local.tools import maps, view
-from swc_local.tools.tournament import cli as tournament_cli
 
 log = logging.getLogger("swc")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand: the server's (serve and each family's own), the bots', the bot author's."""
+    from swc_local.client import admin_cli
+    from swc_local.tools import maps, view
+    from swc_local.tools.tournament import cli as tournament_cli
+
     parser, commands = new_parser()
     for add in (server_cli.add_commands, bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands,
                 maps.add_commands, tournament_cli.add_commands):
@@ -32,8 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
     return server_cli.share_options(parser)
 
 
+def bot_parser() -> argparse.ArgumentParser:
+    """``swc bot`` and the bot families' own commands, as :func:`build_parser` has them."""
+    parser, commands = new_parser()
+    bot.add_commands(commands)
+    return server_cli.share_options(parser)
+
+
 def main(argv: list[str] | None = None) -> int:
-    return server_cli.run_command(build_parser(), sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["bot"]:  # no pass-through command starts with "bot"
+        return server_cli.run_command(bot_parser(), argv, passthrough_commands={})
+    return server_cli.run_command(build_parser(), argv)
 
 
 def add_commands(commands) -> None:

@@ -14,7 +14,8 @@ from benchmarks import run
 from benchmarks.table import render
 
 TINY = run.Plan(rooms=(1, 2), seconds=0.3, paced_rooms=2, paced_think=(0.001, 0.003), paced_seconds=0.3,
-                memory_rooms=3, startup_samples=1, engine_budget=0.02, join_prepared_rooms=20, join_samples=5)
+                memory_rooms=3, startup_samples=1, engine_budget=0.02, join_prepared_rooms=20, join_samples=5,
+                server_games=1)
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's RSS and CPU from /proc")

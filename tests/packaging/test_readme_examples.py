@@ -103,10 +103,10 @@ def test_match_and_replay_sections_as_written(tmp_path):
     """``swc match ... --player1 "python my_bot.py --port {port} --reservation {reservation}"``, then
     the Replays section's commands, whose glob must match exactly what the match wrote."""
     (tmp_path / "my_bot.py").write_text(_example("Client.connect"))
-    (match,) = _shell_block("swc match piranhas --games 20").strip().splitlines()
+    (match,) = _shell_block("swc match piranhas --games 8").strip().splitlines()
     done = subprocess.run(match, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_environment())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "player1" in done.stdout and len(list((tmp_path / "replays" / "piranhas").glob("*.xml"))) == 20
+    assert "player1" in done.stdout and len(list((tmp_path / "replays" / "piranhas").glob("*.xml"))) == 8
     show, check = _shell_block("swc replay replays/piranhas/").strip().splitlines()
     assert len(list(tmp_path.glob(show.split()[2]))) == 1
     shown = subprocess.run(show, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=120, env=_environment())

@@ -112,7 +112,7 @@ def test_a_match_stopped_by_a_command_does_not_claim_every_game_ended(capsys):
 def test_a_command_without_reservation_that_never_joins_gets_the_hint(tmp_path):
     records = tmp_path / "games.jsonl"
     assert main(["match", "piranhas", "--games", "1", "--player1", f"{sys.executable} -c 'import time; time.sleep(60)'",
-                 "--start-timeout", "15", "--json", str(records)]) == 0
+                 "--start-timeout", "10", "--json", str(records)]) == 0
     seat = next(s for s in json.loads(records.read_text())["seats"] if s["name"] == "player1")
     assert seat["cause"] == "NEVER_JOINED"
     assert "its command has no {reservation}" in seat["reason"] and "--reservation {reservation}" in seat["reason"]

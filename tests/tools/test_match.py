@@ -56,19 +56,19 @@ trio.run(main, parser.parse_args())
 '''
 
 
-def test_twenty_reference_games_alternate_colours_and_write_replays(tmp_path, capsys):
-    code = main(["match", "piranhas", "--games", "20", "--parallel", "4", "--seed", "7", "--replays", str(tmp_path)])
+def test_eight_reference_games_alternate_colours_and_write_replays(tmp_path, capsys):
+    code = main(["match", "piranhas", "--games", "8", "--parallel", "4", "--seed", "7", "--replays", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "every game ended with a result" in out
     assert "seed 7" in out
     rows = {line.split()[0]: line.split() for line in out.splitlines() if line.startswith("player")}
     wins, draws, losses = (int(x) for x in rows["player1"][1:4])
-    assert wins + draws + losses == 20
+    assert wins + draws + losses == 8
     assert (int(rows["player2"][1]), int(rows["player2"][3])) == (losses, wins)
-    assert rows["player1"][4:6] == ["REGULAR", "20"]
+    assert rows["player1"][4:6] == ["REGULAR", "8"]
     replays = sorted(tmp_path.glob("game*.xml"))
-    assert len(replays) == 20
+    assert len(replays) == 8
     for index, path in enumerate(replays[:4]):
         replay = read_replay(path)
         red_name = "player1" if index % 2 == 0 else "player2"

@@ -129,7 +129,7 @@ def test_json_and_csv_have_one_record_per_game_and_seats_rotate(tmp_path, capsys
 def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "swc_local.tools.cli", "match", "reversixt", "--games", "200", "--seed", "1",
-         "--start-delay", "0", "--turn-delay", "0.05", "--logs", str(tmp_path / "logs")],
+         "--start-delay", "0", "--turn-delay", "0.01", "--logs", str(tmp_path / "logs")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

@@ -65,11 +65,11 @@ def test_game_i_is_the_same_whatever_parallel_is(game):
     players = [reference(game)] * 2
     # no clock may decide a move here: Robo Rally's timer only runs out for a bot that is late
     options = {"timer": 30.0} if game == "roborally" else {}
-    one = play_games_blocking(specs(game, players, games=3, seed=21, options=options), parallel=1)
-    three = play_games_blocking(specs(game, players, games=3, seed=21, options=options), parallel=3)
-    assert [r.seed for r in one] == [r.seed for r in three] == [21, 22, 23]
+    one = play_games_blocking(specs(game, players, games=2, seed=21, options=options), parallel=1)
+    two = play_games_blocking(specs(game, players, games=2, seed=21, options=options), parallel=2)
+    assert [r.seed for r in one] == [r.seed for r in two] == [21, 22]
     assert [[(s.rank, s.score, s.cause) for s in r.seats] for r in one] == \
-           [[(s.rank, s.score, s.cause) for s in r.seats] for r in three]
+           [[(s.rank, s.score, s.cause) for s in r.seats] for r in two]
 
 
 # -- issue 22 item 1: a bot that crashes or never joins loses its own seat, with the cause named

@@ -120,7 +120,7 @@ def test_bots_that_crash_or_never_join_lose_with_their_cause_and_the_tournament_
                       for slot in schedule(["ref", "crash", "sleeper"], "roundrobin", 2, 2, 1) if "crash" in slot.seating)
     crash = f"--bot=crash=sh -c 'test \"$0\" = {crash_seed} && exit 3; exec \"$@\"' {{seed}} {PIRANHAS}"
     sleeper = f"--bot=sleeper={PY} -c 'import time; time.sleep(60)'"
-    code = tournament("piranhas", f"--bot=ref={PIRANHAS}", crash, sleeper, "--db", str(db), "--concurrency", "3",
+    code = tournament("piranhas", f"--bot=ref={PIRANHAS}", crash, sleeper, "--db", str(db), "--concurrency", "4",
                       "--start-timeout", "10", "--hard-timeout", "500", "--seed", "1")
     assert code == 0
     data = report(db, capsys)
