@@ -309,19 +309,25 @@ def click_a_move(driver, api: str, choose=None) -> dict:
     return move
 
 
-def replay_result(path: Path) -> list[tuple[str, str, list[str]]]:
-    """(seat, cause, score parts) of both seats as ``swc replay PATH`` prints its result (the
-    command's own entry point, run in this process: a new interpreter per game would cost seconds)."""
+def swc_replay(path: Path) -> str:
+    """What ``swc replay PATH`` prints, through the command's own entry point run in this process
+    (a new interpreter per game would cost seconds on a loaded machine)."""
     import contextlib
     import io
-    import re
 
     from swc_local.tools.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["replay", str(path)]) == 0
-    lines = out.getvalue().split("result:")[1].strip().splitlines()
+    return out.getvalue()
+
+
+def replay_result(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(seat, cause, score parts) of both seats as ``swc replay PATH`` prints its result."""
+    import re
+
+    lines = swc_replay(path).split("result:")[1].strip().splitlines()
     rows = [re.match(r"(\w+)\s+(\w+) \[([^\]]*)\]", line.strip()) for line in lines[:2]]
     return [(m.group(1).upper(), m.group(2), m.group(3).split()) for m in rows]
 
@@ -331,3 +337,13 @@ def page_result(driver) -> list[tuple[str, str, list[str]]]:
     rows = driver.execute_script(
         "return [...document.querySelectorAll('#result tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
     return [(r[1], r[3], r[4].split(" / ")) for r in rows]
+
+
+def without_reversixt_pauses(server: Server) -> Server:
+    """The server's ReversiXT door (and so its tables) without the reference's 1 s start and 100 ms
+    turn pauses, as ``swc match --start-delay 0 --turn-delay 0`` plays: for tests that play whole
+    games and are not about the pauses."""
+    from swc_local.server.reversixt.game import Timing
+
+    server.door("reversixt").settings.timing = Timing(start_delay=0.0, turn_delay=0.0)
+    return server
