@@ -275,6 +275,11 @@ return key.startsWith('cell:')
   : document.querySelector('#choices button.choice[data-choice="' + value + '"]');"""
 
 
+_STEP = ("return [(() => {" + _OFFERED + "})(), (() => {" + _TARGET + "})(),"
+         " document.getElementById('board').dataset.version];")
+"""A step of a move: the steps offered, the target of the one to click, the board's version."""
+
+
 _SENT = """
 const page = (() => {""" + _SEAT_PAGE + """})();
 if (page.version !== args[1]) return page;
@@ -292,13 +297,13 @@ def click_a_move(driver, api: str, choose=None) -> dict:
     (WebDriver's click), so a move costs few round trips to the browser."""
     moves = call_json(api)[1]["moves"]
     move = choose(moves) if choose is not None else moves[0]
-    version = seat_page(driver)["version"]
+    version = None if move["steps"] else seat_page(driver)["version"]
     for depth, step in enumerate(move["steps"]):
         prefix = [step_key(s) for s in move["steps"][:depth]]
         expected = {step_key(m["steps"][depth]) for m in moves
                     if len(m["steps"]) > depth and [step_key(s) for s in m["steps"][:depth]] == prefix}
-        offered, target = driver.execute_script(f"return [(() => {{{_OFFERED}}})(), (() => {{{_TARGET}}})()];",
-                                                step_key(step))
+        offered, target, shown = driver.execute_script(_STEP, step_key(step))
+        version = shown if version is None else version  # before the first click
         assert sorted(offered) == sorted(expected), f"step {depth}: offered {sorted(offered)[:8]}..."
         target.click()
     page = wait_in_page(driver, _SENT, 60, "the move was not sent", version)
