@@ -201,16 +201,64 @@ def step_key(step: dict) -> str:
     return "cell:" + step["cell"] if "cell" in step else "choice:" + step["choice"]
 
 
+_SEAT_PAGE = """
+const shown = e => !!e && !e.hidden && e.getClientRects().length > 0;
+const board = document.getElementById('board'), error = document.getElementById('error');
+return {over: shown(document.getElementById('result-box')), your_turn: board.dataset.yourTurn === '1',
+        version: board.dataset.version, offered: (() => {""" + _OFFERED + """})(),
+        to_move: document.getElementById('to-move').textContent, clock: document.getElementById('clock').textContent,
+        error: shown(error) ? error.textContent : null};"""
+
+
+def seat_page(driver) -> dict:
+    """What a test reads of a person's seat page, in one round trip to the browser: ``over`` (the
+    result shown), ``your_turn``, the board's ``version``, the steps ``offered``, the ``to_move``
+    and ``clock`` texts and the ``error`` shown (None when hidden)."""
+    return driver.execute_script(_SEAT_PAGE)
+
+
 def seat_state(driver) -> str | None:
     """"over" once the result is shown, "turn" when the page offers this seat a move, else None."""
-    from selenium.webdriver.common.by import By
+    page = seat_page(driver)
+    return "over" if page["over"] else "turn" if page["your_turn"] and page["offered"] else None
 
-    if driver.find_element(By.ID, "result-box").is_displayed():
-        return "over"
-    board = driver.find_element(By.ID, "board")
-    if board.get_attribute("data-your-turn") == "1" and driver.execute_script(_OFFERED):
-        return "turn"
-    return None
+
+def wait_seat(driver, timeout: float = 120, message: str = "") -> dict:
+    """The seat page (:func:`seat_page`) once it shows the result or offers this seat a move."""
+    return wait_in_page(driver, "const p = (() => {" + _SEAT_PAGE + "})();"
+                                "return p.over || (p.your_turn && p.offered.length) ? p : null;", timeout, message)
+
+
+_WAIT_IN_PAGE = """
+const args = arguments, done = arguments[arguments.length - 1], end = Date.now() + arguments[0];
+const check = () => {%s};
+(function poll() {
+  let value = null;
+  try { value = check(); } catch (error) { value = null; }
+  if (value || Date.now() > end) done(value || null); else setTimeout(poll, 10);
+})();"""
+
+
+def wait_in_page(driver, condition: str, timeout: float = 60, message: str = "", *args):
+    """The first true value of the script body ``condition`` (its arguments from ``arguments[1]``
+    on), checked by the page itself every 10 ms, so a wait costs one round trip to the browser
+    rather than one per check; TimeoutException after ``timeout`` seconds."""
+    import time
+
+    from selenium.common.exceptions import TimeoutException
+
+    end = time.monotonic() + timeout
+    if getattr(driver, "_wait_in_page_timeout", None) is None:
+        driver.set_script_timeout(60)
+        driver._wait_in_page_timeout = 60
+    script = _WAIT_IN_PAGE.replace("%s", condition)
+    while True:
+        left = end - time.monotonic()
+        value = driver.execute_async_script(script, int(1000 * min(30.0, max(0.0, left))), *args)
+        if value:
+            return value
+        if left <= 0:
+            raise TimeoutException(message)
 
 
 def wait_page(driver, condition, timeout: float = 60, message: str = ""):
@@ -219,41 +267,72 @@ def wait_page(driver, condition, timeout: float = 60, message: str = ""):
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
 
 
+_TARGET = """
+const [key] = arguments;
+const value = CSS.escape(key.slice(key.indexOf(':') + 1));
+return key.startsWith('cell:')
+  ? document.querySelector('#board g.seat-targets rect[data-cell="' + value + '"]:not(.seat-picked)')
+  : document.querySelector('#choices button.choice[data-choice="' + value + '"]');"""
+
+
+_STEP = ("return [(() => {" + _OFFERED + "})(), (() => {" + _TARGET + "})(),"
+         " document.getElementById('board').dataset.version];")
+"""A step of a move: the steps offered, the target of the one to click, the board's version."""
+
+
+_SENT = """
+const page = (() => {""" + _SEAT_PAGE + """})();
+if (page.version !== args[1]) return page;
+if (page.error !== null) return page;  // refused: the assertion below shows the server's words
+const send = document.querySelector('#choices button.send');
+return send ? {send} : null;"""
+
+
 def click_a_move(driver, api: str, choose=None) -> dict:
     """Play one move on a person's seat page by clicking what the page offers, step by step: the
     move is ``choose(moves)`` of the seat's legal moves (the API's list; default the first), and at
     every step the page must offer exactly the next steps of the legal moves that agree with the
-    clicks so far.  Returns the move clicked."""
-    from selenium.webdriver.common.by import By
-
+    clicks so far; the page must show no error once the move is sent.  Returns the move clicked.
+    Each step reads the page and finds its target in one script, then clicks it as a person does
+    (WebDriver's click), so a move costs few round trips to the browser."""
     moves = call_json(api)[1]["moves"]
     move = choose(moves) if choose is not None else moves[0]
-    board = driver.find_element(By.ID, "board")
-    version = board.get_attribute("data-version")
+    version = None if move["steps"] else seat_page(driver)["version"]
     for depth, step in enumerate(move["steps"]):
         prefix = [step_key(s) for s in move["steps"][:depth]]
         expected = {step_key(m["steps"][depth]) for m in moves
                     if len(m["steps"]) > depth and [step_key(s) for s in m["steps"][:depth]] == prefix}
-        offered = driver.execute_script(_OFFERED)
+        offered, target, shown = driver.execute_script(_STEP, step_key(step))
+        version = shown if version is None else version  # before the first click
         assert sorted(offered) == sorted(expected), f"step {depth}: offered {sorted(offered)[:8]}..."
-        if "cell" in step:
-            driver.find_element(By.CSS_SELECTOR, f'#board g.seat-targets rect[data-cell="{step["cell"]}"]'
-                                                 ":not(.seat-picked)").click()
-        else:
-            driver.find_element(By.CSS_SELECTOR, f'#choices button.choice[data-choice="{step["choice"]}"]').click()
-    if board.get_attribute("data-version") == version and driver.find_elements(By.CSS_SELECTOR, "#choices button.send"):
-        driver.find_element(By.CSS_SELECTOR, "#choices button.send").click()  # a prefix of longer moves
-    wait_page(driver, lambda d: board.get_attribute("data-version") != version, message="the move was not sent")
+        target.click()
+    page = wait_in_page(driver, _SENT, 60, "the move was not sent", version)
+    if "send" in page:
+        page["send"].click()  # a prefix of longer moves
+        page = wait_in_page(driver, _SENT, 60, "the move was not sent", version)
+    assert page["error"] is None, page["error"]
     return move
+
+
+def swc_replay(path: Path) -> str:
+    """What ``swc replay PATH`` prints, through the command's own entry point run in this process
+    (a new interpreter per game would cost seconds on a loaded machine)."""
+    import contextlib
+    import io
+
+    from swc_local.tools.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["replay", str(path)]) == 0
+    return out.getvalue()
 
 
 def replay_result(path: Path) -> list[tuple[str, str, list[str]]]:
     """(seat, cause, score parts) of both seats as ``swc replay PATH`` prints its result."""
     import re
 
-    swc = Path(sys.executable).parent / "swc"
-    out = subprocess.run([str(swc), "replay", str(path)], capture_output=True, text=True, check=True).stdout
-    lines = out.split("result:")[1].strip().splitlines()
+    lines = swc_replay(path).split("result:")[1].strip().splitlines()
     rows = [re.match(r"(\w+)\s+(\w+) \[([^\]]*)\]", line.strip()) for line in lines[:2]]
     return [(m.group(1).upper(), m.group(2), m.group(3).split()) for m in rows]
 
@@ -263,3 +342,13 @@ def page_result(driver) -> list[tuple[str, str, list[str]]]:
     rows = driver.execute_script(
         "return [...document.querySelectorAll('#result tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
     return [(r[1], r[3], r[4].split(" / ")) for r in rows]
+
+
+def without_reversixt_pauses(server: Server) -> Server:
+    """The server's ReversiXT door (and so its tables) without the reference's 1 s start and 100 ms
+    turn pauses, as ``swc match --start-delay 0 --turn-delay 0`` plays: for tests that play whole
+    games and are not about the pauses."""
+    from swc_local.server.reversixt.game import Timing
+
+    server.door("reversixt").settings.timing = Timing(start_delay=0.0, turn_delay=0.0)
+    return server

@@ -21,6 +21,7 @@ from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.client import reversixt_bot as reversixt_bots
 from swc_local.client.roborally_bot import RoboRallyBot
+from swc_local.server.web.live import LiveBudget
 from swc_local.server.xml.replay import read_replay
 
 from tests.web_helpers import (PASSWORD, REFERENCE_REVERSIXT, ViewProcess, chrome, slow_bots, start_viewer_server,
@@ -31,16 +32,17 @@ XML_GAMES = ["swc_2019_piranhas", "swc_2018_hase_und_igel", "swc_2022_ostseescha
              "swc_2025_hase_und_igel", "swc_2026_piranhas", "swc_2027_blokus", "swc_2023_penguins"]
 
 
-@pytest.fixture
-def browser(tmp_path):
-    driver = chrome(tmp_path)
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One Chromium for the module: each test opens its own pages of its own server."""
+    driver = chrome(tmp_path_factory.mktemp("chromium"))
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
 
 
 def wait(driver, condition, timeout=30, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: condition(d), message)
+    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
 
 
 def rows(driver) -> dict[str, dict]:
@@ -59,21 +61,24 @@ def no_alert(driver) -> bool:
     return False
 
 
+_BOARD = "return [document.getElementById('board').dataset.step, document.getElementById('text').textContent];"
+
+
 def board_changes(driver, url: str) -> None:
     """Open a game page and see its board (and the step shown) change by itself."""
     driver.get(url)
-    wait(driver, lambda d: d.find_element(By.ID, "board").get_attribute("data-step") is not None, message=url)
-    first = (driver.find_element(By.ID, "board").get_attribute("data-step"),
-             driver.find_element(By.ID, "text").get_attribute("textContent"))
-    wait(driver, lambda d: (d.find_element(By.ID, "board").get_attribute("data-step"),
-                            d.find_element(By.ID, "text").get_attribute("textContent")) != first,
-         message=f"the board of {url} did not change")
+    first = wait(driver, lambda d: (shown := d.execute_script(_BOARD))[0] is not None and shown, message=url)
+    wait(driver, lambda d: d.execute_script(_BOARD) != first, message=f"the board of {url} did not change")
 
 
 async def test_start_page_follows_live_games_of_all_three_doors(nursery, browser, monkeypatch):
     slow_bots(monkeypatch, RoboRallyBot)  # games that last long enough to be watched
     slow_bots(monkeypatch, reversixt_bots.ClientGame)
     server = await start_viewer_server(nursery, sections={"roborally": {"port": 0, "keys": {"timer": "0.3", "map": "Death Trap"}}})
+    # the bots play in this process, so the process CPU the live budget reads as the games' is
+    # mostly theirs, and a page would see a new state every few seconds: the budget here reads
+    # no game CPU, so it is what it is on a quiet server (2 % of one CPU for the live events)
+    server.door("web").context.feeds._budget = LiveBudget(cpu=lambda: 0.0)
     url = server.door("web").url
     piranhas = registry.get("swc_2019_piranhas")
     async with await Admin.connect("127.0.0.1", server.door("xml").port, PASSWORD) as admin:
@@ -129,7 +134,8 @@ async def record_xml_replays(nursery, tmp_path) -> list:
 
 
 def counter(driver) -> tuple[int, int]:
-    shown, total = re.fullmatch(r"\u00b7 step (\d+) of (\d+)", driver.find_element(By.ID, "counter").text).groups()
+    text = driver.execute_script("return document.getElementById('counter').textContent.trim();")
+    shown, total = re.fullmatch(r"\u00b7 step (\d+) of (\d+)", text).groups()
     return int(shown), int(total)
 
 
@@ -151,6 +157,7 @@ def step_through(driver, url: str) -> str:
     wait(driver, lambda d: counter(d)[0] == min(total, min(12, total) - 1 + 100))
     driver.find_element(By.ID, "first").click()
     wait(driver, lambda d: counter(d)[0] == 1)
+    Select(driver.find_element(By.ID, "speed")).select_by_value("50")  # 20 steps a second, not the default 1
     driver.find_element(By.ID, "play").click()
     wait(driver, lambda d: counter(d)[0] > 1, message="play does not advance")
     driver.find_element(By.ID, "play").click()

@@ -199,17 +199,19 @@ async def test_the_listen_backlog_is_the_game_doors_and_idle_clients_are_closed(
     door = server.door("web")
     assert door.config.backlog == 4096
     with trio.fail_after(15):  # 5 s keep-alive (it was 30 s)
+        # the idle client and the unfinished head are opened first and waited on last, so the
+        # two keep-alive timeouts and the checks below run out side by side
         idle = await raw_request(door.port, b"")
-        assert await idle.receive_some(100) == b""
+        slow_head = await raw_request(door.port, b"GET /api/games HTTP/1.1\r\nHo")
         slow = await raw_request(door.port, b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n", b"passph")
         assert (await read_answer(slow)).startswith(b"HTTP/1.1 408")  # the body's deadline
-        slow_head = await raw_request(door.port, b"GET /api/games HTTP/1.1\r\nHo")
-        assert await slow_head.receive_some(100) == b""  # a head never finished: closed
         page = await raw_request(door.port, b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
         assert (await page.receive_some(65536)).startswith(b"HTTP/1.1 200")
         with trio.move_on_after(1.5):  # three request deadlines: a page that only listens stays open
             while True:
                 assert await page.receive_some(65536) != b""
+        assert await idle.receive_some(100) == b""
+        assert await slow_head.receive_some(100) == b""  # a head never finished: closed
 
 
 # ---------------------------------------------------------------------------------- settings

@@ -18,7 +18,7 @@ from swc_local.games import registry
 from swc_local.games.piranhas.rules import Direction, Move
 
 from tests.web_helpers import (
-    PASSWORD, ViewerThread, call_json, chrome, click_a_move, page_result, replay_result, seat_state, wait_page,
+    PASSWORD, ViewerThread, call_json, chrome, click_a_move, page_result, replay_result, seat_state, wait_page, wait_seat,
 )
 
 wait = wait_page
@@ -70,8 +70,8 @@ def test_a_person_plays_piranhas_by_clicking_against_the_reference_bot(viewer, d
     api = viewer.url + "/api/seats/" + driver.current_url.rsplit("/", 1)[1]
     assert driver.find_element(By.ID, "color").text == "red"
     turns = 0
-    while wait(driver, seat_state, message="neither my turn nor the end") == "turn":
-        assert "no deadline" in driver.find_element(By.ID, "clock").text
+    while not (page := wait_seat(driver, 60, "neither my turn nor the end"))["over"]:
+        assert "no deadline" in page["clock"]
         click_a_move(driver, api, middle_fish)
         turns += 1
     assert turns >= 2

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
@@ -24,11 +22,11 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.plan import best_program
 
-from tests.web_helpers import chrome, start_viewer_server
+from tests.web_helpers import chrome, start_viewer_server, swc_replay, without_reversixt_pauses
 
 
 def wait(driver, condition, timeout=60, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
 
 
 def seat_api(api: str) -> dict:
@@ -49,14 +47,16 @@ def framed(driver) -> list[str]:
 
 
 def version(driver) -> str:
-    return driver.find_element(By.ID, "board").get_attribute("data-version")
+    return driver.execute_script("return document.getElementById('board').dataset.version;")
 
 
 def turn_or_over(driver) -> str | None:
-    if driver.find_element(By.ID, "result-box").is_displayed():
-        return "over"
-    board = driver.find_element(By.ID, "board")
-    return board.get_attribute("data-step") or None if board.get_attribute("data-your-turn") == "1" else None
+    """"over" once the result is shown, the step asked (a true string) on this seat's turn, else
+    None: read in one script, as a look at the page costs a round trip to the browser."""
+    return driver.execute_script("""
+        const box = document.getElementById('result-box'), board = document.getElementById('board');
+        if (!box.hidden && box.getClientRects().length > 0) return 'over';
+        return board.dataset.yourTurn === '1' ? board.dataset.step || null : null;""")
 
 
 def page_result(driver) -> list[tuple[str, str]]:
@@ -66,8 +66,7 @@ def page_result(driver) -> list[tuple[str, str]]:
 
 
 def replay_ranking(path: Path) -> list[tuple[str, str]]:
-    swc = Path(sys.executable).parent / "swc"
-    out = subprocess.run([str(swc), "replay", str(path)], capture_output=True, text=True, check=True).stdout
+    out = swc_replay(path)
     return sorted(re.findall(r"^\d+\. player (\d+) \(group \d+\): (\d+) stones", out, re.M))
 
 
@@ -90,6 +89,7 @@ def reversi_turn(driver, api: str, turn: int) -> None:
 
 async def test_a_person_plays_reversixt_by_clicking_against_the_reference_bot(nursery, tmp_path):
     server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path / "logs"))
+    without_reversixt_pauses(server)
     url = server.door("web").url
     driver = chrome(tmp_path)
     driver.set_page_load_timeout(30)
@@ -245,7 +245,5 @@ async def test_a_person_plays_robo_rally_by_clicking_against_the_reference_bot(n
         driver.quit()
     assert len(shown) == 2 and dict(shown)[str(winner)] == "1"
     (log,) = (tmp_path / "logs").glob("roborally-*.jsonl")
-    swc = Path(sys.executable).parent / "swc"
-    out = await trio.to_thread.run_sync(lambda: subprocess.run(
-        [str(swc), "replay", str(log)], capture_output=True, text=True, check=True).stdout)
+    out = await trio.to_thread.run_sync(swc_replay, log)
     assert re.match(rf"Robo Rally on Dizzy Highway, players \[1, 2\], seed \d+, winner {winner}\n", out), out

@@ -9,7 +9,6 @@ import json
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ import trio
 
 from swc_local.games.roborally.board import board_from_game_map  # noqa: F401 -- the rules a script may plan with
 
-from tests.web_helpers import http, start_viewer_server
+from tests.web_helpers import http, start_viewer_server, swc_replay, without_reversixt_pauses
 
 JSON = {"Content-Type": "application/json"}
 
@@ -50,13 +49,6 @@ async def play(url: str, seat: str, choose) -> dict:
     return data
 
 
-def swc_replay(path: Path) -> str:
-    swc = Path(sys.executable).parent / "swc"
-    done = subprocess.run([str(swc), "replay", str(path)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 async def take_seat(url: str, body: dict) -> dict:
     status, table = await post(f"{url}/api/tables", body)
     assert status == 200, table
@@ -64,7 +56,7 @@ async def take_seat(url: str, body: dict) -> dict:
 
 
 async def test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot(nursery, tmp_path):
-    server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path))
+    server = without_reversixt_pauses(await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path)))
     url = server.door("web").url
     table = await take_seat(url, {"game": "reversixt", "map": "classic_2p", "seats": ["you", "bot"]})
     seat = table["seats"][0]["seat"]
@@ -112,7 +104,7 @@ MAPS = Path(__file__).parent.parent / "data" / "reversixt" / "maps"
 
 
 async def test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares(nursery, tmp_path):
-    server = await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path))
+    server = without_reversixt_pauses(await start_viewer_server(nursery, save_replay=True, replay_dir=str(tmp_path)))
     url = server.door("web").url
     text = (MAPS / "specials_3p.map").read_text()
     table = await take_seat(url, {"game": "reversixt", "map_text": text, "seats": ["you", "bot", "bot"]})
