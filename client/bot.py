@@ -37,6 +37,7 @@ class BotReport:
     result: Element | None = None  # the <data class="result"> element
     outcome: Result | None = None  # the same, typed
     error: str | None = None
+    stuck: object | None = None  # the game as the bot saw it when it had no legal move (error "no legal move")
 
 
 async def play_game(
@@ -78,8 +79,8 @@ async def _play(client: Client, plugin: GamePlugin, rng: random.Random, report: 
             report.moves = states - 1
         elif isinstance(message, MoveRequest) and client.memento is not None:
             move = choose_move(plugin, client.memento.game, rng, strategy)
-            if move is None:
-                report.error = "no legal move"
+            if move is None:  # the rules allow it: Hase und Igel 2025 when both hares are stuck (spec §4.7)
+                report.error, report.stuck = "no legal move", client.memento.game
                 log.info("no legal move in room %s; leaving", report.room_id)
                 return
             report.own_moves += 1

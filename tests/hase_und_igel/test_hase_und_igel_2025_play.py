@@ -34,14 +34,46 @@ def test_short_name_resolves():
 
 async def test_reference_bot_games_eight_at_a_time(start_server):
     """16 games of two reference bots through ``<join gameType="swc_2025_hase_und_igel"/>``,
-    8 at a time on one server: every bot gets a regular result, two bots per room, 16 rooms."""
+    8 at a time on one server: every bot gets a regular result, two bots per room, 16 rooms (or,
+    rarely, the game reaches two stuck hares: see the test below)."""
     server = await start_server(seed=25, **UNHURRIED)
     reports = await reference_bot_games(PLUGIN, server.door("xml").port, GAMES, PARALLEL, timeout=600)
-    regular_rooms(reports, GAMES, {"ONE", "TWO"})
-    for report in reports:
-        winner = report.outcome.element.find("data").find("winner")
-        assert winner.get("regular") == "true" and winner.get("reason")
+    rooms = regular_rooms(reports, GAMES, {"ONE", "TWO"}, plugin=PLUGIN)
+    for seats in rooms.values():
+        if any(report.error for report in seats):
+            continue
+        for report in seats:
+            winner = report.outcome.element.find("data").find("winner")
+            assert winner.get("regular") == "true" and winner.get("reason")
     assert server.door("xml").lobby.rooms_finished == GAMES
+
+
+def both_hares_stuck():
+    """A position random play reaches (one game in a few thousand): ONE to move on a market with 3
+    carrots, TWO behind it with 2; neither hare has a sensible move (spec §4.7)."""
+    game, rng = PLUGIN.new_game(random.Random(3746)), random.Random(4746)
+    while (move := PLUGIN.random_move(game, rng)) is not None:
+        game.apply(game.current_seat, move)
+    return game
+
+
+async def test_two_stuck_hares_the_bot_to_move_says_so_and_its_opponent_gets_the_result(start_server):
+    """Where neither hare can move the server skips only once, so the hare to move still gets a
+    move request it cannot answer with a legal move (as the official server; spec §4, step 4):
+    the reference bot names it and leaves, and the other bot gets the result as the winner."""
+    stuck = both_hares_stuck()
+    assert stuck.outcome() is None and stuck.turn == 20 and stuck.current_seat == 0
+    other = PLUGIN.copy_game(stuck)
+    other.state.turn += 1  # the same board with TWO to move: stuck as well
+    assert PLUGIN.legal_moves(other) == []
+    server = await start_server(game_factory=lambda plugin, rng: PLUGIN.copy_game(stuck))
+    reports = await reference_bot_games(PLUGIN, server.door("xml").port, 1, 1, timeout=60)
+    (room,) = regular_rooms(reports, 1, {"ONE", "TWO"}, plugin=PLUGIN).values()
+    one, two = sorted(room, key=lambda report: report.color)
+    assert one.error == "no legal move" and PLUGIN.legal_moves(one.stuck) == []
+    assert PLUGIN.describe(one.stuck) == PLUGIN.describe(stuck)  # what the bot saw is the served position
+    winner = two.outcome.element.find("data").find("winner")
+    assert two.error is None and winner.get("team") == "TWO"
 
 
 async def test_swc_match_replays_check_print_and_load(tmp_path: Path, start_server):
