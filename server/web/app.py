@@ -59,6 +59,7 @@ log = logging.getLogger("swc.web")
 ASSETS = {
     "viewer.js": "text/javascript; charset=utf-8",
     "list.js": "text/javascript; charset=utf-8",
+    "result_table.js": "text/javascript; charset=utf-8",
     "seat_common.js": "text/javascript; charset=utf-8",
     "seat.js": "text/javascript; charset=utf-8",
     "seat_family.js": "text/javascript; charset=utf-8",

@@ -34,17 +34,7 @@ function showSummary(data) {
     item.textContent = seatName(p);
     players.appendChild(item);
   }
-  const body = $("result").querySelector("tbody");
-  body.replaceChildren();
-  for (const r of data.result || []) {
-    const row = document.createElement("tr");
-    for (const cell of [r.rank ?? "-", String(r.seat).toUpperCase(), r.name, r.cause, r.score.join(" / "), r.reason || ""]) {
-      const td = document.createElement("td");
-      td.textContent = cell;
-      row.appendChild(td);
-    }
-    body.appendChild(row);
-  }
+  fillResultTable(data.result);
   $("play-from").hidden = !data.can_play_from;
   showControls(data.controls || []);
   count = data.count;
