@@ -207,59 +207,63 @@ def _broken_line(name: str, command, seat: SeatResult, games: int = 1) -> str:
 
 
 async def _play(family, game_type: str, spec: GameSpec) -> GameResult:
-    started_at = trio.current_time()
-    count = len(spec.players)
-    seats = [_Seat(spec, k) for k in range(count)]
+    seats = [_Seat(spec, k) for k in range(len(spec.players))]
     try:
-        async with family.table(spec) as table:
-            async with trio.open_nursery() as processes:
-                absent: dict[int, str] = {}
-
-                async def start_and_join(k: int) -> None:
-                    seat = seats[k]
-                    seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
-                    values = dict(table.values(k), seed=seed, game=game_type)
-                    seat.argv = expand(seat.command, **values)
-                    seat.without_reservation = "reservation" in values and not any(
-                        "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
-                    await processes.start(seat.run)
-                    cause = await seat.join(table, spec.start_timeout)
-                    if cause is not None:
-                        absent[k] = cause
-
-                if table.ordered:
-                    for k in range(count):
-                        await start_and_join(k)
-                        if absent.get(k) == CANNOT_START:
-                            for later in seats[k + 1:]:
-                                later.exited.set()  # never started
-                            break
-                        if k in absent:
-                            await table.fill([k])
-                else:
-                    async with trio.open_nursery() as joining:
-                        for k in range(count):
-                            joining.start_soon(start_and_join, k)
-                    if absent and CANNOT_START not in absent.values():
-                        await table.fill(sorted(absent))
-                outcome = Outcome(None, error=None)
-                if CANNOT_START in absent.values():  # the run stops: no need to play this game out
-                    outcome.error = "a command cannot start"
-                elif len(absent) == count:
-                    outcome.error = "no player joined"
-                else:
-                    with trio.move_on_after(spec.game_timeout) as deadline:
-                        outcome = await table.finish()
-                    if deadline.cancelled_caught:
-                        outcome = Outcome(None, error=f"no result within {spec.game_timeout:g} s; cancelled")
-                with trio.move_on_after(EXIT_GRACE):  # let the bots leave on their own
-                    for seat in seats:
-                        await seat.exited.wait()
-                processes.cancel_scope.cancel()
-        return _record(game_type, spec, table, seats, absent, outcome, trio.current_time() - started_at)
+        return await _play_seats(family, game_type, spec, seats)
     finally:  # also when the run stops or is cancelled mid-game: no temporary log outlives its game
         for seat in seats:
             seat.discard_log()
+
+
+async def _play_seats(family, game_type: str, spec: GameSpec, seats: list[_Seat]) -> GameResult:
+    started_at = trio.current_time()
+    count = len(seats)
+    async with family.table(spec) as table:
+        async with trio.open_nursery() as processes:
+            absent: dict[int, str] = {}
+
+            async def start_and_join(k: int) -> None:
+                seat = seats[k]
+                seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
+                values = dict(table.values(k), seed=seed, game=game_type)
+                seat.argv = expand(seat.command, **values)
+                seat.without_reservation = "reservation" in values and not any(
+                    "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
+                await processes.start(seat.run)
+                cause = await seat.join(table, spec.start_timeout)
+                if cause is not None:
+                    absent[k] = cause
+
+            if table.ordered:
+                for k in range(count):
+                    await start_and_join(k)
+                    if absent.get(k) == CANNOT_START:
+                        for later in seats[k + 1:]:
+                            later.exited.set()  # never started
+                        break
+                    if k in absent:
+                        await table.fill([k])
+            else:
+                async with trio.open_nursery() as joining:
+                    for k in range(count):
+                        joining.start_soon(start_and_join, k)
+                if absent and CANNOT_START not in absent.values():
+                    await table.fill(sorted(absent))
+            outcome = Outcome(None, error=None)
+            if CANNOT_START in absent.values():  # the run stops: no need to play this game out
+                outcome.error = "a command cannot start"
+            elif len(absent) == count:
+                outcome.error = "no player joined"
+            else:
+                with trio.move_on_after(spec.game_timeout) as deadline:
+                    outcome = await table.finish()
+                if deadline.cancelled_caught:
+                    outcome = Outcome(None, error=f"no result within {spec.game_timeout:g} s; cancelled")
+            with trio.move_on_after(EXIT_GRACE):  # let the bots leave on their own
+                for seat in seats:
+                    await seat.exited.wait()
+            processes.cancel_scope.cancel()
+    return _record(game_type, spec, table, seats, absent, outcome, trio.current_time() - started_at)
 
 
 def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: float) -> GameResult:
