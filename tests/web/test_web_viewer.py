@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import subprocess
 import sys
-from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -21,19 +19,11 @@ from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
 from swc_local.server.web.door import WebDoor
 from swc_local.server.web.files import FileError, open_bytes
-from swc_local.tools.cli import main as swc
 
 from tests.web_helpers import (OFFICIAL_PIRANHAS, PASSWORD, REFERENCE_REVERSIXT, ViewProcess, http, renderer,
-                          start_viewer_server, unpacked_roborally_log)
+                          start_viewer_server, swc_replay, unpacked_roborally_log)
 
 PIRANHAS = registry.get("swc_2019_piranhas")
-
-
-def replay_output(path: Path) -> str:
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert swc(["replay", str(path)]) == 0
-    return out.getvalue()
 
 
 async def last_step(url: str, source_suffix: str) -> dict:
@@ -57,7 +47,7 @@ async def test_swc_view_shows_the_last_state_swc_replay_prints(tmp_path):
     try:
         piranhas = await last_step(view.url, "official_piranhas.xml.gz")
         assert piranhas["game"] == "swc_2019_piranhas" and piranhas["status"] == "finished"
-        printed = replay_output(closed)
+        printed = swc_replay(closed)
         last_block = printed.rstrip().split("\n\n")[-2]  # "BLUE moves: ...", then the board
         assert last_block.split("\n", 1)[1] == piranhas["step"]["text"].rstrip()
         assert last_block.split("\n", 1)[0].endswith(piranhas["step"]["note"])
@@ -65,14 +55,14 @@ async def test_swc_view_shows_the_last_state_swc_replay_prints(tmp_path):
         assert [row["rank"] for row in piranhas["result"]] == [2, 1]
 
         reversixt = await last_step(view.url, "log_game.txt")
-        printed = replay_output(REFERENCE_REVERSIXT)
+        printed = swc_replay(REFERENCE_REVERSIXT)
         boards = printed.split("\nmove ")
         last_board = boards[-1].split("\n", 1)[1]
         assert last_board.startswith(reversixt["step"]["text"])
         assert [row["rank"] for row in reversixt["result"]] == [1, 2]
 
         robo = await last_step(view.url, "death_trap_game.jsonl")
-        printed = replay_output(roborally)
+        printed = swc_replay(roborally)
         assert printed.rstrip().endswith(robo["step"]["text"].rstrip())
         assert robo["step"]["label"].startswith("end in round")
         winner = json.loads(roborally.read_text().split("\n", 1)[0])["winner"]
