@@ -36,6 +36,15 @@ async def _kill_own_group(process: trio.Process) -> None:
     kill_group(process.pid)  # the process is its group's leader (start_new_session)
 
 
+def ctrl_c_at_default() -> None:
+    """``preexec_fn`` for a process a test stops with SIGINT as a terminal's Ctrl-C would.
+
+    A shell starts a background job with SIGINT ignored, the process inherits that, and Python
+    then installs no KeyboardInterrupt handler: without this the test would depend on how pytest
+    was started."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 async def run_process(command, **options) -> subprocess.CompletedProcess:
     """``trio.run_process`` in a process group of its own, killed as a whole on cancellation."""
     options.setdefault("check", False)
