@@ -20,7 +20,7 @@ from __future__ import annotations
 from swc_local.games import registry
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
-from swc_local.protocol import messages as msg
+from swc_local.protocol import responses as msg
 from swc_local.client.connection import ClientConnection, ConnectionClosed
 from swc_local.client.messages import (
     Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse, seat_of,

@@ -31,7 +31,7 @@ from typing import Union
 
 from swc_local.games.plugin import Game, GamePlugin
 from swc_local.protocol.modern import violation_cause  # noqa: F401 -- the 2025+ texts' causes
-from swc_local.protocol import messages as msg
+from swc_local.protocol import responses as msg
 from swc_local.protocol.element import Element
 
 __all__ = [

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from swc_local.protocol.element import Element
-from swc_local.protocol.messages import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
+from swc_local.protocol.responses import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
 
 CLASSIC = "classic"
 """The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""

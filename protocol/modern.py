@@ -25,12 +25,16 @@ Spec-conformance notes (ostseeschach_2022.md A.3/A.4, modern_dialect_2023plus.md
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from swc_local.protocol.element import Element
-from swc_local.protocol.messages import MODERN_PREPARE, Prepare
-from swc_local.protocol.messages import decode_prepare as _decode_prepare
 # the elements both dialects write alike (re-exported for the modern lobby and room)
-from swc_local.protocol.messages import ScoreFragment, java_bool, joined, left, memento, observed, prepared, room, welcome  # noqa: F401
+from swc_local.protocol.responses import (  # noqa: F401
+    MODERN_PREPARE, ScoreFragment, java_bool, joined, left, memento, observed, prepared, room, welcome,
+)
+
+if TYPE_CHECKING:
+    from swc_local.protocol.messages import Prepare
 
 CLASSIC = "classic"
 MODERN = "modern"
@@ -83,8 +87,13 @@ def dialect_hint(element: Element) -> str | None:
 
 def decode_prepare(element: Element) -> Prepare:
     """A ``<prepare>`` in the 2022+ syntax (:func:`~.messages.decode_prepare`, the one parser of
-    both): ``shouldBePaused`` on any slot also pauses the room."""
-    return _decode_prepare(element, MODERN_PREPARE)
+    both): ``shouldBePaused`` on any slot also pauses the room.
+
+    The pydantic request models are imported here, on the first prepare, because the client
+    library reads responses with this module and a bot process should not pay for them."""
+    from swc_local.protocol.messages import decode_prepare as decode
+
+    return decode(element, MODERN_PREPARE)
 
 
 _FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {

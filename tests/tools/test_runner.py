@@ -152,6 +152,19 @@ def test_registry_import_is_light():
     assert out.strip() == "[]"
 
 
+def test_a_bot_process_imports_no_pydantic_and_no_door():
+    """``swc bot`` starts once per seat of every game a match plays: it reads responses and loads
+    its game's plugin; the lobby's pydantic request models and the doors are the server's alone
+    (its light ``server/cli.py`` parses the shared options)."""
+    code = ("import sys; from swc_local.tools.cli import bot_parser; import swc_local.client.bot; "
+            "from swc_local.games import registry; "
+            "[g.plugin for g in registry.entries() if g.family == 'xml']; "
+            "print(sorted({m.split('.')[0] if m.startswith('pydantic') else m for m in sys.modules "
+            "if m.startswith(('pydantic', 'swc_local.server', 'swc_local.protocol.messages'))}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['swc_local.server', 'swc_local.server.cli']"
+
+
 def test_the_fixture_raises_the_text_of_swc_match_for_exit_127():
     missing = ["sh", "-c", "echo 'sh: 1: pyhton: not found' >&2; exit 127", "{port}"]
     with start_server("piranhas", seed=1) as server:
