@@ -251,6 +251,14 @@ def pytest_cmdline_main(config) -> None:
     _bytecode_cache_outside_the_tree()
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto`` starts one worker more than there are CPUs: many tests spend their time waiting
+    (for a bot's join or start timeout, a browser, a socket, a client process), and the extra
+    worker uses the CPU they leave idle.  ``-n N`` still starts exactly N."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cpus + 1
+
+
 def _bytecode_cache_outside_the_tree() -> None:
     """Under ``PYTHONDONTWRITEBYTECODE`` every process of the run (the xdist workers, and the
     hundreds of ``swc`` bots, servers and tools the tests start) compiles every module it imports
