@@ -2,7 +2,7 @@
 
 Issue 13, "Done when": games with two socha random bots, some that come in by ``<join/>`` and some
 in admin-prepared rooms (``joinPrepared`` with reservation codes); the issue's 10 of each were
-played once, the suite plays 4 of each at once (each kind of entry, several rooms at a time: every
+played once, the suite plays 2 of each at once (each kind of entry, several rooms at a time: every
 client process costs seconds of CPU, and more games prove nothing more). Every game must end
 with a result that both clients parse, with ``regular="true"`` (no violation, no timeout) and
 both players' scores, and every client process must exit 0. The bots
@@ -38,7 +38,7 @@ from tests.wire import Raw
 
 GAME = "swc_2025_hase_und_igel"
 BOT = TESTS / "socha_bots" / "hui25_random.py"
-GAMES = 4
+GAMES = 2
 PARALLEL = 4
 
 
