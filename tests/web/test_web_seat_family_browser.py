@@ -148,7 +148,8 @@ def robo_turn(driver, api: str, board) -> None:
                     "const b = document.querySelector(arguments[0]); return b && b.textContent;",
                     f'#registers button[data-register="{register}"]') == f"{register}: {card}")
         return
-    else:  # damage or reboot: the offered buttons
+    else:  # damage or reboot: the offered buttons, once the page has drawn them (the API can be ahead)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button"), message=f"no {step} choice shown")
         click(driver, "#choices button")
     wait(driver, lambda d: version(d) != before)
 
