@@ -268,16 +268,18 @@ def wait_page(driver, condition, timeout: float = 60, message: str = ""):
 
 
 _TARGET = """
-const [key] = arguments;
+const key = args[1];
 const value = CSS.escape(key.slice(key.indexOf(':') + 1));
 return key.startsWith('cell:')
   ? document.querySelector('#board g.seat-targets rect[data-cell="' + value + '"]:not(.seat-picked)')
   : document.querySelector('#choices button.choice[data-choice="' + value + '"]');"""
 
 
-_STEP = ("return [(() => {" + _OFFERED + "})(), (() => {" + _TARGET + "})(),"
-         " document.getElementById('board').dataset.version];")
-"""A step of a move: the steps offered, the target of the one to click, the board's version."""
+_STEP = ("const offered = (() => {" + _OFFERED + "})();"
+         "return offered.length ? [offered, (() => {" + _TARGET + "})(), document.getElementById('board').dataset.version]"
+         " : null;")
+"""A step of a move (a :func:`wait_in_page` condition): the steps offered, the target of the one
+to click and the board's version, once the page offers any step (a redraw empties it a moment)."""
 
 
 _SENT = """
@@ -302,7 +304,7 @@ def click_a_move(driver, api: str, choose=None) -> dict:
         prefix = [step_key(s) for s in move["steps"][:depth]]
         expected = {step_key(m["steps"][depth]) for m in moves
                     if len(m["steps"]) > depth and [step_key(s) for s in m["steps"][:depth]] == prefix}
-        offered, target, shown = driver.execute_script(_STEP, step_key(step))
+        offered, target, shown = wait_in_page(driver, _STEP, 30, f"step {depth}: the page offers no step", step_key(step))
         version = shown if version is None else version  # before the first click
         assert sorted(offered) == sorted(expected), f"step {depth}: offered {sorted(offered)[:8]}..."
         target.click()
