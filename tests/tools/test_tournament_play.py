@@ -122,7 +122,7 @@ def test_bots_that_crash_or_never_join_lose_with_their_cause_and_the_tournament_
     crash = f"--bot=crash=sh -c 'test \"$0\" = {crash_seed} && exit 3; exec \"$@\"' {{seed}} {PIRANHAS}"
     sleeper = f"--bot=sleeper={PY} -c 'import time; time.sleep(60)'"
     code = tournament("piranhas", f"--bot=ref={PIRANHAS}", crash, sleeper, "--db", str(db), "--concurrency", "4",
-                      "--start-timeout", "10", "--hard-timeout", "500", "--seed", "1")
+                      "--start-timeout", "10", "--soft-timeout", "60000", "--hard-timeout", "120000", "--seed", "1")
     assert code == 0
     data = report(db, capsys)
     assert data["games"] == 6

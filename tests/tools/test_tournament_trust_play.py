@@ -46,8 +46,11 @@ def test_a_bot_that_ignores_its_seed_is_named_a_mirror(tmp_path, capsys):
     db = tmp_path / "mirror.db"
     fixed = PIRANHAS.replace("'{seed}'", "7")
     assert fixed != PIRANHAS
+    # unhurried: a move over the 2 s soft limit on a loaded machine would end one game of a pair
+    # otherwise (SOFT_TIMEOUT) and make it no mirror
     assert tournament("piranhas", f"--bot=a={fixed}", f"--bot=b={fixed}", "--db", str(db), "--seed", "4",
-                      "--games-per-pairing", "4", "--concurrency", "2") == 0
+                      "--games-per-pairing", "4", "--concurrency", "2", "--soft-timeout", "60000",
+                      "--hard-timeout", "120000") == 0
     assert "was a mirror" in capsys.readouterr().out
     data = report(db, capsys)
     assert data["head_to_head"][0]["all_mirrors"] and data["head_to_head"][0]["pentanomial"][2] == 2
