@@ -14,6 +14,8 @@ from swc_local.tools.runner import CommandError
 from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 
+from tests.helpers import UNHURRIED
+
 PIRANHAS = registry.get("swc_2019_piranhas")
 
 
@@ -116,7 +118,7 @@ async def test_a_command_that_cannot_start_stops_the_match_at_once():
 
 
 async def test_the_same_seed_plays_the_same_games():
-    config = MatchConfig(PIRANHAS, games=2, seed=11, parallel=2)
+    config = MatchConfig(PIRANHAS, games=2, seed=11, parallel=2, options=UNHURRIED)  # a late move: no SOFT_TIMEOUT
     first, second = await run_match(config), await run_match(config)
     for a, b in zip(first.records, second.records):
         assert [(s.rank, s.score, s.cause) for s in a.seats] == [(s.rank, s.score, s.cause) for s in b.seats]
