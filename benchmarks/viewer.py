@@ -189,6 +189,7 @@ async def measure_sides(sides: tuple[bool, ...], seconds: float, warmup: float =
                 await trio.sleep(0.01)
             for viewer, server in zip(sides, servers):
                 if viewer and pages_open:
+                    await trio.to_thread.run_sync(server.wait_listening, int(server.properties["viewerPort"]))
                     command = [sys.executable, "-m", "benchmarks.viewer", "--pages", server.properties["viewerPort"],
                                "--count", str(pages_open), "--warmup", str(warmup), "--seconds", str(seconds)]
                     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
