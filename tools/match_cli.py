@@ -7,8 +7,10 @@ every command is checked (:func:`~swc_local.tools.runner.check_command`); during
 command that cannot start, or whose first games all crash before it joins, stops it with a
 one-line error (exit 2).  The exit code is otherwise 0 when every game ended with a result,
 1 when one did not (or, with ``--fail-on-irregular``, when a game of the chosen player ended
-other than REGULAR: the last line names the causes), and 130 after Ctrl-C (the table of the
-games played so far is printed, its last line says the match was stopped).  Without ``--logs``
+other than REGULAR: the last line names the causes), and 128 + N after the signal N (SIGINT
+130, SIGTERM 143, SIGHUP 129: tools/stopping.py): every bot's process group is stopped, the
+table of the games finished so far is printed (also when none was), and its last lines name
+those games and the signal.  Without ``--logs``
 or ``--replays`` the commands' output goes to a temporary folder that is removed after a match
 of regular games and kept (and named) when a game ended otherwise.
 """
@@ -66,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     from swc_local.tools import families
     from swc_local.tools.match import MatchConfig, run_match
     from swc_local.tools.match_report import Progress, RecordWriter, irregular_line, results_table
+    from swc_local.tools.players import kill_every_group
     from swc_local.tools.runner import CommandError, require_commands
+    from swc_local.tools.stopping import stop_signals_as_interrupt
 
     game = registry.entry(args.game)
     if game is None:
@@ -125,11 +129,15 @@ def run(args: argparse.Namespace) -> int:
         progress(record)
 
     began = time.monotonic()
-    code, stopped = None, None
+    code, stopped, signalled = None, None, None
     try:
-        report = trio.run(run_match, config, on_game)
-    except KeyboardInterrupt:
-        code = 130
+        with stop_signals_as_interrupt() as signals:
+            try:
+                report = trio.run(run_match, config, on_game)
+            except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every bot's process group was stopped
+                code, signalled = signals.exit_status(), signals.describe()
+            finally:
+                kill_every_group()  # what an interrupted unwind (a second Ctrl-C) left
     except CommandError as error:
         code, stopped = 2, error
     finally:
@@ -138,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
     keep = not temporary or any(not r.regular for r in played)
     if not keep:  # nothing to read in a temporary folder of regular games: remove it
         shutil.rmtree(logs, ignore_errors=True)
-    if played:  # the games played so far, also after Ctrl-C or a command that cannot play
-        why = "Ctrl-C" if code == 130 else ("a command cannot play (see below)" if stopped is not None else None)
+    if played or signalled:  # the games played so far, also after a signal or a command that cannot play
+        why = signalled or ("a command cannot play (see below)" if stopped is not None else None)
         print(results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
                             commands=commands, total=args.games, logs=str(logs) if keep else None, stopped=why))
     if stopped is not None:

@@ -7,7 +7,9 @@ in ReversiXT) and ``{player}`` (ReversiXT's player number) are replaced in every
 nothing else is touched, so a command may contain other braces.
 
 Each process gets its own session (process group), so a command that is a shell script and the
-bot it starts are stopped together: SIGTERM first, SIGKILL after a grace period.
+bot it starts are stopped together: SIGTERM first, SIGKILL after a grace period.  Every group
+still running is in :data:`LIVE_GROUPS`, so a command stopped by a signal can kill what an
+interrupted unwind left (:func:`kill_every_group`).
 """
 
 from __future__ import annotations
@@ -31,15 +33,30 @@ def expand(command: str | list[str], **values: object) -> list[str]:
     return out
 
 
+LIVE_GROUPS: set[int] = set()
+"""The process groups of the commands started here that have not been stopped yet."""
+
+
 async def wait_or_stop(process: trio.Process) -> int:
     """The process's exit code; if the caller is cancelled first, the process group is stopped
-    (SIGTERM, then SIGKILL) before the cancellation goes on."""
+    (SIGTERM, then SIGKILL) before the cancellation goes on.  Either way the group is stopped
+    once its leader is gone: a bot's child that outlived it (a shell script's java) ends too."""
+    LIVE_GROUPS.add(process.pid)
     try:
         return await process.wait()
     finally:
-        if process.returncode is None:
-            with trio.CancelScope(shield=True):
+        with trio.CancelScope(shield=True):
+            if process.returncode is None:
                 await stop(process)
+            _signal(process.pid, signal.SIGKILL)
+        LIVE_GROUPS.discard(process.pid)
+
+
+def kill_every_group() -> None:
+    """SIGKILL to every process group still in :data:`LIVE_GROUPS` (the last resort of a stop)."""
+    for group in list(LIVE_GROUPS):
+        _signal(group, signal.SIGKILL)
+        LIVE_GROUPS.discard(group)
 
 
 def command_text(command: str | list[str]) -> str:
@@ -55,20 +72,18 @@ _PLAIN = re.compile(r"[\w@%+=:,./{}-]+")  # placeholders like {port} need no quo
 
 async def stop(process: trio.Process, grace: float = 1.0) -> None:
     """SIGTERM to the process group, SIGKILL after ``grace`` seconds."""
-    _signal(process, signal.SIGTERM)
+    _signal(process.pid, signal.SIGTERM)
     with trio.move_on_after(grace):
         await process.wait()
         return
-    _signal(process, signal.SIGKILL)
+    _signal(process.pid, signal.SIGKILL)
     with trio.move_on_after(grace):
         await process.wait()
 
 
-def _signal(process: trio.Process, sig: int) -> None:
+def _signal(group: int, sig: int) -> None:
+    """``sig`` to the process group ``group`` (its leader's pid: start_new_session)."""
     try:
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, sig)
-        else:  # pragma: no cover -- Windows
-            process.kill()
+        os.killpg(group, sig)
     except (ProcessLookupError, PermissionError):
         pass

@@ -145,7 +145,7 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
     assert process.returncode == 130
     assert "stopped after" in out and "of 200 games" in out
     played = int(out.split("stopped after ")[1].split()[0])
-    assert out.splitlines()[-1] == f"stopped after {played} of 200 games: Ctrl-C"  # never "every game ended ..."
+    assert out.splitlines()[-1] == f"stopped after {played} of 200 games: SIGINT (Ctrl-C)"  # never "every game ended ..."
     assert played >= 2 and f"{played} games of reversixt" in out
 
 
