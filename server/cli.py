@@ -36,9 +36,12 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         return _fail(str(error))
     try:
-        run(settings)
+        signum = run(settings)
+        if signum is not None:  # SIGINT, SIGTERM, SIGHUP: the shell's convention (server/shutdown.py)
+            return 128 + signum
     except KeyboardInterrupt:
         log.info("stopped")
+        return 128 + signal.SIGINT
     except CannotListen as error:  # any door's port: one line, the same wording for every door
         log.error("swc serve: %s", error)
         return 1
