@@ -133,7 +133,7 @@ def add_commands(commands) -> None:
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
 
-    bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
+    bot = commands.add_parser("bot", help=f"play one game with the game's reference bot (any of the {len(registry.entries())} games)")
     bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
     bot.add_argument("--host", default="localhost")
     bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")

@@ -1,4 +1,4 @@
-"""``swc match GAME``: N games of any of the eight games between player commands.
+"""``swc match GAME``: N games of any game of the registry between player commands.
 
 One command for every game: the game comes from the registry, the options that only some
 games know (``--map``, ``--soft-timeout``, ...) go to the game's family as they are, and a flag
@@ -24,13 +24,14 @@ import tempfile
 from pathlib import Path
 
 from swc_local.games import registry
+from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_match_flags, flag_for, given
 
 log = logging.getLogger("swc")
 
 def add_match_command(commands) -> None:
     match = commands.add_parser(
-        "match", help="play N games between bot commands (any of the eight games) on in-process doors",
+        "match", help=f"play N games between bot commands (any of the {len(registry.entries())} games) on in-process doors",
         description="Play N games between player commands. Games: " + ", ".join(registry.game_names()) + ".",
     )
     match.add_argument("game", metavar="GAME",
@@ -74,28 +75,23 @@ def run(args: argparse.Namespace) -> int:
 
     game = registry.entry(args.game)
     if game is None:
-        log.error("swc match: %s", registry.unknown_game_message(args.game))
-        return 2
+        return usage_error("swc match", registry.unknown_game_message(args.game))
     adapter = families.family(game.family).adapter
     options = given(args)
     foreign = [key for key in options if key not in adapter.OPTIONS]
     if foreign:
         flag = flag_for(foreign[0])
-        log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family)
-        return 2
+        return usage_error("swc match", f"{flag} does not apply to {game.name} (a {game.family} game)")
     problem = adapter.check_options(game.game_type, options)
     if problem:
-        log.error("swc match %s: %s", game.name, problem)
-        return 2
+        return usage_error("swc match", f"{game.name}: {problem}")
     players = list(args.player)
     if args.player1 or args.player2:
         if players:
-            log.error("swc match: give either --player (repeatable) or --player1/--player2, not both")
-            return 2
+            return usage_error("swc match", "give either --player (repeatable) or --player1/--player2, not both")
         players = [args.player1 or game.bot_command(), args.player2 or game.bot_command()]
     if args.games < 1 or args.parallel < 1:
-        log.error("swc match: --games and --parallel must be at least 1 (got %d and %d)", args.games, args.parallel)
-        return 2
+        return usage_error("swc match", f"--games and --parallel must be at least 1 (got {args.games} and {args.parallel})")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     temporary = not (args.logs or args.replays)
     logs = args.logs or (args.replays / "logs" if args.replays else Path(tempfile.mkdtemp(prefix="swc-match-logs-")))
@@ -107,16 +103,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         commands = config.commands()
     except ValueError as error:
-        log.error("swc match %s: %s", game.name, error)
-        return 2
+        return usage_error("swc match", f"{game.name}: {error}")
     watched = _watched_player(args.fail_on_irregular, len(commands))
     if watched is False:
         return 2
     try:
         require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
     except CommandError as error:
-        log.error("swc match: %s", error)
-        return 2
+        return usage_error("swc match", str(error))
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     played = []
@@ -151,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         print(results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
                             commands=commands, total=args.games, logs=str(logs) if keep else None, stopped=why))
     if stopped is not None:
-        log.error("swc match: %s", stopped)
+        usage_error("swc match", str(stopped), help=False)
     if code is not None:
         return code
     irregular = irregular_line(played, None if watched == "all" else watched) if watched else None
@@ -167,6 +161,6 @@ def _watched_player(value: str | None, players: int) -> str | None | bool:
     names = [f"player{k + 1}" for k in range(players)]
     if value is None or value == "all" or value in names:
         return value
-    log.error("swc match: --fail-on-irregular %s: no such player (%s, or none for every player); "
-              "put GAME before the flag", value, ", ".join(names))
+    usage_error("swc match", f"--fail-on-irregular {value}: no such player ({', '.join(names)}, or none for "
+                             "every player); put GAME before the flag")
     return False

@@ -1,4 +1,4 @@
-"""The one match runner: games of any of the eight games between player commands.
+"""The one match runner: games of any game of the registry between player commands.
 
 ``swc match``, the pytest fixtures and tournaments all play through :func:`play_games`.  What a
 run does, game after game (K at a time, ``parallel``):

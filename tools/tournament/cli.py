@@ -33,6 +33,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_tournament_flags
 from swc_local.tools.tournament import binomial
 from swc_local.tools.tournament.arguments import (
@@ -89,8 +90,7 @@ def main(args: argparse.Namespace) -> int:
             return _openings(args)
         return _tournament(args)
     except (UsageError, ScheduleError, DatabaseError, BookError) as error:
-        print(f"swc tournament: error: {error}", file=sys.stderr)
-        return 2
+        return usage_error("swc tournament", str(error))
 
 
 def _report(args: argparse.Namespace) -> int:
