@@ -6,6 +6,14 @@ arguments.  ``{host}``, ``{port}``, ``{reservation}``, ``{seed}``, ``{game}`` (t
 in ReversiXT) and ``{player}`` (ReversiXT's player number) are replaced in every argument;
 nothing else is touched, so a command may contain other braces.
 
+A command's leading bare ``python`` or ``python3`` is the interpreter that runs this tool
+(``sys.executable``, :func:`own_python`): the one ``swc match`` or the test was started with,
+which has swc-local and its client library installed, rather than whatever ``python`` comes
+first on PATH (a system Python without them, or none: the bot then crashed before joining with a
+reason few read). A Python named by a path (``.venv/bin/python``, ``/usr/bin/python3``) or with
+a version (``python3.12``) is run as written; so is every command of a frozen ``swc`` executable,
+whose ``sys.executable`` is no Python.
+
 Each process gets its own session (process group), so a command that is a shell script and the
 bot it starts are stopped together: SIGTERM first, SIGKILL after a grace period.  Every group
 still running is in :data:`LIVE_GROUPS`, so a command stopped by a signal can kill what an
@@ -18,13 +26,24 @@ import os
 import re
 import shlex
 import signal
+import sys
 
 import trio
 
 
+OWN_PYTHON_NAMES = ("python", "python3")
+
+
+def own_python(argv: list[str]) -> list[str]:
+    """``argv`` with a leading bare ``python``/``python3`` replaced by ``sys.executable`` (see above)."""
+    if argv and argv[0] in OWN_PYTHON_NAMES and sys.executable and not getattr(sys, "frozen", False):
+        return [sys.executable, *argv[1:]]
+    return argv
+
+
 def expand(command: str | list[str], **values: object) -> list[str]:
-    """The argument list of ``command`` with the placeholders filled in."""
-    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    """The argument list of ``command`` with the placeholders filled in, run by :func:`own_python`."""
+    argv = own_python(shlex.split(command) if isinstance(command, str) else list(command))
     out = []
     for arg in argv:
         for key, value in values.items():
