@@ -61,6 +61,12 @@ EXIT_SECONDS = 1.9
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
+def stop_signals() -> tuple[int, ...]:
+    """:data:`SIGNALS`, less SIGHUP when it is ignored already: ``nohup swc serve &`` asked to
+    outlive its terminal, and keeps doing so."""
+    return tuple(sig for sig in SIGNALS if not (sig == signal.SIGHUP and signal.getsignal(sig) is signal.SIG_IGN))
+
+
 def exit_deadline(seconds: float = EXIT_SECONDS, exit=os._exit, status: int = 0) -> threading.Timer:
     """A thread that ends the process with ``status`` ``seconds`` from now (the log flushed first),
     whatever the event loop is doing: the last step of a stop cannot be held up by a busy loop.
@@ -119,7 +125,7 @@ async def serve_until_signalled(server) -> int | None:
     """Run ``server`` until SIGTERM, SIGINT or SIGHUP, then stop it gracefully (trio's main thread
     only); the signal's number (the command exits with 128 + it), None if the server ended alone."""
     received: list[int] = []
-    with trio.open_signal_receiver(*SIGNALS) as signals:
+    with trio.open_signal_receiver(*stop_signals()) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
             nursery.start_soon(_watch_signals, signals, server, nursery, received)

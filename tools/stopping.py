@@ -13,7 +13,8 @@ A second SIGTERM or SIGHUP while the first stop unwinds does not wait: every pro
 alive is killed (SIGKILL) and the process exits at once with 128 + that signal. (A second Ctrl-C
 is trio's KeyboardInterrupt again; the commands kill what is left in their ``finally``.)
 
-Conformance note: a shell starts a background job of a script with SIGINT ignored; Python then
+Conformance notes: under ``nohup`` (SIGHUP ignored) SIGHUP stays ignored, as asked. A shell
+starts a background job of a script with SIGINT ignored; Python then
 installs no KeyboardInterrupt handler and trio none of its own, so SIGINT (and SIGTERM, which
 goes the same way) would not stop the run. While a run lasts, SIGINT is set back to Python's
 default handler: ``swc match`` promises to stop on SIGINT wherever it was started from.
@@ -73,7 +74,8 @@ def stop_signals_as_interrupt():
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # see the conformance note
         signal.signal(signal.SIGINT, signal.default_int_handler)
     for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, as_interrupt)
+        if not (sig == signal.SIGHUP and previous[sig] is signal.SIG_IGN):  # nohup: keep outliving the terminal
+            signal.signal(sig, as_interrupt)
     try:
         yield state
     finally:

@@ -149,3 +149,20 @@ def test_sigterm_and_sighup_inside_trio_take_the_ctrl_c_path(signum):
             trio.run(_sleep_forever)
     assert state.exit_status() == 128 + signum and state.describe() == signal.Signals(signum).name
     assert signal.getsignal(signum) is before
+
+
+def test_under_nohup_sighup_stays_ignored():
+    """``nohup swc match ...`` asked to outlive its terminal: SIGHUP is not turned into a stop."""
+    from swc_local.server.shutdown import stop_signals
+    from swc_local.tools.stopping import stop_signals_as_interrupt
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with stop_signals_as_interrupt():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+        assert signal.SIGHUP not in stop_signals() and signal.SIGTERM in stop_signals()
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        assert signal.SIGHUP in stop_signals()
+    finally:
+        signal.signal(signal.SIGHUP, before)
