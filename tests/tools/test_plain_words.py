@@ -37,6 +37,8 @@ def test_a_bad_flag_points_to_the_help_of_its_subcommand(argv, prog, capsys):
     (["match", "piranhas", "--fail-on-irregular", "player9"], "swc match", "--fail-on-irregular player9: no such player"),
     (["replay", "nothing.bin"], "swc replay", "nothing.bin is no replay or game log"),
     (["tournament", "piranhas", "--db", "x.db"], "swc tournament", "at least 2 bots, got 0"),
+    (["bot", "piranhaz"], "swc bot", "unknown game 'piranhaz'"),
+    (["bot", "piranhas", "--strategy", "clever"], "swc bot", "--strategy 'clever': the reference bot of piranhas"),
 ])
 def test_a_cli_error_is_one_plain_line_naming_the_value_and_the_help(argv, prog, named, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
