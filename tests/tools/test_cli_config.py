@@ -105,7 +105,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
         server.send_signal(signal.SIGINT)
         with trio.fail_after(10):
             await server.wait()
-    assert server.returncode == 0
+    assert server.returncode == 128 + signal.SIGINT
 
 
 # -- wrong input is refused with the value, the file and line, and what is accepted (issue 22) --
