@@ -25,8 +25,13 @@ exec "{python}" -c 'import signal, time; signal.signal(signal.SIGTERM, signal.SI
 """
 
 
-def marked_processes(marker: str) -> list[int]:
-    """The live processes whose command line holds ``marker`` (psutil if installed, else /proc)."""
+def marked_processes(marker: str, but: int | None = None) -> list[int]:
+    """The live processes whose command line holds ``marker`` (psutil if installed, else /proc),
+    but the process ``but`` (the command under test, whose arguments name the bot's command)."""
+    return [pid for pid in _marked(marker) if pid != but]
+
+
+def _marked(marker: str) -> list[int]:
     try:
         import psutil
     except ImportError:
@@ -72,8 +77,8 @@ def stop_when_marked(process: subprocess.Popen, marker: str, signum: int, after_
                     break
             else:
                 pytest.fail("".join(err) + process.stdout.read())
-        for _ in range(3000):
-            if len(marked_processes(marker)) >= 2 or process.poll() is not None:
+        for _ in range(3000):  # the bot's script and its child run (the command itself does not count)
+            if len(marked_processes(marker, but=process.pid)) >= 2 or process.poll() is not None:
                 break
             time.sleep(0.01)
         process.send_signal(signum)
