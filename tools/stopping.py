@@ -6,18 +6,18 @@ tasks unwind, and each bot's process group is stopped on the way out (tools/play
 killed the process at once instead, and its bots, each in a session of its own, lived on with
 parent 1. :func:`stop_signals_as_interrupt` sends those two down the Ctrl-C path, so the three
 signals stop a run alike: every process it started ends, what was finished is printed, and the
-exit status is 128 + the signal's number (the shell's convention), which :func:`exit_status`
-gives.
+exit status is 128 + the signal's number (the shell's convention), which
+:meth:`SignalState.exit_status` gives.
 
 A second SIGTERM or SIGHUP while the first stop unwinds does not wait: every process group still
 alive is killed (SIGKILL) and the process exits at once with 128 + that signal. (A second Ctrl-C
 is trio's KeyboardInterrupt again; the commands kill what is left in their ``finally``.)
 
 Conformance notes: under ``nohup`` (SIGHUP ignored) SIGHUP stays ignored, as asked. A shell
-starts a background job of a script with SIGINT ignored; Python then
-installs no KeyboardInterrupt handler and trio none of its own, so SIGINT (and SIGTERM, which
-goes the same way) would not stop the run. While a run lasts, SIGINT is set back to Python's
-default handler: ``swc match`` promises to stop on SIGINT wherever it was started from.
+starts a background job of a script with SIGINT ignored; Python then installs no
+KeyboardInterrupt handler and trio none of its own, so SIGINT (and SIGTERM, which goes the same
+way) would not stop the run. While a run lasts, SIGINT is set back to Python's default handler:
+``swc match`` promises to stop on SIGINT wherever it was started from.
 """
 
 from __future__ import annotations
