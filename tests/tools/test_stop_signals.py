@@ -171,3 +171,17 @@ def test_under_nohup_sighup_stays_ignored():
         assert signal.SIGHUP in stop_signals()
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_a_background_job_with_sigint_ignored_still_stops_on_it():
+    """A script's ``swc match ... &`` starts with SIGINT ignored: the run takes it back, then
+    leaves it as it was."""
+    from swc_local.tools.stopping import stop_signals_as_interrupt
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with stop_signals_as_interrupt():
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
