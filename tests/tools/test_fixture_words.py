@@ -95,3 +95,13 @@ def test_a_cause_survives_pickling():
 
     cause = pickle.loads(pickle.dumps(Cause("CRASHED", CRASH)))
     assert cause == "CRASHED" and cause.reason == CRASH
+
+
+def test_the_other_families_fixtures_say_why_too():
+    from swc_local.swc_pytest.reversixt import PlayedReversi
+    from swc_local.swc_pytest.roborally import PlayedRoboRally
+
+    seats = (SeatResult("player1", "1", 2, ("0", "0"), "CRASHED", CRASH, 1), SeatResult("player2", "2", 1, ("1", "0"), "REGULAR"))
+    record = GameResult(game="roborally", index=0, seed=1, seats=seats, duration=1.0)
+    assert CRASH in repr(PlayedRoboRally(record).causes[0])
+    assert explain_comparison("==", PlayedReversi(record).causes[1], "REGULAR")[1] == f"the cause CRASHED: {CRASH}"
