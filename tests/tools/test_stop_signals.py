@@ -12,6 +12,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+import trio
 
 from tests.processes import ctrl_c_at_default
 
@@ -130,9 +131,10 @@ def test_swc_tournament_stopped_by_a_signal_ends_every_bot_and_names_the_finishe
     assert len(finished) >= 2 and all(line.startswith("  game r0/hang~ref/") for line in finished), out
 
 
+@trio.lowlevel.enable_ki_protection
 async def _sleep_forever() -> None:
-    import trio
-
+    """KI-protected, so trio delivers the interrupt at a checkpoint (as in a match, whose tasks
+    wait at checkpoints), never inside whatever Python code the signal happens to stop."""
     await trio.sleep_forever()
 
 
@@ -142,8 +144,6 @@ def test_sigterm_and_sighup_inside_trio_take_the_ctrl_c_path(signum):
     stopped), and the status to exit with is 128 + the signal; the handlers are put back after."""
     import os
     import threading
-
-    import trio
 
     from swc_local.tools.stopping import stop_signals_as_interrupt
 
