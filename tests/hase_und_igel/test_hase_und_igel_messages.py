@@ -6,7 +6,7 @@ import pytest
 
 from swc_local.games.hase_und_igel import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
 from swc_local.games.hase_und_igel.rules import (
     EAT,
     FALL,
@@ -22,6 +22,8 @@ from swc_local.games.hase_und_igel.rules import (
 from swc_local.games.plugin import InvalidMove, MalformedMove
 from swc_local.protocol.element import parse
 from tests.hase_und_igel.test_hase_und_igel_support import mv, pos, setup, start
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 CASES = [
     ("Keine Aktionen vorhanden.", start, ()),

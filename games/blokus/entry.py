@@ -1,0 +1,32 @@
+"""Blokus 2027: the one value the registry lists (facts here, parts loaded on first use)."""
+
+from __future__ import annotations
+
+from swc_local.games.entry import XmlSeason
+from swc_local.games.plugin import ENVELOPE_2025, MODERN
+
+
+class Blokus2027(XmlSeason):
+    game_type = "swc_2027_blokus"
+    short_names = ("blokus",)
+    title = "Blokus 2027"
+    display_name = "Blokus"
+    season = 2027
+    dialect = MODERN
+    envelope = ENVELOPE_2025
+    greedy = True
+
+    def load_plugin(self):
+        from swc_local.games.blokus.plugin import BlokusPlugin
+        return BlokusPlugin
+
+    def load_view(self):
+        from swc_local.games.blokus import view
+        return view
+
+    def load_pointing(self):
+        from swc_local.games import blokus_pointing
+        return blokus_pointing
+
+
+ENTRY = Blokus2027()

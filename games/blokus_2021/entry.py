@@ -1,0 +1,31 @@
+"""Blokus 2021: the one value the registry lists (facts here, parts loaded on first use)."""
+
+from __future__ import annotations
+
+from swc_local.games.entry import XmlSeason
+from swc_local.games.plugin import SEASON_2021
+
+
+class Blokus2021(XmlSeason):
+    game_type = "swc_2021_blokus"
+    short_names = ("blokus_2021",)
+    title = "Blokus 2021"
+    display_name = "Blokus"
+    season = 2021
+    dialect = SEASON_2021
+    greedy = True
+
+    def load_plugin(self):
+        from swc_local.games.blokus_2021.plugin import Blokus2021Plugin
+        return Blokus2021Plugin
+
+    def load_view(self):
+        from swc_local.games.blokus_2021 import view
+        return view
+
+    def load_pointing(self):
+        from swc_local.games import blokus_pointing
+        return blokus_pointing
+
+
+ENTRY = Blokus2021()

@@ -1,0 +1,31 @@
+"""Penguins 2023: the one value the registry lists (facts here, parts loaded on first use)."""
+
+from __future__ import annotations
+
+from swc_local.games.entry import XmlSeason
+from swc_local.games.plugin import ENVELOPE_2022, MODERN
+
+
+class Penguins2023(XmlSeason):
+    game_type = "swc_2023_penguins"
+    short_names = ("penguins",)
+    title = "Penguins 2023"
+    display_name = "Penguins"
+    season = 2023
+    dialect = MODERN
+    envelope = ENVELOPE_2022
+
+    def load_plugin(self):
+        from swc_local.games.penguins.plugin import PenguinsPlugin
+        return PenguinsPlugin
+
+    def load_view(self):
+        from swc_local.games.penguins import view
+        return view
+
+    def load_pointing(self):
+        from swc_local.games.penguins import pointing
+        return pointing
+
+
+ENTRY = Penguins2023()

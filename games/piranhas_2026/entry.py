@@ -1,0 +1,31 @@
+"""Piranhas 2026: the one value the registry lists (facts here, parts loaded on first use)."""
+
+from __future__ import annotations
+
+from swc_local.games.entry import XmlSeason
+from swc_local.games.plugin import ENVELOPE_2025, MODERN
+
+
+class Piranhas2026(XmlSeason):
+    game_type = "swc_2026_piranhas"
+    short_names = ("piranhas_2026",)
+    title = "Piranhas 2026"
+    display_name = "Piranhas"
+    season = 2026
+    dialect = MODERN
+    envelope = ENVELOPE_2025
+
+    def load_plugin(self):
+        from swc_local.games.piranhas_2026.plugin import Piranhas2026Plugin
+        return Piranhas2026Plugin
+
+    def load_view(self):
+        from swc_local.games.piranhas_2026 import view
+        return view
+
+    def load_pointing(self):
+        from swc_local.games.piranhas_2026 import pointing
+        return pointing
+
+
+ENTRY = Piranhas2026()
