@@ -3,7 +3,7 @@
 The toy family ("count to three", tests/toy_family.py's protocol and door) has its part of each
 layer here, each in the file of its layer, and :func:`register` adds exactly one entry to each
 layer's tuple (ARCHITECTURE.md, "Where new things go"); nothing else in the package changes.
-tests/test_toy_all_the_way.py serves it, matches it (``swc match``), replays it (``swc
+tests/packaging/test_toy_all_the_way.py serves it, matches it (``swc match``), replays it (``swc
 replay``), draws it (``swc view``), plays it in a tournament and through a pytest fixture, and
 counts the files and the tuple entries that took.
 
