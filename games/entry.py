@@ -21,7 +21,7 @@ import sys
 from types import ModuleType
 from typing import Any, ClassVar
 
-from swc_local.games.plugin import CLASSIC, ENVELOPE_2022, TEAM_DIALECTS, Dialect, Envelope
+from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, TEAM_DIALECTS, Dialect, Envelope
 
 PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
 XML = "xml"
@@ -136,11 +136,6 @@ class XmlSeason(GameEntry):
     dialect: ClassVar[Dialect] = CLASSIC
     envelope: ClassVar[Envelope] = ENVELOPE_2022  # modern dialect: the result and timeout envelope
     greedy: ClassVar[bool] = False  # client/bot.py plays greedy where the plugin has a ``greedy_move``
-
-    def __init__(self) -> None:
-        super().__init__()
-        if not self.short_names:
-            raise TypeError(f"{type(self).__name__}: a season needs a short name")
 
     @property
     def bot(self) -> tuple[str, ...]:  # type: ignore[override]

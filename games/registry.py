@@ -21,10 +21,11 @@ loads its parts on first use (issue 30).
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
 from swc_local.games.blokus import entry as blokus
 from swc_local.games.blokus_2021 import entry as blokus_2021
-from swc_local.games.entry import PYTHON, XML, GameEntry, XmlSeason  # noqa: F401 (the names the layers above use)
+from swc_local.games.entry import PYTHON, XML, GameEntry, XmlSeason  # noqa: F401 (PYTHON, XML: names the layers above use)
 from swc_local.games.hase_und_igel import entry as hase_und_igel
 from swc_local.games.hase_und_igel_2025 import entry as hase_und_igel_2025
 from swc_local.games.hive import entry as hive
@@ -33,10 +34,12 @@ from swc_local.games.ostseeschach import entry as ostseeschach
 from swc_local.games.penguins import entry as penguins
 from swc_local.games.piranhas import entry as piranhas
 from swc_local.games.piranhas_2026 import entry as piranhas_2026
-from swc_local.games.plugin import GamePlugin
 from swc_local.games.reversixt import entry as reversixt
 from swc_local.games.roborally import entry as roborally
-from swc_local.protocol.element import Element
+
+if TYPE_CHECKING:  # annotations only: the tuple loads no wire code (the viewer draws without it)
+    from swc_local.games.plugin import GamePlugin
+    from swc_local.protocol.element import Element
 
 GAMES: tuple[GameEntry, ...] = (
     piranhas.ENTRY,
@@ -53,6 +56,9 @@ GAMES: tuple[GameEntry, ...] = (
     roborally.ENTRY,
 )
 """Every game, the XML seasons first (``<join/>`` and the lists show them in this order)."""
+
+FIXTURE_GAME: GameEntry = piranhas.ENTRY
+"""The game the ``swc_server`` pytest fixture serves when a test names none (the first it served)."""
 
 
 _names: tuple[tuple[GameEntry, ...], dict[str, GameEntry]] = ((), {})
@@ -103,7 +109,7 @@ def game_names() -> list[str]:
 
 def game_types() -> list[str]:
     """The game types of the XML family (the games the XML door serves)."""
-    return [game.game_type for game in GAMES if game.family == XML]
+    return [game.game_type for game in GAMES if isinstance(game, XmlSeason)]
 
 
 def of_family(family: str) -> tuple[GameEntry, ...]:

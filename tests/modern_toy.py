@@ -144,7 +144,7 @@ def register(monkeypatch) -> None:
     monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, *(ToyEntry(plugin) for plugin in (TOY_2022, TOY_2025))))
 
 
-class ToyEntry(registry.GameEntry):
+class ToyEntry(registry.XmlSeason):
     """A registry value for one of the toys (the plugin is built here, not by the value)."""
 
     def __init__(self, plugin: ToyPlugin) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from swc_local.games.dialects import SEASON_2021
 from swc_local.games.entry import XmlSeason
-from swc_local.games.plugin import SEASON_2021
 
 
 class Blokus2021(XmlSeason):

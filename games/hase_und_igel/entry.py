@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from swc_local.games.dialects import CLASSIC
 from swc_local.games.entry import XmlSeason
-from swc_local.games.plugin import CLASSIC
 
 
 class HaseUndIgel2018(XmlSeason):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from swc_local.games.dialects import ENVELOPE_2022, MODERN
 from swc_local.games.entry import XmlSeason
-from swc_local.games.plugin import ENVELOPE_2022, MODERN
 
 
 class Ostseeschach2022(XmlSeason):
