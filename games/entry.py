@@ -21,11 +21,11 @@ import sys
 from types import ModuleType
 from typing import Any, ClassVar
 
-from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, TEAM_DIALECTS, Dialect, Envelope
+from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, Dialect, Envelope
 
 PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
 XML = "xml"
-"""The name of the Software-Challenge family (the XML lobby); the other families name themselves."""
+"""The name of the Software-Challenge family (the XML lobby): :class:`XmlSeason`'s; the other families name themselves."""
 
 _UNLOADED = object()
 
@@ -40,7 +40,7 @@ class GameEntry:
     """
 
     game_type: ClassVar[str] = ""
-    family: ClassVar[str] = XML  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
+    family: ClassVar[str] = ""  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
     short_names: ClassVar[tuple[str, ...]] = ()
     seats: ClassVar[tuple[int, int]] = (2, 2)  # (fewest, most)
     title: ClassVar[str] = ""  # what people read (the viewer's lists): "Piranhas 2019"
@@ -131,6 +131,7 @@ class XmlSeason(GameEntry):
     before any game exists, and the plugin (``load_plugin``: the game's :class:`XmlPlugin`
     subclass, given this value, so the facts are stated here once)."""
 
+    family = XML
     display_name: ClassVar[str] = ""  # the game's name without its year ("Piranhas"), as the welcome says
     season: ClassVar[int | None] = None  # the year; None: the year in its game type
     dialect: ClassVar[Dialect] = CLASSIC
@@ -146,8 +147,3 @@ class XmlSeason(GameEntry):
     def strengths(self) -> tuple[tuple[str, tuple[str, ...]], ...]:  # type: ignore[override]
         # said here, so that naming the strengths does not load the plugin
         return tuple((name, ("--strategy", name)) for name in ("random", "greedy")) if self.greedy else ()
-
-    @property
-    def seat_labels(self) -> tuple[str, str]:
-        """What a person calls the two seats (see :func:`swc_local.games.plugin.seat_labels`)."""
-        return ("ONE", "TWO") if self.dialect in TEAM_DIALECTS else ("red", "blue")

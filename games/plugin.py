@@ -1,7 +1,7 @@
 """The contract between the server and a game.
 
-The server knows a game only through :class:`GamePlugin` (one object per game type, found in
-:mod:`swc_local.games.registry`) and the :class:`RunningGame` objects it creates (one per room).  Everything a game
+The server knows a game only through :class:`GamePlugin` (one object per game type, an
+:class:`XmlPlugin` its season's value builds, found in :mod:`swc_local.games.registry`) and the :class:`RunningGame` objects it creates (one per room).  Everything a game
 needs from XML goes through :class:`swc_local.protocol.element.Element`, so a game never sees bytes and the
 server never sees a board.
 
@@ -26,6 +26,7 @@ from swc_local.games.dialects import (  # noqa: F401  (the dialects are declared
     CLASSIC, ENVELOPE_2022, ENVELOPE_2025, MODERN, SEASON_2021, TEAM_DIALECTS, Dialect, Envelope,
 )
 from swc_local.protocol.element import Element
+from swc_local.protocol.xstream import java_int
 from swc_local.protocol.responses import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
 
 def seat_labels(plugin: object) -> tuple[str, str]:
@@ -53,22 +54,6 @@ class InvalidMove(Exception):
         self.detail = reason if detail is None else detail
 
 
-class MoveMistake(InvalidMove):
-    """An invalid move of the 22.x seasons (Ostseeschach, Penguins) with both official texts:
-    ``reason`` (the score reason, the exception's message) and ``detail`` (its toString,
-    ``InvalidMoveException(mistake=…, move=…)``, carried by the error message).  ``violation``
-    is the rules' exception, with ``mistake`` and ``move``."""
-
-    def __init__(self, violation: Any):
-        super().__init__(str(violation), f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})")
-        self.mistake = violation.mistake
-        self.move = violation.move
-
-    @property
-    def error_message(self) -> str:
-        return self.detail
-
-
 class MalformedMove(Exception):
     """The move could not be decoded (or the official code crashed on it): scored LEFT.
 
@@ -79,6 +64,18 @@ class MalformedMove(Exception):
     def __init__(self, message: str = "", cause: str = "UNKNOWN"):
         super().__init__(message)
         self.cause = cause
+
+
+def int_attr(element: Element, name: str, cause: str = "UNKNOWN") -> int:
+    """An int attribute of a move as XStream reads it (``Long.decode``, wrapped to a Java int); a
+    missing one is Java's default 0; one XStream cannot read is MalformedMove with ``cause``."""
+    text = element.get(name)
+    if text is None:
+        return 0
+    try:
+        return java_int(text)
+    except ValueError as error:
+        raise MalformedMove(str(error), cause=cause) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +149,7 @@ class GamePlugin(Protocol):
 
     game_type: str  # e.g. "swc_2019_piranhas"
     display_name: str
-    dialect: str  # CLASSIC, MODERN or SEASON_2021
+    dialect: Dialect  # CLASSIC, MODERN or SEASON_2021 (games/dialects.py)
     soft_timeout_ms: int
     hard_timeout_ms: int
     score_fragments: tuple[ScoreFragment, ...]
@@ -195,8 +192,9 @@ class PluginHooks:
     are the model), and a misspelt override is a plain attribute, found by reading the class.
     """
 
-    envelope: str = ENVELOPE_2022
-    """Modern dialect: the result and timeout envelope, ENVELOPE_2022 or ENVELOPE_2025."""
+    envelope: Envelope = ENVELOPE_2022
+    """Modern dialect: the result and timeout envelope, ENVELOPE_2022 or ENVELOPE_2025 (an
+    :class:`XmlPlugin` reads it from its season's value)."""
 
     season: int | None = None
     """The year of the game (e.g. 2022); None: the year in its game type. ``<join/>`` without

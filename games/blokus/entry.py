@@ -7,14 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class Blokus2027(XmlSeason):
-    game_type = "swc_2027_blokus"
-    short_names = ("blokus",)
-    title = "Blokus 2027"
-    display_name = "Blokus"
-    season = 2027
-    dialect = MODERN
-    envelope = ENVELOPE_2025
-    greedy = True
+    game_type, short_names, season = "swc_2027_blokus", ("blokus",), 2027
+    title, display_name = "Blokus 2027", "Blokus"
+    dialect, envelope, greedy = MODERN, ENVELOPE_2025, True
 
     def load_plugin(self):
         from swc_local.games.blokus.plugin import BlokusPlugin

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class Blokus2021(XmlSeason):
-    game_type = "swc_2021_blokus"
-    short_names = ("blokus_2021",)
-    title = "Blokus 2021"
-    display_name = "Blokus"
-    season = 2021
-    dialect = SEASON_2021
-    greedy = True
+    game_type, short_names, season = "swc_2021_blokus", ("blokus_2021",), 2021
+    title, display_name = "Blokus 2021", "Blokus"
+    dialect, greedy = SEASON_2021, True
 
     def load_plugin(self):
         from swc_local.games.blokus_2021.plugin import Blokus2021Plugin

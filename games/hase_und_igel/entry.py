@@ -7,10 +7,8 @@ from swc_local.games.entry import XmlSeason
 
 
 class HaseUndIgel2018(XmlSeason):
-    game_type = "swc_2018_hase_und_igel"
-    short_names = ("hase_und_igel",)
-    title = "Hase und Igel 2018"
-    display_name = "Hase und Igel"
+    game_type, short_names = "swc_2018_hase_und_igel", ("hase_und_igel",)
+    title, display_name = "Hase und Igel 2018", "Hase und Igel"
     dialect = CLASSIC
 
     def load_plugin(self):

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class HaseUndIgel2025(XmlSeason):
-    game_type = "swc_2025_hase_und_igel"
-    short_names = ("hase_und_igel_2025",)
-    title = "Hase und Igel 2025"
-    display_name = "Hase und Igel"
-    season = 2025
-    dialect = MODERN
-    envelope = ENVELOPE_2025
+    game_type, short_names, season = "swc_2025_hase_und_igel", ("hase_und_igel_2025",), 2025
+    title, display_name = "Hase und Igel 2025", "Hase und Igel"
+    dialect, envelope = MODERN, ENVELOPE_2025
 
     def load_plugin(self):
         from swc_local.games.hase_und_igel_2025.plugin import HaseUndIgel2025Plugin

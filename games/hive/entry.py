@@ -7,11 +7,8 @@ from swc_local.games.entry import XmlSeason
 
 
 class Hive2020(XmlSeason):
-    game_type = "swc_2020_hive"
-    short_names = ("hive",)
-    title = "Hive 2020"
-    display_name = "Hive"
-    season = 2020
+    game_type, short_names, season = "swc_2020_hive", ("hive",), 2020
+    title, display_name = "Hive 2020", "Hive"
     dialect = CLASSIC
 
     def load_plugin(self):

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class MississippiQueen2024(XmlSeason):
-    game_type = "swc_2024_mississippi_queen"
-    short_names = ("mississippi_queen",)
-    title = "Mississippi Queen 2024"
-    display_name = "Mississippi Queen"
-    season = 2024
-    dialect = MODERN
-    envelope = ENVELOPE_2025
+    game_type, short_names, season = "swc_2024_mississippi_queen", ("mississippi_queen",), 2024
+    title, display_name = "Mississippi Queen 2024", "Mississippi Queen"
+    dialect, envelope = MODERN, ENVELOPE_2025
 
     def load_plugin(self):
         from swc_local.games.mississippi_queen.plugin import MississippiQueenPlugin

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class Ostseeschach2022(XmlSeason):
-    game_type = "swc_2022_ostseeschach"
-    short_names = ("ostseeschach",)
-    title = "Ostseeschach 2022"
-    display_name = "Ostseeschach"
-    season = 2022
-    dialect = MODERN
-    envelope = ENVELOPE_2022
+    game_type, short_names, season = "swc_2022_ostseeschach", ("ostseeschach",), 2022
+    title, display_name = "Ostseeschach 2022", "Ostseeschach"
+    dialect, envelope = MODERN, ENVELOPE_2022
 
     def load_plugin(self):
         from swc_local.games.ostseeschach.plugin import OstseeschachPlugin

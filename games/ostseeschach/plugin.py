@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import MoveMistake, Outcome, PositionGame, ScoreFragment, XmlPlugin
+from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
-class OstseeschachGame(PositionGame):
+class OstseeschachGame(FromToGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ()
@@ -46,13 +47,6 @@ class OstseeschachGame(PositionGame):
     def snapshot(self) -> OstseeschachGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return OstseeschachGame(self.position.copy(), self.names)
-
-    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
-        return MoveMistake(violation)
-
-    def move_text(self, move: Move) -> str:
-        """The official ``Move.toString``, quoted in the not-your-turn reason."""
-        return str(move)
 
     @property
     def win_reason(self) -> str | None:
@@ -65,15 +59,6 @@ class OstseeschachGame(PositionGame):
         if decision is None:
             return None
         return Outcome(decision.winner, "")
-
-    def state_element(self) -> Element:
-        return xmlmap.state_element(self.position)
-
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(part) for part in self.position.score_parts(seat)]
-
-    def winner_element(self, seat: int) -> Element:
-        return xmlmap.team_element("winner", seat)
 
 
 class OstseeschachPlugin(XmlPlugin):

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class Penguins2023(XmlSeason):
-    game_type = "swc_2023_penguins"
-    short_names = ("penguins",)
-    title = "Penguins 2023"
-    display_name = "Penguins"
-    season = 2023
-    dialect = MODERN
-    envelope = ENVELOPE_2022
+    game_type, short_names, season = "swc_2023_penguins", ("penguins",), 2023
+    title, display_name = "Penguins 2023", "Penguins"
+    dialect, envelope = MODERN, ENVELOPE_2022
 
     def load_plugin(self):
         from swc_local.games.penguins.plugin import PenguinsPlugin

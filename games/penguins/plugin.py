@@ -33,7 +33,8 @@ import random
 
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import MoveMistake, Outcome, PositionGame, ScoreFragment, XmlPlugin
+from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 log = logging.getLogger("swc.penguins")  # under "swc": the server and tools set its level
@@ -44,7 +45,7 @@ def random_seed(rng: random.Random) -> int:
     return rng.getrandbits(32) - (1 << 31)
 
 
-class PenguinsGame(PositionGame):
+class PenguinsGame(FromToGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ("board_seed",)
@@ -68,12 +69,6 @@ class PenguinsGame(PositionGame):
     def snapshot(self) -> PenguinsGame:
         return PenguinsGame(self.position.copy(), self.names, self.board_seed)
 
-    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
-        return MoveMistake(violation)
-
-    def move_text(self, move: Move) -> str:
-        return str(move)
-
     @property
     def win_reason(self) -> str | None:
         """The official WinReason text once the game is over (never on the wire in 2023)."""
@@ -86,15 +81,6 @@ class PenguinsGame(PositionGame):
         if not self.position.is_over():
             return None
         return Outcome(self.position.winner(), "")
-
-    def state_element(self) -> Element:
-        return xmlmap.state_element(self.position)
-
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(part) for part in self.position.score_parts(seat)]
-
-    def winner_element(self, seat: int) -> Element:
-        return xmlmap.team_element("winner", seat)
 
 
 class PenguinsPlugin(XmlPlugin):

@@ -7,10 +7,8 @@ from swc_local.games.entry import XmlSeason
 
 
 class Piranhas2019(XmlSeason):
-    game_type = "swc_2019_piranhas"
-    short_names = ("piranhas",)
-    title = "Piranhas 2019"
-    display_name = "Piranhas"
+    game_type, short_names = "swc_2019_piranhas", ("piranhas",)
+    title, display_name = "Piranhas 2019", "Piranhas"
     dialect = CLASSIC
 
     def load_plugin(self):

@@ -7,13 +7,9 @@ from swc_local.games.entry import XmlSeason
 
 
 class Piranhas2026(XmlSeason):
-    game_type = "swc_2026_piranhas"
-    short_names = ("piranhas_2026",)
-    title = "Piranhas 2026"
-    display_name = "Piranhas"
-    season = 2026
-    dialect = MODERN
-    envelope = ENVELOPE_2025
+    game_type, short_names, season = "swc_2026_piranhas", ("piranhas_2026",), 2026
+    title, display_name = "Piranhas 2026", "Piranhas"
+    dialect, envelope = MODERN, ENVELOPE_2025
 
     def load_plugin(self):
         from swc_local.games.piranhas_2026.plugin import Piranhas2026Plugin

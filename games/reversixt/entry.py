@@ -6,11 +6,8 @@ from swc_local.games.entry import PYTHON, GameEntry
 
 
 class ReversiXT(GameEntry):
-    game_type = "reversixt"
-    family = "reversixt"
-    short_names = ("reversixt",)
-    seats = (2, 8)
-    title = "ReversiXT"
+    game_type = family = "reversixt"
+    short_names, seats, title = ("reversixt",), (2, 8), "ReversiXT"
     bot = (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port",
            "{port}", "--seed", "{seed}")
     bot_flags = ("--strategy", "greedy")

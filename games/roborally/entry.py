@@ -6,11 +6,8 @@ from swc_local.games.entry import PYTHON, GameEntry
 
 
 class RoboRally(GameEntry):
-    game_type = "roborally"
-    family = "roborally"
-    short_names = ("roborally",)
-    seats = (2, 6)
-    title = "Robo Rally"
+    game_type = family = "roborally"
+    short_names, seats, title = ("roborally",), (2, 6), "Robo Rally"
     bot = (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
            "--seed", "{seed}")
     bot_flags = ("--greedy",)

@@ -21,6 +21,7 @@ from swc_local.games.hase_und_igel.rules import (
 )
 from swc_local.games.plugin import InvalidMove, MalformedMove
 from swc_local.protocol.element import parse
+from swc_local.protocol.xstream import java_int
 from tests.hase_und_igel.test_hase_und_igel_support import mv, pos, setup, start
 
 PLUGIN = HASE_UND_IGEL_ENTRY.plugin
@@ -156,7 +157,7 @@ def test_undecodable_moves_are_malformed(xml):
     ("-0x10", -16), ("4294967295", -1), ("2147483648", -2147483648),
 ])
 def test_java_int_decoding(text, value):
-    assert xmlmap.java_int(text) == value
+    assert java_int(text) == value
 
 
 def test_empty_move_decodes_to_no_actions():
