@@ -2,9 +2,10 @@
 its first connection attempt (``--port 9``: nothing listens there, so the bot ends at once).
 
 Why wall time over many interleaved runs: the machine is shared, so one run says little; the
-commands alternate, so a burst of load hits both alike, and the median and the minimum are shown.
+commands alternate (and, with ``--against``, so do the two installations), so a burst of load hits
+both alike; the median and the minimum are shown, and with ``--against`` the ratio of the medians.
 
-    python -m benchmarks.startup [--runs 10]
+    python -m benchmarks.startup [--runs 10] [--against OTHER_VENV/bin/python]
 """
 
 from __future__ import annotations
@@ -16,23 +17,37 @@ import sys
 import time
 
 COMMANDS = {
-    "swc --version": [sys.executable, "-m", "swc_local.tools.cli", "--version"],
-    "swc bot piranhas --port 9": [sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas", "--port", "9"],
+    "swc --version": ["-m", "swc_local.tools.cli", "--version"],
+    "swc bot piranhas --port 9": ["-m", "swc_local.tools.cli", "bot", "piranhas", "--port", "9"],
 }
+
+
+def wall(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--against", help="another installation's interpreter (e.g. a checkout before a change)")
     args = parser.parse_args()
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    pythons = {"this": sys.executable} | ({"against": args.against} if args.against else {})
+    times = {(name, which): [] for name in COMMANDS for which in pythons}
     for _ in range(args.runs):
         for name, command in COMMANDS.items():
-            start = time.perf_counter()
-            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            times[name].append(time.perf_counter() - start)
-    for name, values in times.items():
-        print(f"{name}: median {statistics.median(values):.3f} s, min {min(values):.3f} s ({args.runs} runs)")
+            for which, python in pythons.items():
+                times[name, which].append(wall([python, *command]))
+    for name in COMMANDS:
+        line = [f"{name}:"]
+        for which in pythons:
+            values = times[name, which]
+            line.append(f"{which} median {statistics.median(values):.3f} s, min {min(values):.3f} s;")
+        if args.against:
+            ratio = statistics.median(times[name, "this"]) / statistics.median(times[name, "against"])
+            line.append(f"ratio this/against {ratio:.2f}")
+        print(" ".join(line), f"({args.runs} runs)")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ class ReversiXT(GameEntry):
     strengths = (("greedy", ("--strategy", "greedy")), ("random", ("--strategy", "random")))
 
     def load_rules(self):
-        from swc_local.games import reversixt
-        return reversixt
+        from swc_local.games.reversixt import play
+        return play
 
     def load_view(self):
         from swc_local.games.reversixt import view
