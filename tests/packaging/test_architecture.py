@@ -153,9 +153,6 @@ ALLOWED = {
     # server/web/ and server/config.py are the host change's (branch host): removed by the host change
     ("swc_local.server.web.seats", "branches on the family XML"):
         "removed by the host change: the viewer's table host knows no family, the XML tables move to server/xml/",
-    # `swc maps` lists two families' bundled files; each family's tools value is to list its own
-    ("swc_local.tools.maps", "imports swc_local.games.reversixt.mapfile"): "to move into tools/reversixt_match.py",
-    ("swc_local.tools.maps", "imports swc_local.games.roborally.board"): "to move into tools/roborally_match.py",
     # the XML family's match adapter switches ReversiXT's door off by its section's name; a door-neutral
     # "this family's door only" setting needs the host change's settings (server/config.py)
     ("swc_local.tools.xml_match", "names 'reversixt'"): "removed with the host change's per-door settings",
