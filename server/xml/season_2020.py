@@ -52,12 +52,12 @@ LOBBY_DIALECT = "2020"
 class Season2020Room(GameRoom):
     """A classic room with the 2020 SDK's fault handling and result."""
 
-    def _echo(self, move: object | None, data: Element) -> Element | None:
+    def _echo(self, move: object | None, data: Element | None) -> Element | None:
         if move is None or not self.game.echoes_move(move):
             return None
         return original_request(self.plugin, move, data)
 
-    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element) -> None:
+    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element | None) -> None:
         message = NOT_YOUR_TURN if slot is not current else NOT_REQUESTED
         slot.send(msg.error(self.id, message, original_request(self.plugin, move, data)))
         log.info("room %s: %s sent data out of turn; dropped, the game goes on", self.id, slot.label)
@@ -66,7 +66,7 @@ class Season2020Room(GameRoom):
         if connection is not None:
             connection.close_politely(f"room {self.id}: {message}")
 
-    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element | None) -> None:
         echo = self._echo(move, data)
         slot.send(msg.error(self.id, f"Ungueltiger Zug von '{slot.display_name}'.\n{error.reason}", echo))
         self.to_observers(msg.error(self.id, error.reason, echo).render(1).encode())
