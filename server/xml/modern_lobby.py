@@ -128,7 +128,10 @@ class ModernLobby:
         if self.lobby.seat_limit_reached(connection):
             return
         descriptor = msg.SlotDescriptor(display_name="", can_timeout=self.settings.join_timeout)
-        self.lobby.join(connection, plugin, descriptor)
+        if game_type is None:
+            self.lobby.join_without_game(connection, plugin, descriptor)
+        else:
+            self.lobby.join(connection, plugin, descriptor)
 
     def _on_joinRoom(self, connection: Connection, element: Element) -> None:
         room_id = element.get("roomId")

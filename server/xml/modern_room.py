@@ -119,8 +119,14 @@ class ModernRoom(GameRoom):
     # -- start and sending ----------------------------------------------------------------------
 
     def greet(self) -> None:
+        """``welcomeMessage`` to ONE, then TWO; a ``<join/>`` player that a join naming
+        another game than ``defaultGame`` took along is told which game it became (``gameType``,
+        an attribute the official clients ignore: XStream and xsdata skip unknown attributes)."""
         for slot in self.slots:
-            slot.send(wire.welcome(self.id, slot.team))
+            welcome = wire.welcome(self.id, slot.team)
+            if slot.announce_game:
+                welcome.children[0].attrs["gameType"] = self.plugin.game_type
+            slot.send(welcome)
 
     def envelope_memento(self, state: Element) -> Element:
         return wire.memento(self.id, state)

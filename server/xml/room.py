@@ -103,6 +103,7 @@ class PlayerSlot:
     hard_timeout: bool = False
     violation: str | None = None
     left: bool = False
+    announce_game: bool = False  # its welcome names the game: a <join/> without gameType that got another than defaultGame
     left_cause: str | None = None  # why it left, as 2022+ results name it (UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED; None: LOST_CONNECTION)
 
     @property
@@ -204,6 +205,7 @@ class GameRoom:
     recording: bool = False
     last_result: object | None = None  # the result the room ended with (the dialect's type)
     abandoned: bool = False  # a join room whose only player left before the game began
+    superseded: bool = False  # a <join/> room that became a room of another game under its id (Lobby._regame)
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
     _memento_frame: tuple[str, str] | None = None  # the memento's text around its <state>
     _move_request: bytes | None = None  # rendered once per room: it never changes
