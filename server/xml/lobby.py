@@ -7,6 +7,17 @@ room (:meth:`Lobby.receive`).
 
 Spec-conformance notes (those of one dialect are in its module):
 
+* Which game a ``<join/>`` without gameType plays (2022+; docs/manual/server.md, "Which game a
+  join plays"): the official servers since 2022 served one game, so their clients never name
+  it.  A bare join takes the seat of the join that has waited longest in a room of any 2022+
+  game (FIFO by the time the seat became free: ``open_since``); a join naming a 2022+ game
+  takes a waiting join of its own game first, else the oldest waiting bare join, whose room
+  (of ``defaultGame``) becomes a room of the named game under the same id (:meth:`Lobby._regame`),
+  else opens a room.  Two bare joins play ``defaultGame``.  So at most one bare join waits, and
+  only while no typed 2022+ join does; typed joins of different games wait side by side.  A
+  bare join never pairs with a 2018-2021 join (those clients always name their game and speak
+  another dialect).  A bare player that got another game than ``defaultGame`` has ``gameType``
+  on its welcome (``announce_game``); with ``defaultGame`` its bytes are the official ones.
 * Differences, all listed in the README: ``join`` pairs only clients of the same game type (the
   official server ignored the type when any room was open); rooms are searched in the order their
   seats became free, through an index of open rooms per game type, so a join costs the same with

@@ -20,7 +20,11 @@ Spec-conformance notes (ostseeschach_2022.md A.3-A.5, modern_dialect_2023plus.md
 * Faults: not on turn / not requested: error (with ``<originalMessage>``) to the offender only,
   RULE_VIOLATION.  Invalid move: error to the offender and observers.  An undecodable move or an
   unknown data class: the connection is closed without a word, LEFT (``MalformedMove.cause``).
-  Room data that is a known non-move message: an errorpacket, nothing else happens.
+  Room data that is a known non-move message, or no data at all (``<room roomId="R"/>``, the
+  2020 Java simple client's empty move): an errorpacket (``RoomPacket(roomId=R, data=null)``),
+  nothing else happens, the move request stays pending (golden/empty_move: 22.final, 23.0.3,
+  24.2.5, 26.1.0; 25.x and 27.0.4 throw the same exception in ``Lobby.onRequest``, read from
+  the backend, not run).
   Soft timeout: checked when the move arrives, the move is discarded.  Hard timeout: a timer.
 * 2022 scores: the offender 0 with its cause, the other 2; hard timeouts are written with cause
   ``SOFT_TIMEOUT`` and no ``<winner>`` follows a timeout (both copied from 22.final).

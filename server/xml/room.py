@@ -13,6 +13,12 @@ Spec-conformance notes (classic lobby spec §4-§8):
   known non-move payload, then the rules.  As on the official server, once a first move request
   was sent the "requested" flag is never cleared, so in a paused room the side to move may move
   unrequested.
+* An empty move (``<room roomId="R"/>``, no ``<data>``: the 2020 Java simple client without a
+  legal move) is a non-move like any other: XStream made it ``RoomPacket(data=null)``, the room
+  handed ``null`` to the game after the turn checks and the plugins' ``if (!(data instanceof
+  Move))`` refused it ("NAME hat kein Zug-Objekt gesendet.", RULE_VIOLATION, no
+  ``originalRequest``).  Captured on 20.final (golden/empty_move); 2018/2019 read from the
+  season's plugins and ``GameRoom.onEvent`` in the backend, not run.
 * Score computation follows §8: a win condition that holds at the end counts for both players;
   the innocent player of a fault gets 2 points and no reason; the offender's own fault wins
   (soft timeout, hard timeout, rule violation, left).

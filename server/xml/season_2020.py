@@ -19,6 +19,9 @@ Spec-conformance notes:
   timeout passes; where its seat cannot time out, the classic room's rule ends the game with
   LEFT at that request instead of hanging for ever (a difference, as for 2019 rooms).
 * §6.3/§6.4: every score has a ``reason``, ``""`` when there is none.
+* An empty move (``<room roomId="R"/>``, what the season's own Java simple client sends without
+  a legal move) is the non-move of E: the error, the result and ``left`` to both, CloseConnection
+  (golden/empty_move, ``official_2020.txt``).
 * §10 lobby (only with ``lobbyDialect=2020``; a mixed server answers ``password=`` as 2022+ and
   ``<join/>`` as the newest season, which every other season's clients need): ``<authenticate
   password>`` is the admin login and ``passphrase=`` is refused like a wrong password (L3);

@@ -23,6 +23,10 @@ Spec-conformance notes (§7, §8, §13; the captures in golden/blokus_2021 show 
   ``</protocol>`` (§8.5).  Not your turn: the error and the NotYourTurnException errorpacket to
   the offender, its connection closed, scored LEFT (§13.4).
 * Malformed moves and unknown data classes drop the sender without a byte, LEFT (§13.6).
+* An empty move (``<room roomId="R"/>``): the Lobby's ``GameRoomException: Received non-move
+  packet: RoomPacket(roomId=R, data=null)`` errorpacket with ``<originalRequest class="room"
+  roomId="R"/>``, CloseConnection, ``</protocol>``; the other player wins by LEFT
+  (golden/empty_move, ``official_2021.txt``).
 * Scores (§7.2): ``Gewinner`` 2/1/0 at a regular end, 2 for the innocent side of a violation,
   a departure or a timeout; the second part the team's real points, also for a violator.  A hard
   timeout is written ``SOFT_TIMEOUT`` with the 10-second text (§13.2).  Winners (§7.4, a defect
