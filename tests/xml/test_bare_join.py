@@ -170,3 +170,64 @@ async def test_the_reference_bot_and_a_bare_client_play_a_whole_game(start_serve
     assert results["bot"].error is None and results["bot"].result is not None
     assert results["bare"] is not None
     assert f"its <join/> without gameType plays {PIRANHAS}" in caplog.text
+
+
+KINDS = [None, PIRANHAS, PENGUINS, "swc_2022_ostseeschach", "swc_2019_piranhas"]
+
+
+def expected_pairs(kinds: list[str | None]) -> dict[int, tuple[int | None, str]]:
+    """The rules as a list model: join index -> (partner's index or None while waiting, game)."""
+    waiting: list[tuple[int, str | None]] = []  # (index, game type named or None), oldest first
+    outcome: dict[int, tuple[int | None, str]] = {}
+    modern = {game for game in KINDS if game is not None and registry.get(game).dialect == "modern"}
+    for index, kind in enumerate(kinds):
+        if kind is None:
+            match = next((w for w in waiting if w[1] is None or w[1] in modern), None)
+        else:
+            match = next((w for w in waiting if w[1] == kind), None)
+            if match is None and kind in modern:
+                match = next((w for w in waiting if w[1] is None), None)
+        if match is None:
+            waiting.append((index, kind))
+            outcome[index] = (None, kind or DEFAULT)
+            continue
+        waiting.remove(match)
+        game = kind or match[1] or DEFAULT
+        outcome[index] = (match[0], game)
+        outcome[match[0]] = (index, game)
+    return outcome
+
+
+def test_any_sequence_of_joins_pairs_as_the_documented_rules_say():
+    """Random sequences of bare, 2022+ and 2019 joins on the lobby itself, against a list model
+    of the rules in docs/manual/server.md (FIFO among the waiting ones)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from swc_local.protocol.element import parse
+    from swc_local.server.config import Settings
+    from swc_local.server.xml.connection import Connection
+    from swc_local.server.xml.lobby import Lobby
+
+    @settings(max_examples=30, deadline=None)
+    @given(st.lists(st.sampled_from(KINDS), max_size=8))
+    def check(kinds):
+        async def scenario():
+            lobby = Lobby(Settings(), spawn=lambda *args: None)
+            connections = []
+            for kind in kinds:
+                connection = Connection(None)
+                connections.append(connection)
+                lobby.receive(connection, parse(join(kind)))
+            rooms = [connection.slots[0].room for connection in connections]
+            for index, (partner, game) in expected_pairs(kinds).items():
+                assert rooms[index].plugin.game_type == game, (kinds, index)
+                if partner is None:
+                    assert rooms[index].player_count == 1, (kinds, index)
+                else:
+                    assert rooms[index] is rooms[partner] and rooms[index].full, (kinds, index)
+            assert sum(1 for room in lobby.bare_rooms if room.status.value == "created") <= 1
+
+        trio.run(scenario)
+
+    check()
