@@ -1,8 +1,8 @@
 """The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
 ``reversixt`` and ``roborally``), which its ServerFamily offers (``add_commands``, ``passthrough``).
 
-``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
-settings section's (server/settings.py), in the order of server/doors.py; nothing here
+``swc serve``'s flags are the house's (address, passphrase, seed, replays) and every door's
+settings section's (server/sections.py), in the order of server/doors.py; nothing here
 names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
@@ -43,7 +43,7 @@ def _serve(args: argparse.Namespace) -> int:
         log.error("swc serve: %s", error)
         return 1
     except OSError as error:
-        log.error("cannot listen on %s:%d: %s", settings.host, settings.port, error)
+        log.error("cannot listen on %s: %s", settings.host, error)
         return 1
     return 0
 
@@ -59,7 +59,6 @@ def serve_settings(args: argparse.Namespace):
         settings = load_settings(
             Path(args.properties) if args.properties else None,
             host=args.host,
-            port=args.port,
             password=args.password,
             seed=args.seed,
             save_replay=True if args.save_replay else None,
@@ -70,10 +69,19 @@ def serve_settings(args: argparse.Namespace):
             settings = settings.with_section(section.name, section.model.model_validate(fields))
     except ConfigError as error:
         raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
+    settings = settings.model_copy(update={"free_ports": asks_for_free_ports(settings)})
     for section in sections():  # each section's text is whole already (flag, or file:line)
         settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
     refuse_public_default_passphrase(settings, getattr(args, "allow_default_passphrase", False))
     return settings
+
+
+def asks_for_free_ports(settings) -> bool:
+    """A server with any door's port given as 0 (a test's ``swc serve --port 0``) puts every door
+    whose port is not given on a free port too, so it never takes a fixed port beside a free one."""
+    from swc_local.server.config import sections
+
+    return settings.free_ports or any(getattr(settings.section(section.name), "port", None) == 0 for section in sections())
 
 
 def refuse_public_default_passphrase(settings, allowed: bool) -> None:
@@ -167,12 +175,11 @@ def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_commands(commands) -> None:
     """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
-    from swc_local.server.config import port_argument, sections
+    from swc_local.server.config import sections
     from swc_local.server.doors import all_doors
 
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
-    serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--allow-default-passphrase", action="store_true",

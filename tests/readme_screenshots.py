@@ -33,7 +33,7 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"  # the doc
 
 
 async def blokus_replay(directory: Path) -> Path:
-    server = Server(Settings(port=0, seed=7, save_replay=True, replay_dir=str(directory), sections={"web": {"port": -1}}))
+    server = Server(Settings(free_ports=True, seed=7, save_replay=True, replay_dir=str(directory), sections={"web": {"port": -1}}))
     plugin = registry.get("swc_2027_blokus")
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)

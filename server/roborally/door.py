@@ -315,7 +315,7 @@ def watch_for_viewer(door: RoboRallyDoor, book) -> None:
     watch_door(door.door, book)
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+def read_record_file(data: bytes, source: str):
     """A game log (JSON lines, ``--replays``); None for a file that does not start with ``{``."""
     if data.lstrip()[:1] != b"{":
         return None

@@ -27,7 +27,7 @@ async def swc_serve(roborally: dict | None = None, reversixt: dict | None = None
     keys.update(roborally or {})
     sections = {"roborally": {"port": 0, "keys": keys}, "reversixt": reversixt or {}}
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, sections=sections, **settings)).run)
+        server = await nursery.start(Server(Settings(free_ports=True, sections=sections, **settings)).run)
         # a finished game's seats close after 0.05 s, not the default 2 s (no property sets it)
         roborally_door = server.door("roborally")
         roborally_door.settings = dataclasses.replace(roborally_door.settings, close_delay=0.05)

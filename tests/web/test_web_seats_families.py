@@ -253,7 +253,7 @@ class _Wire:
 
 
 async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_its_registers(nursery):
-    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.door_tables import DoorTable
     from swc_local.server.roborally.seats import RoboSeat
 
     table = DoorTable("t", "roborally", "Robo Rally", ["1", "2"], nursery, ("you", "bot"))
@@ -301,7 +301,7 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     from swc_local.games.reversixt.mapfile import parse_map
     from swc_local.games.reversixt.rules import State
     from swc_local.protocol import reversixt as wire
-    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.door_tables import DoorTable
     from swc_local.server.reversixt.seats import MAX_LISTED, ReversiSeat
 
     rows = ["1 2" + " 0" * 198] + ["0" + " 0" * 199] * 199
