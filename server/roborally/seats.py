@@ -437,11 +437,11 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 watch_for_viewer(door, tables.book)
                 task_status.started()
 
-                door.door.room_listeners.append(lambda room: note_started(tables, table, persons))
+                door.switchboard.room_listeners.append(lambda room: note_started(tables, table, persons))
                 nursery.start_soon(end_if_abandoned, table, persons,
-                                   lambda: bool(door.door.rooms or door.finished_rooms), nursery.cancel_scope)
+                                   lambda: bool(door.switchboard.rooms or door.finished_rooms), nursery.cancel_scope)
                 await fill_in_order(tables, table, entry, seats, persons,
-                                    lambda k: door.door.next_id > k)
+                                    lambda k: door.switchboard.next_id > k)
     finally:
         close_table(table, persons)
 

@@ -133,7 +133,7 @@ async def test_a_log_that_cannot_be_written_costs_that_log_only(tmp_path, caplog
         door = server.door("roborally")
         reports = await play_roborally_game(door.port)
         assert all(report.finished for report in reports)
-        await until(lambda: door.door.games_finished == 1)
+        await until(lambda: door.switchboard.games_finished == 1)
         await until(lambda: "game log" in caplog.text and "not written" in caplog.text)
         assert door.log_files == type(door.log_files)()
         # the same door and the other doors go on
@@ -271,7 +271,7 @@ async def test_robo_rally_players_that_never_get_ready_cannot_block_the_lobby(au
         door = server.door("roborally")
         blocker, _ = await join(door.port, "never ready", 3)  # alone it blocks nobody and stays
         await trio.sleep(0.5)
-        assert len(door.door.lobby.players()) == 1
+        assert len(door.switchboard.lobby.players()) == 1
         reports = await play_roborally_game(door.port, timeout=3600)  # ready at once: the blocker is closed for them
         assert all(report.finished for report in reports), reports
         await read_until_closed(blocker)

@@ -324,3 +324,26 @@ async def test_a_table_whose_persons_left_before_the_game_began_is_called_off(nu
         with trio.fail_after(10):
             await tables.tables[table["table"]].ended.wait()
         assert tables.done(tables.tables[table["table"]])  # no longer counted against the table limit
+
+
+@pytest.mark.parametrize("family", ["reversixt", "roborally"])
+async def test_without_an_xml_door_the_viewer_offers_a_familys_tables(nursery, monkeypatch, family):
+    """The viewer's table host knows no family: a server whose only door is ReversiXT's (or Robo
+    Rally's) still offers that family's persons' tables, as it registers them itself."""
+    from swc_local.server import families
+
+    monkeypatch.setattr(families, "FAMILIES", tuple(f for f in families.FAMILIES if f.name == family))
+    server = await start_viewer_server(nursery, sections={"roborally": {"port": 0}, "reversixt": {"enabled": True}})
+    assert [door.name for door in server.doors] == [family, "web"]
+    url = server.door("web").url
+    status, offered = await http(f"{url}/api/tables")
+    assert status == 200 and offered["available"] is True and offered["games"] == []
+    assert [offer["game"] for offer in offered["families"]] == [family]
+    table = await take_seat(url, {"game": family, "seats": ["you", "open"]})
+    assert table["game"] == family and table["seats"][1]["port"] > 0
+    status, seat = await http(f"{url}/api/seats/{table['seats'][0]['seat']}")
+    assert status == 200 and seat["game"] == family and not seat["over"]
+    status, page = await http(f"{url}/seat/{table['seats'][0]['seat']}")
+    assert status == 200 and b"seat_family.js" in page
+    status, refused = await post(f"{url}/api/tables", {"game": "piranhas", "seats": ["you", "bot"]})
+    assert status == 400 and refused["error"] == f"a table is for {family}, not 'piranhas'"

@@ -265,7 +265,7 @@ async def test_join_players_time_out_unless_timeout_is_off(start_server, mock_cl
     assert b'cause="SOFT_TIMEOUT" reason="Der Spieler hat innerhalb von 10 Sekunden' in two.received
     assert b"<winner" not in two.received
 
-    server = await start_server(default_game="test_2022_toy", join_timeout=False)
+    server = await start_server(default_game="test_2022_toy", sections={"xml": {"join_timeout": False}})
     one, two, room_id = await pair(server.door("xml").port)
     await trio.sleep(30)
     await one.send(move(room_id, 0, 1))
