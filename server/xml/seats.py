@@ -186,7 +186,7 @@ class PersonSeat:
 
     async def send_request(self, body: bytes) -> None:
         """A move request's body (:func:`read_move_body`) sent; the seat API calls this for every
-        family's seat (server/web/family_seats.py has the others)."""
+        family's seat (server/web/door_tables.py has the others)."""
         index, raw = read_move_body(body)
         await self.send_move(index, raw)
 

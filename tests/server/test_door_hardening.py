@@ -64,7 +64,7 @@ async def test_the_lab_random_bot_without_a_group_is_welcomed():
         await odd.expect("Error", {"error": "Invalid field: group"})
         await odd.send("HelloServer", {"group": "17", "isAI": True, "protocol": "Version 1.0"})
         await odd.expect("Welcome")
-        lobby = server.door("roborally").door.lobby
+        lobby = server.door("roborally").switchboard.lobby
         assert sorted(peer.group for peer in lobby.peers) == ["", "", "17"]
 
 
