@@ -1,6 +1,6 @@
 """Every wire family of ``swc serve``, one :class:`~swc_local.server.door.ServerFamily` each, in
 start order: the tuple that the settings (server/config.py), the commands (server/cli.py) and the
-viewer (server/web/) iterate. Nothing outside this tuple and the families' own subpackages names
+host (server/app.py, which hands it to the viewer: server/web/ imports no family) iterate. Nothing outside this tuple and the families' own subpackages names
 a family.
 
 A fourth family is its subpackage ``server/<family>/`` (door, settings section, ``family.py``

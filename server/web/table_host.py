@@ -47,6 +47,11 @@ class TableLimit(TableError):
     """Too many unfinished tables (status 503)."""
 
 
+class NotOffered(TableError):
+    """The fallback family has no game of that name; the text says what it offers (``an XML game
+    (...)``), and the host names the other families' games before it."""
+
+
 @dataclass
 class SeatLimits:
     max_tables: int = 16  # unfinished tables at once
@@ -121,8 +126,14 @@ class TableHost:
 
     async def create(self, request: dict) -> dict:
         """A table for ``request`` made by the family whose game it names; its seats as JSON."""
-        family = self.family_for(request.get("game") if isinstance(request.get("game"), str) else None)
-        answer = family.create(self, request)
+        game = request.get("game") if isinstance(request.get("game"), str) else None
+        family = self.family_for(game)
+        try:
+            answer = family.create(self, request)
+        except NotOffered as offered:
+            named = [f.game for f in self.families if not f.fallback]
+            raise TableError(f"a table is for {', '.join(named)}{' or ' if named else ''}{offered}, "
+                             f"not {request.get('game')!r}"[:400]) from None
         return await answer if isinstance(answer, Awaitable) else answer
 
     def join(self, code: object) -> dict:
@@ -218,4 +229,4 @@ class TableHost:
                     process.kill()
 
 
-__all__ = ["FamilyTables", "KINDS", "PERSONS", "SeatLimits", "TableError", "TableHost", "TableLimit", "fill"]
+__all__ = ["FamilyTables", "KINDS", "NotOffered", "PERSONS", "SeatLimits", "TableError", "TableHost", "TableLimit", "fill"]

@@ -57,7 +57,7 @@ from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, Strea
 
 from swc_local.server.web.pointing import board_boxes, extra_moves, move_steps
 from swc_local.server.web.table_host import (  # noqa: F401 -- KINDS, SeatLimits, TableLimit: read from here too
-    KINDS, PERSONS, FamilyTables, SeatLimits, TableError, TableHost, TableLimit, fill,
+    KINDS, PERSONS, FamilyTables, NotOffered, SeatLimits, TableError, TableHost, TableLimit, fill,
 )
 
 log = logging.getLogger("swc.web.seats")
@@ -338,7 +338,7 @@ class Tables:
         entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
         if entry is None or entry not in table_games():
             xml_games = ", ".join(g.name for g in table_games())
-            raise TableError(f"a table is for reversixt, roborally or an XML game ({xml_games}), not {request.get('game')!r}"[:400])
+            raise NotOffered(f"an XML game ({xml_games})")  # the host names the other families' games first
         plugin = registry.get(entry.game_type)
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
