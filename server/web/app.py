@@ -19,7 +19,7 @@ API (also in the README):
 * ``GET /api/tables`` -- the games a table can be set for and the kinds of seat.
 * ``POST /api/tables`` (JSON ``{"game": ..., "seats": [SEAT, SEAT], "names": [...], "timeout": false}``,
   a SEAT ``you``, ``person``, ``bot``, ``open`` or ``{"kind": "command", "command": "... {host} {port}
-  {reservation}"}``) -- prepare a room of an XML game and fill its seats (:mod:`.seats`).
+  {reservation}"}``) -- a table of the game's family, its seats filled (:mod:`.table_host`; an XML game: a prepared room, server/xml/seats.py).
 * ``POST /api/seats`` (JSON ``{"reservation": CODE}``) -- a person's seat in a room prepared elsewhere.
 * ``GET /api/seats/ID[?after=N|?wait=turn]`` -- a person's seat: the state, whose turn, the last move, the
   clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N,
