@@ -77,11 +77,11 @@ def serve_settings(args: argparse.Namespace):
 
 
 def asks_for_free_ports(settings) -> bool:
-    """A server with any door's port given as 0 (a test's ``swc serve --port 0``) puts every door
-    whose port is not given on a free port too, so it never takes a fixed port beside a free one."""
+    """Whether a section asks every door whose port is not given for a free one (its
+    ``asks_for_free_ports``: the XML door's port 0, as tests start ``swc serve --port 0``)."""
     from swc_local.server.config import sections
 
-    return settings.free_ports or any(getattr(settings.section(section.name), "port", None) == 0 for section in sections())
+    return settings.free_ports or any(section.asks_for_free_ports(settings.section(section.name)) for section in sections())
 
 
 def refuse_public_default_passphrase(settings, allowed: bool) -> None:

@@ -143,6 +143,11 @@ class Section:
         listens (raise :class:`ConfigError`, one line)."""
         return part
 
+    def asks_for_free_ports(self, part: BaseModel) -> bool:
+        """Whether this part asks ``swc serve`` to put every door whose port is not given on a
+        free port (``Settings.free_ports``); no section does by default."""
+        return False
+
 
 def door_port(port: int | None, default: int, settings: Any) -> int:
     """A door's port: its section's own (``port``), else a free one when the house asks for free

@@ -141,6 +141,11 @@ class XmlSection(Section):
                 raise ConfigError(str(error)) from None
         return part
 
+    def asks_for_free_ports(self, part) -> bool:
+        """``swc serve --port 0`` (``port = 0``) puts every door whose port is not given on a free
+        port too, as before each door had its own port key: how tests start a whole server."""
+        return part.port == 0
+
 
 SECTION = XmlSection()
 

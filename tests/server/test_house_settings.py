@@ -52,6 +52,8 @@ def test_every_doors_port_is_its_own_key_with_the_defaults_of_before(tmp_path, m
             defaults.section("roborally").port) == (13050, 7777, 13080, 52020)
     free = serve_settings(parser.parse_args(["serve", "--port", "0"]))  # a test's server: no fixed port
     assert (door_settings(free).port, door_port(free), free.section("web").port) == (0, 0, 0)
+    viewer_only = serve_settings(parser.parse_args(["serve", "--viewer-port", "0"]))  # the others keep theirs
+    assert (door_settings(viewer_only).port, door_port(viewer_only), viewer_only.section("web").port) == (13050, 7777, 0)
     (tmp_path / "server.properties").write_text("port = 14000\nviewerPort = 14080\n")
     settings = load_settings(tmp_path / "server.properties")
     assert settings.section("xml").port == 14000 and settings.section("web").port == 14080
