@@ -24,7 +24,7 @@ Conformance notes (choices where the issue and the specs are silent):
 * A move by index is one of the legal moves computed, on the seat's turn, by the game's own
   ``plugin.legal_moves`` from the last memento the seat received (what a client knows), plus
   the moves that list leaves out but the rules allow (a Blokus colour's skip,
-  :func:`.pointing.extra_moves`); each comes with its pointing steps (:mod:`.pointing`); a raw
+  server/web/pointing.py's ``extra_moves``); each comes with its pointing steps (the same module); a raw
   ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
   anything a bot could and see the server's own ``error`` text.
 * A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
