@@ -36,6 +36,8 @@ import trio
 log = logging.getLogger("swc.web.seats")
 
 KINDS = ("you", "person", "bot", "command", "open")
+REAP_SECONDS = 1.0
+"""How long a stopping viewer waits for a killed bot to be gone (well inside the shutdown's 2 s)."""
 PERSONS = ("you", "person")
 
 
@@ -176,6 +178,8 @@ class TableHost:
         self.nursery.start_soon(self._idle_watch, seat)
 
     async def _run_bot(self, table, argv: list[str]) -> None:
+        """Run a bot of a table until it ends; cancelled (the viewer stops), it is killed and
+        waited for (shielded, at most :data:`REAP_SECONDS`), so no bot outlives the server."""
         try:
             process = await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                                        stderr=subprocess.DEVNULL)
@@ -190,6 +194,8 @@ class TableHost:
         finally:
             if process.returncode is None:
                 process.kill()
+                with trio.CancelScope(shield=True), trio.move_on_after(REAP_SECONDS):
+                    await process.wait()
 
     async def _idle_watch(self, seat) -> None:
         """Close a person's seat nobody read for ``idle_seconds`` (its client hangs up: LEFT)."""
