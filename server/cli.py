@@ -1,8 +1,8 @@
 """The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
 ``reversixt`` and ``roborally``), which its ServerFamily offers (``add_commands``, ``passthrough``).
 
-``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
-settings section's (server/settings.py), in the order of server/doors.py; nothing here
+``swc serve``'s flags are the house's (address, passphrase, seed, replays) and every door's
+settings section's (server/sections.py), in the order of server/doors.py; nothing here
 names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
@@ -46,7 +46,7 @@ def _serve(args: argparse.Namespace) -> int:
         log.error("swc serve: %s", error)
         return 1
     except OSError as error:
-        log.error("cannot listen on %s:%d: %s", settings.host, settings.port, error)
+        log.error("cannot listen on %s: %s", settings.host, error)
         return 1
     return 0
 
@@ -62,7 +62,6 @@ def serve_settings(args: argparse.Namespace):
         settings = load_settings(
             Path(args.properties) if args.properties else None,
             host=args.host,
-            port=args.port,
             password=args.password,
             seed=args.seed,
             save_replay=True if args.save_replay else None,
@@ -73,10 +72,19 @@ def serve_settings(args: argparse.Namespace):
             settings = settings.with_section(section.name, section.model.model_validate(fields))
     except ConfigError as error:
         raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
+    settings = settings.model_copy(update={"free_ports": asks_for_free_ports(settings)})
     for section in sections():  # each section's text is whole already (flag, or file:line)
         settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
     refuse_public_default_passphrase(settings, getattr(args, "allow_default_passphrase", False))
     return settings
+
+
+def asks_for_free_ports(settings) -> bool:
+    """Whether a section asks every door whose port is not given for a free one (its
+    ``asks_for_free_ports``: the XML door's port 0, as tests start ``swc serve --port 0``)."""
+    from swc_local.server.config import sections
+
+    return settings.free_ports or any(section.asks_for_free_ports(settings.section(section.name)) for section in sections())
 
 
 def refuse_public_default_passphrase(settings, allowed: bool) -> None:
@@ -181,12 +189,11 @@ def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_commands(commands) -> None:
     """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
-    from swc_local.server.config import port_argument, sections
+    from swc_local.server.config import sections
     from swc_local.server.doors import all_doors
 
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
-    serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--allow-default-passphrase", action="store_true",

@@ -204,7 +204,7 @@ def start_server(
         if settings.get("save_replay") and "replay_dir" not in settings:
             settings["replay_dir"] = stack.enter_context(tempfile.TemporaryDirectory(prefix="swc-replays-"))
         settings = {"passphrase_checks_per_second": 0} | settings  # a private test server: no rate
-        options = Settings(host="127.0.0.1", port=0, seed=seed, paused=paused, password=password, **settings)
+        options = Settings(host="127.0.0.1", free_ports=True, seed=seed, paused=paused, password=password, **settings)
         portal = stack.enter_context(Portal(name="swc-server"))
         server = portal.start(Server(options).run)
         yield RunningServer(portal, server, plugin, seed)

@@ -11,6 +11,8 @@ import trio
 
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from swc_local.server.xml.door import XmlDoor
+from swc_local.server.xml.settings import door_settings
 from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no process outlives it
     pytest_configure, pytest_runtest_call, pytest_runtest_setup, pytest_runtest_teardown, pytest_unconfigure,
 )
@@ -25,8 +27,10 @@ def start_server(nursery):
     """``await start_server(**settings)`` -> a running Server on a free port (per test)."""
 
     async def start(game_factory=None, **overrides) -> Server:
-        fields = {"port": 0, "password": PASSWORD, "seed": 1} | overrides
-        return await nursery.start(Server(Settings(**fields), game_factory=game_factory).run)
+        fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
+        settings = Settings(**fields)
+        given = {XmlDoor.name: XmlDoor(door_settings(settings), game_factory)} if game_factory else None
+        return await nursery.start(Server(settings, prepared=given).run)
 
     return start
 

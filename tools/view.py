@@ -37,6 +37,7 @@ def add_commands(commands) -> None:
 def load_files(paths: list[Path]):
     """A book holding one finished record per file; ValueError naming the first file that fails."""
     from swc_local.server.web.book import GameBook
+    from swc_local.server.families import record_readers
     from swc_local.server.web.files import MAX_UPLOAD_BYTES, open_bytes
 
     from swc_local.tools.tournament.page import is_database
@@ -49,7 +50,7 @@ def load_files(paths: list[Path]):
             data = path.read_bytes()
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
-        book.add(open_bytes(data, path.name, limit=max(MAX_UPLOAD_BYTES, len(data))))
+        book.add(open_bytes(data, path.name, record_readers(), limit=max(MAX_UPLOAD_BYTES, len(data))))
     return book
 
 
@@ -74,11 +75,14 @@ def tournament_sources(paths: list[Path], book) -> dict:
 
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
                      task_status=trio.TASK_STATUS_IGNORED) -> None:
+    from swc_local.server.families import FAMILIES
     from swc_local.server.web.app import WebContext
     from swc_local.server.web.auth import Gate
     from swc_local.server.web.door import WebDoor
+    from swc_local.server.web.files import family_readers, upload_readers
 
-    context = WebContext(book, Gate(host, password))  # 5 passphrase checks a second per peer
+    # 5 passphrase checks a second per peer; an uploaded file is read as swc serve reads one
+    context = WebContext(book, Gate(host, password), readers=family_readers(FAMILIES), upload_readers=upload_readers(FAMILIES))
     context.tournaments = dict(tournaments or {})
     door = WebDoor(context, host, port)
     async with trio.open_nursery() as nursery:

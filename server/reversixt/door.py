@@ -413,7 +413,7 @@ def watch_for_viewer(door: ReversiDoor, book) -> None:
     watch_door(door, book)
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+def read_record_file(data: bytes, source: str):
     """A move log (``log_game.txt``, ours or the reference server's: it starts with ``Starting game
     with map``); None for any other file."""
     if not data.startswith(b"Starting game with map "):

@@ -1,5 +1,5 @@
 """A person's seat of ReversiXT: a client of the binary protocol (spec reversixt.md B-D) on a door
-of the table's own (:mod:`.family_seats`), with the map the person picked.
+of the table's own (server/web/door_tables.py), with the map the person picked.
 
 The seat's client speaks the protocol through ``protocol/reversixt.py``'s codecs (server/ never
 imports client/): GROUP, then MAP, PLAYER, REQUEST, MOVED, DISQ, END_PHASE1, END_GAME as any bot
@@ -40,11 +40,11 @@ from swc_local.games.reversixt.rules import SPECIAL_BOMB, SPECIAL_OVERWRITE, Sta
 from swc_local.games.reversixt.view import board_grid
 from swc_local.protocol import reversixt as wire
 
-from swc_local.server.web.family_seats import (
+from swc_local.server.web.door_tables import (
     DoorTable, FamilySeat, FamilyTables, check_room, close_table, end_if_abandoned, fill_in_order, house_door,
     new_table, note_started, read_seats, register_seat, seat_answer, seat_id, start_logged,
 )
-from swc_local.server.web.seats import PERSONS, TableError
+from swc_local.server.web.table_host import PERSONS, TableError
 
 log = logging.getLogger("swc.web.seats")
 
@@ -356,7 +356,7 @@ def offer() -> dict:
 
 
 TABLES = FamilyTables(GAME, create, offer)
-"""What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
+"""What this family lends the viewer for persons' tables (the viewer's table host, server/web/table_host.py)."""
 
 
 __all__ = ["ReversiSeat", "create", "offer", "TABLES", "maps"]

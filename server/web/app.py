@@ -19,7 +19,7 @@ API (also in the README):
 * ``GET /api/tables`` -- the games a table can be set for and the kinds of seat.
 * ``POST /api/tables`` (JSON ``{"game": ..., "seats": [SEAT, SEAT], "names": [...], "timeout": false}``,
   a SEAT ``you``, ``person``, ``bot``, ``open`` or ``{"kind": "command", "command": "... {host} {port}
-  {reservation}"}``) -- prepare a room of an XML game and fill its seats (:mod:`.seats`).
+  {reservation}"}``) -- a table of the game's family, its seats filled (:mod:`.table_host`; an XML game: a prepared room, server/xml/seats.py).
 * ``POST /api/seats`` (JSON ``{"reservation": CODE}``) -- a person's seat in a room prepared elsewhere.
 * ``GET /api/seats/ID[?after=N|?wait=turn]`` -- a person's seat: the state, whose turn, the last move, the
   clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N,
@@ -48,7 +48,6 @@ from starlette.routing import Route
 from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
-from .read_apart import is_xml, open_apart
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
 from .seat_routes import same_origin, seat_routes
 from .settings import WebSettings
@@ -88,17 +87,20 @@ def default_renderer(game_type: str, state: object, last_move: object | None, pr
 class WebContext:
     """What the routes need: the book, the gate, "play from here" (``play_from(record, index) ->
     dict``, lent by a door's family, server/door.py's ``share_with_viewer``; None in ``swc
-    view``), the limits (the viewer's settings section, server/web/settings.py)."""
+    view``), the limits (the viewer's settings section, server/web/settings.py), and how files
+    are read: every family's reader by name (``readers``, server/web/files.py's
+    ``family_readers``) and the families' own ways of reading an upload (``upload_readers``); a
+    running door's family may put its own limits on its readers (``share_with_viewer``)."""
 
     def __init__(self, book: GameBook, gate: Gate, play_from=None, renderer=default_renderer,
-                 max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int | None = None,
-                 limits: WebSettings | None = None) -> None:
+                 upload_limit: int | None = None, limits: WebSettings | None = None,
+                 readers: dict | None = None, upload_readers: dict | None = None) -> None:
         self.book = book
         self.gate = gate
         self.play_from = play_from
         self.renderer = renderer
-        self.max_message_bytes = max_message_bytes
-        self.max_depth = max_depth
+        self.readers = dict(readers or {})
+        self.upload_readers = dict(upload_readers or {})
         self.limits = limits = limits or WebSettings()
         self.upload_limit = upload_limit or limits.max_upload_bytes
         book.uploads_kept, book.uploads_kept_bytes = limits.uploads_kept, limits.uploads_kept_bytes
@@ -109,8 +111,7 @@ class WebContext:
         self.streams_by_peer: dict[str, int] = {}
         self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
-        self.tables = None  # the seats of persons (server/web/seats.py); None in swc view
-        self.family_tables = {}  # game -> FamilyTables that families lend (server/web/family_seats.py)
+        self.tables = None  # every family's persons' tables (server/web/table_host.py); None in swc view
 
     @property
     def reading(self) -> trio.Lock:
@@ -414,15 +415,16 @@ def build_app(context: WebContext) -> Starlette:
             context.uploads_reading -= 1
 
         def read() -> GameRecord:
-            return open_bytes(data, name, max_message_bytes=context.max_message_bytes, max_depth=context.max_depth,
-                              limit=context.upload_limit)
+            return open_bytes(data, name, list(context.readers.values()), limit=context.upload_limit)
 
         try:
-            async with context.reading:  # one file at a time, apart from the games' loop (read_apart.py)
-                if is_xml(data):
-                    record = await open_apart(data, name, max_message_bytes=context.max_message_bytes,
-                                              max_depth=context.max_depth, limit=context.upload_limit)
-                else:
+            async with context.reading:  # one file at a time, apart from the games' loop
+                record = None
+                for read_upload in context.upload_readers.values():  # a family's own way (XML: a child process)
+                    record = await read_upload(data, name, context.upload_limit)
+                    if record is not None:
+                        break
+                if record is None:
                     record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)

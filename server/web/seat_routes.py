@@ -1,5 +1,6 @@
 """The routes of people at the table (``/api/tables``, ``/api/seats/ID``, the page ``/seat/ID``),
-over :class:`~.seats.Tables`; app.py lists them with its own. Kept apart so the seat API reads in
+over the viewer's table host (:class:`~.table_host.TableHost`, where every family registers its
+tables; it names none); app.py lists them with its own. Kept apart so the seat API reads in
 one place; it gets the app's page and JSON answers as arguments (no import of app.py)."""
 
 from __future__ import annotations
@@ -9,10 +10,7 @@ import json
 from starlette.requests import Request
 from starlette.routing import Route
 
-from swc_local.games import registry
-
-from .family_seats import FamilySeat
-from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, table_games
+from .table_host import KINDS, TableError, TableLimit
 
 MAX_BODY = 1 << 16
 
@@ -36,7 +34,7 @@ def seat_routes(context, page, respond) -> list[Route]:
     def no_tables():
         return error("no game server here (swc view): start swc serve to take a seat", 409)
 
-    def seat_json(seat: PersonSeat) -> dict:
+    def seat_json(seat) -> dict:
         """The seat as its client knows it, with the viewer's drawing of the room's newest step."""
         data = seat.json()
         record = context.book.get(seat.table.record_id or "")
@@ -50,22 +48,15 @@ def seat_routes(context, page, respond) -> list[Route]:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
         return data
 
-    def family_games() -> list[dict]:
-        """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats), as
-        their families lend it (server/web/family_seats.py's FamilyTables)."""
-        return [tables.offer() for tables in context.family_tables.values()]
-
     async def seat_page(request: Request):
         seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
-        return page("seat_family.html" if isinstance(seat, FamilySeat) else "seat.html")
+        return page(seat.PAGE if seat is not None else "seat.html")  # each family's seat names its page
 
     async def api_tables(request: Request):
         if request.method == "GET":
-            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
-                      "strengths": [name for name, _ in g.strengths]}
-                     for g in table_games()]
-            return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None,
-                            "families": family_games()})
+            tables = context.tables
+            return respond({"games": tables.menu() if tables else [], "kinds": list(KINDS),
+                            "available": tables is not None, "families": tables.offers() if tables else []})
         if context.tables is None:
             return no_tables()
         if not same_origin(request):
@@ -77,8 +68,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not isinstance(body, dict):
             return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
         try:
-            family = context.family_tables.get(body.get("game")) if isinstance(body.get("game"), str) else None
-            return respond(await family.create(context.tables, body) if family else context.tables.create(body))
+            return respond(await context.tables.create(body))
         except TableLimit as refused:
             return error(str(refused), 503)
         except TableError as refused:
@@ -103,7 +93,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         except TableError as refused:
             return error(str(refused), 400)
 
-    def find(request: Request) -> PersonSeat | None:
+    def find(request: Request):
         return context.tables.seat(request.path_params["seat_id"]) if context.tables is not None else None
 
     async def api_seat(request: Request):

@@ -52,7 +52,7 @@ from swc_local.games import registry
 from swc_local.games.plugin import MODERN, GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
-from swc_local.server.xml.settings import XmlSettings as Settings  # read through the house's Settings (server/config.py)
+from swc_local.server.xml.settings import XmlDoorSettings  # the door's own, built in its prepare (server/xml/door.py)
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import PassphraseGate, peer_address
 from swc_local.server.xml.dialects import LOBBY_CLASSES, room_class, route
@@ -87,7 +87,7 @@ class Lobby:
 
     def __init__(
         self,
-        settings: Settings,
+        settings: XmlDoorSettings,
         spawn: Callable[..., object],
         game_factory: Callable[[GamePlugin, random.Random], object | None] | None = None,
     ) -> None:

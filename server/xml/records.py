@@ -97,7 +97,7 @@ class XmlRecord(GameRecord):
         self.touch()
 
     def __setstate__(self, state: dict) -> None:
-        """A record read in a child process (server/web/read_apart.py) plays with the registry's
+        """A record read in a child process (server/xml/read_apart.py) plays with the registry's
         own plugin, not the copy its pickle carried."""
         self.__dict__.update(state)
         self.plugin = registry.get(self.plugin.game_type)

@@ -150,7 +150,7 @@ def read_replay(path: str | Path) -> Replay:
 
 
 def position_factory(path: str | Path, turn: int, game: str | None = None):
-    """A ``game_factory`` for :class:`swc_local.server.app.Server`: every new room of the replay's game
+    """A ``game_factory`` for the XML door (:class:`swc_local.server.xml.door.XmlDoor`): every new room of the replay's game
     starts from the state after ``turn`` moves (``loadGameFile``/``turnToLoad``).
 
     ``game`` is the game the caller asked for (``swc match GAME``, ``swc serve --game``): a replay of

@@ -106,7 +106,7 @@ def check(runs: list[dict]) -> list[str]:
 @pytest.mark.timeout(900)  # eight client processes at once; slow only on a crowded machine
 async def test_socha_games_by_join(start_server, socha_client):  # noqa: F811
     python = await trio.to_thread.run_sync(socha_client, "3.7.2")
-    server = await start_server(default_game=GAME, join_timeout=False)
+    server = await start_server(default_game=GAME, sections={"xml": {"join_timeout": False}})
     runs = await play_games(python, server.door("xml").port, prepared=False)
     assert len(runs) == 2 * GAMES
     assert check(runs) == []

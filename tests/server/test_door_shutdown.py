@@ -158,13 +158,13 @@ async def test_sigterm_ends_reversixt_and_robo_rally_games_with_their_logs_and_c
 
 
 def test_every_door_of_swc_serve_implements_the_contract():
-    from swc_local.server.config import Settings
+    from swc_local.server.xml.settings import XmlDoorSettings
     from swc_local.server.reversixt.door import DoorSettings, ReversiDoor
     from swc_local.server.xml.door import XmlDoor
     from swc_local.server.roborally.door import RoboRallyDoor
     from swc_local.server.roborally.lobby import RoboRallySettings
 
-    doors = [XmlDoor(Settings(port=0)), ReversiDoor(DoorSettings(port=0)), RoboRallyDoor(RoboRallySettings(port=0))]
+    doors = [XmlDoor(XmlDoorSettings(port=0)), ReversiDoor(DoorSettings(port=0)), RoboRallyDoor(RoboRallySettings(port=0))]
     assert all(isinstance(door, Door) for door in doors)
     assert [door.name for door in doors] == ["xml", "reversixt", "roborally"]
     assert all(door.busy() == 0 for door in doors)

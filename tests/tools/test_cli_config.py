@@ -10,6 +10,7 @@ import pytest
 import trio
 
 from swc_local.server.config import ConfigError, load_settings
+from swc_local.server.xml.settings import door_settings
 from tests.helpers import REPOSITORY, cli_errors
 
 
@@ -22,7 +23,8 @@ def write(tmp_path, text: str):
 def test_without_a_file_the_official_defaults_apply(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     settings = load_settings()
-    assert (settings.password, settings.port, settings.host, settings.paused) == (
+    xml = settings.section("xml")
+    assert (settings.password, door_settings(settings).port, settings.host, xml.paused) == (
         "examplepassword",
         13050,
         "127.0.0.1",
@@ -34,20 +36,21 @@ def test_a_file_without_password_means_nobody_can_authenticate(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "paused = TRUE\n")
     settings = load_settings()
-    assert settings.password is None and settings.paused is True
+    assert settings.password is None and settings.section("xml").paused is True
 
 
 def test_java_properties_syntax_and_flags_win(tmp_path):
     path = write(tmp_path, "# comment\npassword : se\\\n  cret\nport=14000\nlocal = false\npaused = yes\nseed = 7\n")
     settings = load_settings(path)
-    assert (settings.password, settings.port, settings.host, settings.paused, settings.seed) == (
+    xml = settings.section("xml")
+    assert (settings.password, xml.port, settings.host, xml.paused, settings.seed) == (
         "secret",
         14000,
         "0.0.0.0",
         False,
         7,
     )
-    assert load_settings(path, port=15000, password="flag").port == 15000
+    assert load_settings(path, xml={"port": 15000}, password="flag").section("xml").port == 15000
 
 
 def test_local_is_strict(tmp_path):
@@ -167,7 +170,7 @@ def test_an_unknown_key_is_a_warning_naming_the_closest_known_key(tmp_path, capl
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert warnings == [f"{path}:1: unknown key 'pasword' is ignored; did you mean 'password'?"]
     # the official servers' own keys are known keys (and turn is the 2022+ turnToLoad)
-    assert settings.password is None and settings.turn_to_load == 3 and settings.save_replay is True
+    assert settings.password is None and settings.section("xml").turn_to_load == 3 and settings.save_replay is True
 
 
 def test_swc_serve_stops_on_a_bad_properties_file_with_its_line(tmp_path, monkeypatch, capsys):

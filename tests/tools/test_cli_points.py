@@ -151,7 +151,7 @@ def _busy_port() -> socket.socket:
 async def test_a_busy_port_stops_the_server_the_same_way_on_every_door(door, sections, flag):
     with _busy_port() as busy:
         port = busy.getsockname()[1]
-        settings = Settings(port=port) if sections is None else Settings(port=0, sections={sections: {"port": port}})
+        settings = Settings(sections={"xml": {"port": port}}) if sections is None else Settings(free_ports=True, sections={sections: {"port": port}})
         with pytest.raises(BaseExceptionGroup) as raised:
             async with trio.open_nursery() as nursery:
                 await nursery.start(Server(settings).run)

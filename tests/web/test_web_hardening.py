@@ -308,13 +308,14 @@ async def test_sigterm_ends_a_thousand_open_event_streams_within_two_seconds(tmp
 def test_an_uploaded_replay_is_kept_within_twice_its_size():
     import tracemalloc
 
+    from swc_local.server.families import record_readers
     from swc_local.server.web.files import open_bytes
 
     data = OFFICIAL_PIRANHAS.read_bytes()
-    open_bytes(data, "warm.xml").step(0)  # the game's modules imported, its caches made
+    open_bytes(data, "warm.xml", record_readers()).step(0)  # the game's modules imported, its caches made
     tracemalloc.start()
     try:
-        record = open_bytes(data, "official.xml")
+        record = open_bytes(data, "official.xml", record_readers())
         kept, _ = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -205,7 +205,7 @@ def test_any_sequence_of_joins_pairs_as_the_documented_rules_say():
     from hypothesis import strategies as st
 
     from swc_local.protocol.element import parse
-    from swc_local.server.config import Settings
+    from swc_local.server.xml.settings import XmlDoorSettings
     from swc_local.server.xml.connection import Connection
     from swc_local.server.xml.lobby import Lobby
 
@@ -213,7 +213,7 @@ def test_any_sequence_of_joins_pairs_as_the_documented_rules_say():
     @given(st.lists(st.sampled_from(KINDS), max_size=8))
     def check(kinds):
         async def scenario():
-            lobby = Lobby(Settings(), spawn=lambda *args: None)
+            lobby = Lobby(XmlDoorSettings(), spawn=lambda *args: None)
             connections = []
             for kind in kinds:
                 connection = Connection(None)

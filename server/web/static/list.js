@@ -102,6 +102,8 @@ async function startTables() {
   const response = await fetch("/api/tables");
   const data = await response.json();
   if (!data.available) { document.getElementById("play-table").hidden = true; return; }
+  // no family with a menu of games here (a server without its XML door): only the other tables
+  if (!data.games.length) { form.hidden = true; document.getElementById("join-form").hidden = true; return; }
   const games = document.getElementById("table-game");
   for (const g of data.games) { const o = el("option", g.title); o.value = g.game; games.appendChild(o); }
   const strengths = Object.fromEntries(data.games.map(g => [g.game, g.strengths || []]));
