@@ -229,6 +229,14 @@ class PluginHooks:
         (``state``); None: no opinion, the state's class alone decides (the registry)."""
         return None
 
+    def notation(self, move: object, before: Game | None = None) -> str:
+        """The move as a person reads it, in the game's own notation (``(3,9) UP_RIGHT``): the one
+        text of the seat and game pages, ``swc replay`` and the tables (``games/<game>/notation.py``).
+        ``before`` is the game before the move, for what the move alone does not say (the piece
+        that moves, the field an advance reaches); None where it is not at hand.  Not the
+        official ``toString``, which stays the wire's text (:meth:`GameHooks.move_text`)."""
+        return str(move)
+
 
 class GameHooks:
     """The optional members of a :class:`Game`, declared with their defaults (see PluginHooks)."""

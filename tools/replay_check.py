@@ -48,6 +48,16 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
+def shown_move(plugin: GamePlugin, previous: Game | None, state: Element) -> str:
+    """The state's ``<lastMove>`` in the game's own notation (``plugin.notation``, the text the
+    pages show), made in ``previous``; the XML's one-line form when the game cannot decode it."""
+    try:
+        move = _recorded_move(previous, state, plugin) if previous is not None else None
+        return plugin.notation(move, previous) if move is not None else move_text(state)
+    except Exception:  # a move this game's decoder or notation cannot read is shown as recorded
+        return move_text(state)
+
+
 def _element_text(element: Element) -> str:
     inner = [f"{k}={v}" for k, v in element.attrs.items()] + [_element_text(child) for child in element.children]
     return element.tag + "(" + " ".join(inner) + ")"
@@ -74,7 +84,7 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         game = replay.plugin.game_from_state(state)
         print("", file=out)
         if previous is not None:
-            print(f"{_side(previous, replay.plugin)} moves: {move_text(state) or '?'}", file=out)
+            print(f"{_side(previous, replay.plugin)} moves: {shown_move(replay.plugin, previous, state) or '?'}", file=out)
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
@@ -144,12 +154,12 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
             trial.apply(trial.current_seat, candidate)
         except (InvalidMove, MalformedMove) as error:
             if move is not None:
-                return None, f"{where}: the rules refuse the recorded move {move_text(state)}: {getattr(error, 'reason', error)}"
+                return None, f"{where}: the rules refuse the recorded move {plugin.notation(move, game)}: {getattr(error, 'reason', error)}"
             continue
         if trial.state_element().render() == expected:
             return trial, None
         if move is not None:
-            return None, f"{where}: the recorded move {move_text(state)} gives a different state than the one recorded"
+            return None, f"{where}: the recorded move {plugin.notation(move, game)} gives a different state than the one recorded"
     return None, f"{where}: no legal move leads to the recorded state of turn {state.get('turn', '?')}"
 
 

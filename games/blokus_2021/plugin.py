@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.blokus_2021 import notation
 from swc_local.games.blokus_2021 import xmlmap
 from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, Move, Position
 from swc_local.games.blokus_xml import BlokusSeatGame
@@ -110,6 +111,9 @@ class Blokus2021Plugin(PluginHooks, RandomMoveFromLegal):
             return None
         largest = max(SHAPE_SIZES[m.kind] for m in moves)
         return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: Blokus2021Game) -> str:
         position = game.position

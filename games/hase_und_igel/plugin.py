@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.hase_und_igel import notation
 from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.hase_und_igel.rules import Move
@@ -58,6 +59,9 @@ class HaseUndIgelPlugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.state)
 
     def describe(self, game: HaseUndIgelGame) -> str:
         state = game.state

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.hase_und_igel_2025 import notation
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.xmlgame import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
@@ -60,6 +61,9 @@ class HaseUndIgel2025Plugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.state)
 
     def describe(self, game: HaseUndIgel2025Game) -> str:
         return describe(game.state, game.names)

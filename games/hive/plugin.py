@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.hive import notation
 from swc_local.games.hive import xmlmap
 from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, SKIP, Move, Position, RuleViolation, ScanCrash, SkipMove
 from swc_local.games.plugin import (
@@ -117,6 +118,10 @@ class HivePlugin(PluginHooks):
 
     def move_element(self, move: object) -> Element:
         return xmlmap.move_element(move)  # type: ignore[arg-type]
+
+    def notation(self, move, before=None) -> str:
+        rules_move = move.move if isinstance(move, xmlmap.WireMove) else move  # a decoded move keeps its echo
+        return notation.move_notation(rules_move, None if before is None else before.position)
 
     def describe(self, game: HiveGame) -> str:
         position = game.position

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.mississippi_queen import notation
 from swc_local.games.mississippi_queen import xmlmap
 from swc_local.games.mississippi_queen.rules import (
     DIRECTIONS,
@@ -141,6 +142,9 @@ class MississippiQueenPlugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: MississippiQueenGame) -> str:
         position = game.position

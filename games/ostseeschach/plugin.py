@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.ostseeschach import notation
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
@@ -133,6 +134,9 @@ class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: OstseeschachGame) -> str:
         position = game.position

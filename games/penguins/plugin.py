@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import random
 
+from swc_local.games.penguins import notation
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.plugin import (
@@ -140,6 +141,9 @@ class PenguinsPlugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: PenguinsGame) -> str:
         position = game.position

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.piranhas import notation
 from swc_local.games.plugin import (
     CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
@@ -125,6 +126,9 @@ class PiranhasPlugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: PiranhasGame) -> str:
         position = game.position

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.piranhas_2026 import notation
 from swc_local.games.plugin import (
     ENVELOPE_2025, MODERN, InvalidMove, MalformedMove, Outcome, PositionGame, PluginHooks, RandomMoveFromLegal, ScoreFragment,
 )
@@ -157,6 +158,9 @@ class Piranhas2026Plugin(PluginHooks, RandomMoveFromLegal):
 
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: Piranhas2026Game) -> str:
         state = game.state

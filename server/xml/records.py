@@ -141,7 +141,7 @@ class XmlRecord(GameRecord):
     def step(self, index: int) -> Step:
         step = self._steps.get(index)
         if step is None:
-            step = self._steps[index] = self._step(self.state_element(index))
+            step = self._steps[index] = self._step(self.state_element(index), index)
             while len(self._steps) > STATES_CACHED:
                 self._steps.popitem(last=False)
         else:
@@ -157,7 +157,7 @@ class XmlRecord(GameRecord):
     def stamp(self) -> tuple:
         return (self.version, self.status(), self.names())  # players join without a new state
 
-    def _step(self, state: Element) -> Step:
+    def _step(self, state: Element, index: int) -> Step:
         game = self.plugin.game_from_state(state)
         last_move = None
         last = state.find("lastMove")
@@ -168,8 +168,19 @@ class XmlRecord(GameRecord):
                 last_move = None
         over = game.outcome() is not None
         to_move = None if over else self.names()[game.current_seat]
-        note = _move_text(last) if last is not None else ""
+        note = ""
+        if last_move is not None:  # in the game's own notation, with the position it was made in
+            before = self._game_at(index - 1) if index > 0 else None
+            note = self.plugin.notation(last_move, before)
+        elif last is not None:
+            note = _move_text(last)
         return Step(game, last_move, f"turn {game.turn}", to_move, note)
+
+    def _game_at(self, index: int) -> object:
+        """The game at state ``index``: the shown step's when it is cached (no note needed, so no
+        walk back through the states before it)."""
+        step = self._steps.get(index)
+        return step.state if step is not None else self.plugin.game_from_state(self.state_element(index))
 
     def text_of(self, step: Step) -> str:
         return self.plugin.describe(step.state)
@@ -268,6 +279,7 @@ def _state_of(message: bytes | Element) -> Element:
 
 
 def _move_text(last: Element) -> str:
+    """A ``<lastMove>`` the game cannot decode, shown as the XML says it (attributes and children)."""
     attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
     children = ", ".join(
         child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
