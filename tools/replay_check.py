@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from swc_local.client.messages import parse as parse_message
-from swc_local.games.plugin import MODERN, TEAM_DIALECTS, Game, GamePlugin, InvalidMove, MalformedMove
+from swc_local.games.plugin import MODERN, TEAM_DIALECTS, Game, GamePlugin, InvalidMove, MalformedMove, client_name
 from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import Replay
 
@@ -63,6 +63,12 @@ def _element_text(element: Element) -> str:
     return element.tag + "(" + " ".join(inner) + ")"
 
 
+def _player(name: str | None, seat: str) -> str:
+    """``alice (red)``, or the seat alone where no client sent a name (never ``Unknown (red)``)."""
+    named = client_name(name, seat)
+    return f"{named} ({seat})" if named is not None else seat
+
+
 def sides(plugin: GamePlugin) -> tuple[str, str]:
     """What the two seats are called on the wire of this game's dialect."""
     return ("ONE", "TWO") if getattr(plugin, "dialect", None) in TEAM_DIALECTS else ("RED", "BLUE")
@@ -76,7 +82,8 @@ def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
     first, second = sides(replay.plugin) if replay.plugin.dialect in TEAM_DIALECTS else ("red", "blue")
-    print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    players = " vs ".join(_player(name, seat) for name, seat in zip(replay.names, (first, second)))
+    print(f"{replay.game_type}: {players}, room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
     previous: Game | None = None
@@ -121,7 +128,8 @@ def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str
         team = winner.find("color")  # 2021: <color class="team">ONE</color>
         side = winner.get("color") or winner.get("team") or (team.text if team is not None else None)
         name = winner.get("displayName") or winner.get("name")
-        lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
+        named = client_name(name, side or "")
+        lines.append(f"  winner: {named} ({side})" if named is not None else f"  winner: {side}")
     if not winners:
         lines.append("  no winner")
     return "\n".join(lines)

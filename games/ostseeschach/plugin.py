@@ -135,6 +135,11 @@ class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
 
+    def end_reason(self, game: OstseeschachGame) -> str:
+        """The WinReason the board's header names (``DIFFERING_SCORES``, ...), never on the wire."""
+        decision = game.position.decision()
+        return decision.reason if decision is not None else ""
+
     def notation(self, move, before=None) -> str:
         return notation.move_notation(move, None if before is None else before.position)
 

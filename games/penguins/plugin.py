@@ -142,6 +142,10 @@ class PenguinsPlugin(PluginHooks, RandomMoveFromLegal):
     def move_element(self, move: Move) -> Element:
         return xmlmap.move_element(move)
 
+    def end_reason(self, game: PenguinsGame) -> str:
+        """The official WinReason text (never on the wire in 2023)."""
+        return game.win_reason or ""
+
     def notation(self, move, before=None) -> str:
         return notation.move_notation(move, None if before is None else before.position)
 

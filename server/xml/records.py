@@ -26,7 +26,7 @@ import re
 from collections import OrderedDict
 
 from swc_local.games import registry
-from swc_local.games.plugin import GamePlugin, seat_labels
+from swc_local.games.plugin import GamePlugin, seat_labels, shown_name
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.modern import violation_cause
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
@@ -167,7 +167,7 @@ class XmlRecord(GameRecord):
             except Exception:
                 last_move = None
         over = game.outcome() is not None
-        to_move = None if over else self.names()[game.current_seat]
+        to_move = None if over else shown_name(self.names()[game.current_seat], self.labels[game.current_seat])
         note = ""
         if last_move is not None:  # in the game's own notation, with the position it was made in
             before = self._game_at(index - 1) if index > 0 else None
@@ -267,7 +267,15 @@ class XmlRecord(GameRecord):
             return None
         if not isinstance(self._result, Element):
             self._result = parse(self._result)  # once
-        return result_rows(self._result.find("data"), self.names(), self.labels)
+        rows = result_rows(self._result.find("data"), self.names(), self.labels)
+        if any(row.cause == "REGULAR" and not row.reason for row in rows) and self.count():
+            # the reason a person reads wherever the result is: the rules' own where the wire
+            # gives none (the 2022 envelope's regular scores say reason="")
+            reason = self.plugin.end_reason(self.step(self.count() - 1).state)
+            for row in rows:
+                if row.cause == "REGULAR" and not row.reason:
+                    row.reason = reason or None
+        return rows
 
 
 _TURN = re.compile(rb'<state [^>]*?\bturn="(\d+)"')
