@@ -34,4 +34,4 @@ def test_the_viewer_shows_the_same_text_as_swc_replay():
     text = path.read_text()
     record = ReversiRecord(str(path), lambda: (0, text), finished=True)
     shown = [step.note for step in record.steps() if step.last_move is not None]
-    assert shown == printed
+    assert shown == printed and "player 1: bomb (4,0)" in shown

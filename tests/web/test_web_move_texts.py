@@ -19,7 +19,7 @@ _DIR8 = r"(UP|DOWN|LEFT|RIGHT|UP_LEFT|UP_RIGHT|DOWN_LEFT|DOWN_RIGHT)"
 _HEX = r"\(-?\d+,-?\d+,-?\d+\)"
 _MQ_ACTION = r"(accelerate [-+]\d|advance -?\d|turn [A-Z_]+|push [A-Z_]+)"
 _BLOKUS = r"(BLUE|YELLOW|RED|GREEN) (skips|[A-Z_]+( \((RIGHT|MIRROR|LEFT)(, flipped)?\)| \(flipped\))? at \(\d+,\d+\))"
-NOTATION = {
+NOTATION = {  # every XML game of the registry (a new one fails here until its notation is added)
     "swc_2019_piranhas": rf"\(\d,\d\) {_DIR8}",
     "swc_2026_piranhas": rf"\(\d,\d\) {_DIR8}",
     "swc_2018_hase_und_igel": r"advance \d+ to \d+ \([A-Z_0-9]+\)(, card [A-Z_]+( [-+]\d+)?)*|carrots [-+]10|eat a salad"
@@ -33,10 +33,6 @@ NOTATION = {
     "swc_2024_mississippi_queen": rf"{_MQ_ACTION}(, {_MQ_ACTION})*",
     "swc_2020_hive": rf"set [A-Z]+ at {_HEX}|[A-Z]+ {_HEX} -> {_HEX}|skip",
 }
-
-
-def test_every_xml_game_has_its_notation_here():
-    assert sorted(NOTATION) == sorted(g.game_type for g in registry.entries() if g.family == registry.XML)
 
 
 async def _turn(url: str, seat: str, after: int) -> dict:
@@ -69,7 +65,7 @@ async def _offers_and_reply(url: str, game: str) -> tuple[list[str], dict]:
     return texts, data
 
 
-@pytest.mark.parametrize("game", sorted(NOTATION))
+@pytest.mark.parametrize("game", sorted(g.game_type for g in registry.entries() if g.family == registry.XML))
 async def test_offered_moves_and_the_last_move_read_in_the_games_notation(nursery, game):
     server = await start_viewer_server(nursery)
     url = server.door("web").url
