@@ -58,6 +58,7 @@ class XmlRecord(GameRecord):
         self._result: bytes | Element | None = None
         self._steps: OrderedDict[int, Step] = OrderedDict()  # the most recently shown, at most STATES_CACHED
         self._elements: OrderedDict[int, Element] = OrderedDict()  # states parsed lately, at most STATES_CACHED
+        self._parsed: OrderedDict[int, object] = OrderedDict()  # games read for a next step's note only
         self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
@@ -158,7 +159,7 @@ class XmlRecord(GameRecord):
         return (self.version, self.status(), self.names())  # players join without a new state
 
     def _step(self, state: Element, index: int) -> Step:
-        game = self.plugin.game_from_state(state)
+        game = self._parsed.pop(index, None) or self.plugin.game_from_state(state)
         last_move = None
         last = state.find("lastMove")
         if last is not None:
@@ -180,7 +181,14 @@ class XmlRecord(GameRecord):
         """The game at state ``index``: the shown step's when it is cached (no note needed, so no
         walk back through the states before it)."""
         step = self._steps.get(index)
-        return step.state if step is not None else self.plugin.game_from_state(self.state_element(index))
+        if step is not None:
+            return step.state
+        game = self._parsed.get(index)
+        if game is None:  # kept for that step's own turn (stepping backwards asks for it next)
+            game = self._parsed[index] = self.plugin.game_from_state(self.state_element(index))
+            while len(self._parsed) > 2:
+                self._parsed.popitem(last=False)
+        return game
 
     def text_of(self, step: Step) -> str:
         return self.plugin.describe(step.state)
