@@ -97,6 +97,8 @@ SLOW_MODULES |= {
     "test_tournament_readme.py",
     "test_tournament_trust_play.py",
     "test_web_browser.py",
+    "test_web_move_texts.py",
+    "test_web_names_browser.py",
     "test_web_seat_browser.py",
 }
 for _module, _names in {

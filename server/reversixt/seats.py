@@ -37,6 +37,7 @@ import trio
 from swc_local.games import registry
 from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE, MapError, bundled_maps, parse_map
 from swc_local.games.reversixt.rules import SPECIAL_BOMB, SPECIAL_OVERWRITE, State
+from swc_local.games.reversixt.notation import move_notation
 from swc_local.games.reversixt.view import board_grid
 from swc_local.protocol import reversixt as wire
 
@@ -171,17 +172,10 @@ class ReversiSeat(FamilySeat):
         return out
 
     def move_text(self, move: tuple[int, int, int]) -> str:
+        """The move in the game's notation (games/reversixt/notation.py), as the pages and
+        ``swc replay`` write it."""
         x, y, special = move
-        if self.phase == 2:
-            return f"bomb ({x}, {y})"
-        if special == SPECIAL_BOMB:
-            return f"({x}, {y}) bonus: a bomb"
-        if special == SPECIAL_OVERWRITE:
-            return f"({x}, {y}) bonus: an overwrite stone"
-        code = self.state.squares[y * self.state.game_map.width + x] if self.state is not None else 0
-        if code == CHOICE:
-            return f"({x}, {y}) choice: keep my colour" if special == self.me else f"({x}, {y}) choice: swap with player {special}"
-        return f"({x}, {y})"
+        return move_notation((self.me, x, y, special), self.state, bomb=self.phase == 2)
 
     def choice_name(self, move: tuple[int, int, int]) -> str | None:
         x, y, special = move

@@ -26,7 +26,7 @@ import re
 from collections import OrderedDict
 
 from swc_local.games import registry
-from swc_local.games.plugin import GamePlugin, seat_labels
+from swc_local.games.plugin import GamePlugin, seat_labels, shown_name
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.modern import violation_cause
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
@@ -58,6 +58,7 @@ class XmlRecord(GameRecord):
         self._result: bytes | Element | None = None
         self._steps: OrderedDict[int, Step] = OrderedDict()  # the most recently shown, at most STATES_CACHED
         self._elements: OrderedDict[int, Element] = OrderedDict()  # states parsed lately, at most STATES_CACHED
+        self._parsed: OrderedDict[int, object] = OrderedDict()  # games read for a next step's note only
         self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
@@ -141,7 +142,7 @@ class XmlRecord(GameRecord):
     def step(self, index: int) -> Step:
         step = self._steps.get(index)
         if step is None:
-            step = self._steps[index] = self._step(self.state_element(index))
+            step = self._steps[index] = self._step(self.state_element(index), index)
             while len(self._steps) > STATES_CACHED:
                 self._steps.popitem(last=False)
         else:
@@ -157,8 +158,8 @@ class XmlRecord(GameRecord):
     def stamp(self) -> tuple:
         return (self.version, self.status(), self.names())  # players join without a new state
 
-    def _step(self, state: Element) -> Step:
-        game = self.plugin.game_from_state(state)
+    def _step(self, state: Element, index: int) -> Step:
+        game = self._parsed.pop(index, None) or self.plugin.game_from_state(state)
         last_move = None
         last = state.find("lastMove")
         if last is not None:
@@ -167,9 +168,27 @@ class XmlRecord(GameRecord):
             except Exception:
                 last_move = None
         over = game.outcome() is not None
-        to_move = None if over else self.names()[game.current_seat]
-        note = _move_text(last) if last is not None else ""
+        to_move = None if over else shown_name(self.names()[game.current_seat], self.labels[game.current_seat])
+        note = ""
+        if last_move is not None:  # in the game's own notation, with the position it was made in
+            before = self._game_at(index - 1) if index > 0 else None
+            note = self.plugin.notation(last_move, before)
+        elif last is not None:
+            note = _move_text(last)
         return Step(game, last_move, f"turn {game.turn}", to_move, note)
+
+    def _game_at(self, index: int) -> object:
+        """The game at state ``index``: the shown step's when it is cached (no note needed, so no
+        walk back through the states before it)."""
+        step = self._steps.get(index)
+        if step is not None:
+            return step.state
+        game = self._parsed.get(index)
+        if game is None:  # kept for that step's own turn (stepping backwards asks for it next)
+            game = self._parsed[index] = self.plugin.game_from_state(self.state_element(index))
+            while len(self._parsed) > 2:
+                self._parsed.popitem(last=False)
+        return game
 
     def text_of(self, step: Step) -> str:
         return self.plugin.describe(step.state)
@@ -256,7 +275,15 @@ class XmlRecord(GameRecord):
             return None
         if not isinstance(self._result, Element):
             self._result = parse(self._result)  # once
-        return result_rows(self._result.find("data"), self.names(), self.labels)
+        rows = result_rows(self._result.find("data"), self.names(), self.labels)
+        if any(row.cause == "REGULAR" and not row.reason for row in rows) and self.count():
+            # the reason a person reads wherever the result is: the rules' own where the wire
+            # gives none (the 2022 envelope's regular scores say reason="")
+            reason = self.plugin.end_reason(self.step(self.count() - 1).state)
+            for row in rows:
+                if row.cause == "REGULAR" and not row.reason:
+                    row.reason = reason or None
+        return rows
 
 
 _TURN = re.compile(rb'<state [^>]*?\bturn="(\d+)"')
@@ -268,6 +295,7 @@ def _state_of(message: bytes | Element) -> Element:
 
 
 def _move_text(last: Element) -> str:
+    """A ``<lastMove>`` the game cannot decode, shown as the XML says it (attributes and children)."""
     attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
     children = ", ".join(
         child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 import trio
 
 from swc_local.games import registry
-from swc_local.games.plugin import GameHooks, seat_labels
+from swc_local.games.plugin import seat_labels
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
@@ -208,7 +208,8 @@ class PersonSeat:
         return list(self.table.plugin.legal_moves(self.game)) + extra_moves(game_type, self.game)
 
     def move_text(self, move: object) -> str:
-        return self.game.move_text(move) if isinstance(self.game, GameHooks) else str(move)
+        """The move in the game's own notation, as the pages and ``swc replay`` write it."""
+        return self.table.plugin.notation(move, self.game)
 
     def json(self) -> dict:
         plugin = self.table.plugin

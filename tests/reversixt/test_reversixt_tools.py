@@ -24,7 +24,7 @@ def test_replay_command_prints_and_checks(capsys):
     path = str(GOLDEN / "rules_specials" / "log_game.txt")
     assert cli.main(["replay", path]) == 0
     out = capsys.readouterr().out
-    assert "move 44: player 1 -> (4,0,0)" in out and "1. player 1 (group 0): 20 stones" in out
+    assert "move 44: player 1: bomb (4,0)" in out and "1. player 1 (group 0): 20 stones" in out
     assert cli.main(["replay", "--check", path]) == 0
     assert capsys.readouterr().out.startswith("ok: 45 moves")
 

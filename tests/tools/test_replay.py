@@ -4,6 +4,7 @@ start position (``loadGameFile``/``turnToLoad``), all through real sockets."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,7 @@ def test_swc_replay_prints_boards_and_checks(tmp_path, capsys):
     assert main(["replay", str(path)]) == 0
     printed = capsys.readouterr().out
     assert "player1 (red) vs player2 (blue)" in printed
-    assert "turn 0, RED to move" in printed and "RED moves: x=" in printed
+    assert "turn 0, RED to move" in printed and re.search(r"^RED moves: \(\d,\d\) [A-Z_]+$", printed, re.M)
     assert "result:" in printed
     assert main(["replay", str(path), "--check"]) == 0
     assert capsys.readouterr().out.startswith("ok: ")

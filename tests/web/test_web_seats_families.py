@@ -311,7 +311,7 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     seat.receive(wire.Frame(wire.REQUEST, wire.encode_request(0, 1)[5:]))
     data = seat.json()
     assert data["moves_total"] == 200 * 200 and len(data["moves"]) == len(data["cells"]) == MAX_LISTED
-    assert data["moves"][0]["text"] == "bomb (0, 0)" and data["clock"]["deadline_ms"] is None
+    assert data["moves"][0]["text"] == "player 1: bomb (0,0)" and data["clock"]["deadline_ms"] is None
 
 
 async def test_a_table_whose_persons_left_before_the_game_began_is_called_off(nursery):

@@ -2,6 +2,9 @@
 // Everything a client sent is put in as text (textContent), never as markup.
 "use strict";
 
+// The name a client sent, else the seat once (server/web/book.py shown_name).
+const shownName = p => p.shown || String(p.seat).toUpperCase();
+
 function el(tag, text, cls) {
   const node = document.createElement(tag);
   if (text !== undefined && text !== null) node.textContent = String(text);
@@ -11,7 +14,7 @@ function el(tag, text, cls) {
 
 function resultText(result) {
   if (!result) return "";
-  return result.map(r => `${r.rank ?? "-"}. ${String(r.seat).toUpperCase()} (${r.name}): ${r.cause}${r.score.length ? " " + r.score.join("/") : ""}${r.reason ? " (" + r.reason + ")" : ""}`).join("; ");
+  return result.map(r => `${r.rank ?? "-"}. ${shownName(r)}: ${r.cause}${r.score.length ? " " + r.score.join("/") : ""}${r.reason ? " (" + r.reason + ")" : ""}`).join("; ");
 }
 
 function startLogin() {
@@ -49,7 +52,7 @@ function startList() {
       const first = el("td");
       first.appendChild(link);
       row.appendChild(first);
-      row.appendChild(el("td", g.players.map(p => String(p.seat).toUpperCase() + " (" + p.name + ")").join(" vs "), "players"));
+      row.appendChild(el("td", g.players.map(shownName).join(" vs "), "players"));
       row.appendChild(el("td", g.progress, "progress"));
       row.appendChild(el("td", g.status, "state " + g.status));
       row.appendChild(el("td", resultText(g.result), "result"));

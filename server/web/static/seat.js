@@ -30,7 +30,7 @@ function show(data) {
   players.replaceChildren();
   for (const p of data.players || []) {
     const item = document.createElement("li");
-    item.textContent = String(p.seat).toUpperCase() + " (" + p.name + ")";
+    item.textContent = playerName(p);
     players.appendChild(item);
   }
   text("to-move", data.over ? "\u2014" : (data.to_move || "\u2014"));

@@ -10,8 +10,6 @@ let count = 0, index = 0, follow = true, playing = null, summary = null, loading
 
 function text(id, value) { $(id).textContent = value ?? ""; }
 
-// "RED (Unknown)": the seat first, so two players without a name are still told apart.
-function seatName(p) { return String(p.seat).toUpperCase() + " (" + p.name + ")"; }
 
 // The result belongs to the last step: earlier steps show the game as it was then.
 function showResult() { $("result-box").hidden = !(summary && summary.result) || index !== count - 1; }
@@ -31,7 +29,7 @@ function showSummary(data) {
   players.replaceChildren();
   for (const p of data.players) {
     const item = document.createElement("li");
-    item.textContent = seatName(p);
+    item.textContent = playerName(p);
     players.appendChild(item);
   }
   fillResultTable(data.result);
