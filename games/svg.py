@@ -216,17 +216,34 @@ def header(width: float, seats: list[tuple[str | None, str]], status: list[tuple
     """The lines above a board: a colour dot and label per seat on the left (labels are escaped
     here, they carry player names; a seat without colour is a title line), status lines (turn, who moves, result) on the right."""
     out = []
-    room = max(8, int((width * 0.55 - 22) / (size * 0.6)))  # characters that fit left of the status
     for i, (color, label) in enumerate(seats):
         y = 14 + i * step
+        beside = status[i][0] if i < len(status) else ""
+        # the room left of this row's status line; a longer label is drawn smaller before it is cut
+        free = width - 22 - 8 - (len(beside) * size * 0.6 + 12 if beside else 0)
+        shown, shown_size = _fitted(str(label), free, size)
         if color is None:  # a title line
-            out.append(text(8, y, fit(label, room), size, class_="title", font_weight="bold"))
+            out.append(text(8, y, shown, shown_size, class_="title", font_weight="bold"))
             continue
         out.append(circle(12, y, 6, color, stroke="#333", stroke_width=0.5))
-        out.append(text(22, y, fit(label, room), size, class_="seat"))
+        out.append(text(22, y, shown, shown_size, class_="seat"))
     for i, (line, color) in enumerate(status):
         out.append(text(width - 8, 14 + i * step, line, size, "end", fill=color, class_="status"))
     return tag("g", "".join(out), class_="header")
+
+
+SMALLEST = 0.6
+"""A header label too long for its room is drawn down to this share of the font size, whole,
+before anything is cut (a seat's cards and last move must be readable, not "la\u2026")."""
+
+
+def _fitted(label: str, room: float, size: float) -> tuple[str, float]:
+    """(``label``, font size) that fit ``room`` units: smaller first, cut only at the smallest."""
+    wide = len(label) * size * 0.6
+    if wide <= room:
+        return label, size
+    smaller = max(size * SMALLEST, size * room / wide)
+    return fit(label, max(8, int(room / (smaller * 0.6)))), round(smaller, 2)
 
 
 def fit(label: object, room: int) -> str:

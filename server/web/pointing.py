@@ -16,8 +16,10 @@ The games (the per-game step functions below read the game's own move types):
 * Ostseeschach: the piece's square, then its target square.
 * Hase und Igel 2018 and 2025: the field an advance reaches, then each card played on the way
   (a choice); a move that is no advance (eat a salad, carrots, fall back, skip) is one choice.
-* Blokus 2021 and 2027: the piece (a choice), its orientation (a choice), then the square of the
-  piece's bounding box's corner (``x``/``y`` of the wire) with the covered cells as preview.
+* Blokus 2021 and 2027: the piece (a choice), its orientation (a choice), then the piece's
+  top-left square (the first it covers in reading order, so the square clicked is under the
+  piece; the wire's ``x``/``y`` is its bounding box's corner, which it may not cover) with the
+  covered cells as preview.
 * Hive 2020: a piece from the hand (a choice) or the piece's field, then the target field.
 * Penguins 2023: placement: the floe; later the penguin, then its target.
 * Mississippi Queen 2024: the move's actions one by one (accelerate, advance, turn, push), all
@@ -109,7 +111,8 @@ def _blokus(game, move) -> list[dict]:
         return [_choice("skip this colour's turn")]
     orientation = ROTATIONS[move.rotation].lower() + (", flipped" if move.flipped else "")
     cells = shape_cells(move.kind, move.rotation, move.flipped)
-    anchor = _cell(move.x, move.y)
+    first = min(cells, key=lambda c: (c[1], c[0]))  # the piece's top-left square: the one clicked is covered
+    anchor = _cell(move.x + first[0], move.y + first[1])
     anchor["preview"] = [f"{x + move.x},{y + move.y}" for x, y in cells]
     piece = _choice(SHAPE_NAMES[move.kind]) | {"shape": [list(c) for c in shape_cells(move.kind, 0, False)]}
     return [piece, _choice(orientation) | {"shape": [list(c) for c in cells]}, anchor]

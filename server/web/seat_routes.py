@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 
+import trio
 from starlette.requests import Request
 from starlette.routing import Route
 
 from swc_local.games import registry
+from swc_local.games.plugin import seat_labels
 
 from .family_seats import FamilySeat
 from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, table_games
@@ -36,19 +38,51 @@ def seat_routes(context, page, respond) -> list[Route]:
     def no_tables():
         return error("no game server here (swc view): start swc serve to take a seat", 409)
 
+    def record_of(seat) -> object | None:
+        return context.book.get(seat.table.record_id or "")
+
     def seat_json(seat: PersonSeat) -> dict:
-        """The seat as its client knows it, with the viewer's drawing of the room's newest step."""
+        """The seat as its client knows it, with the viewer's drawing of the room's newest step.
+
+        An XML seat shows the room as its observers see it: a paused room shows a move to its
+        observers only (the players get that state with the next step), so the side to move, the
+        turn and the status come from the room's newest step, as on the game page, and the
+        version counts the room's changes too (a pause wakes the page)."""
         data = seat.json()
-        record = context.book.get(seat.table.record_id or "")
+        record = record_of(seat)
         count = record.count() if record is not None else 0
         if count:
             step = context.step_json(record, count - 1, count)
             summary = record.summary()
             data.update(svg=step["svg"], last_move=step["note"], step=step["label"], players=summary["players"],
                         result_rows=summary["result"], status=summary["status"])
+            if isinstance(seat, PersonSeat):
+                newest = record.step(count - 1)
+                data["version"] = seat_version(seat, record)
+                data["turn"] = getattr(newest.state, "turn", data["turn"])
+                if not data["over"] and newest.to_move is not None and hasattr(newest.state, "current_seat"):
+                    data["to_move"] = seat_labels(seat.table.plugin)[newest.state.current_seat]
         else:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
         return data
+
+    def seat_version(seat, record) -> int:
+        """An XML seat's version: its own messages and its room's changes (both only grow)."""
+        return seat.version + (record.version if record is not None else 0)
+
+    async def wait_seat_or_room(seat: PersonSeat, after: int) -> None:
+        """Until the seat or its room changed past ``after`` (at most the seats' wait)."""
+        record = record_of(seat)
+        with trio.move_on_after(context.tables.limits.wait_seconds):
+            while seat_version(seat, record) <= after:
+                async with trio.open_nursery() as nursery:
+                    async def first(wait) -> None:
+                        await wait()
+                        nursery.cancel_scope.cancel()
+                    nursery.start_soon(first, seat.changed.wait)
+                    if record is not None:
+                        nursery.start_soon(first, lambda: record.wait_changed(record.version))
+        seat.last_read = trio.current_time()
 
     def family_games() -> list[dict]:
         """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats), as
@@ -111,7 +145,9 @@ def seat_routes(context, page, respond) -> list[Route]:
         if seat is None:
             return error("no such seat", 404)
         after = request.query_params.get("after", "")
-        if after.lstrip("-").isdigit():
+        if after.lstrip("-").isdigit() and isinstance(seat, PersonSeat):
+            await wait_seat_or_room(seat, int(after))
+        elif after.lstrip("-").isdigit():
             await context.tables.wait(seat, int(after))
         elif request.query_params.get("wait") == "turn":
             await context.tables.wait_turn(seat)

@@ -35,6 +35,7 @@ Conformance notes (choices where the issue and the specs are silent):
   ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
+* ``"start"``: ``"now"`` (default), ``"paused"`` or seconds a move (:mod:`.pace`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
 
+from .pace import pace_room, read_start
 from .pointing import board_boxes, extra_moves, move_steps
 
 log = logging.getLogger("swc.web.seats")
@@ -375,15 +377,23 @@ class Tables:
             names = [kind for kind, _ in seats]
         names = [name[:60] for name in names]
         person_timed = request.get("timeout") is True
+        try:
+            paused, pace = read_start(request)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         if self.open_tables() >= self.limits.max_tables:
             raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
         self._forget_old()
         timed = tuple(person_timed if kind in PERSONS else True for kind, _ in seats)
         descriptors = tuple(msg.SlotDescriptor(display_name=name, can_timeout=t) for name, t in zip(names, timed))
-        room, codes = self.lobby.prepare(plugin, descriptors, paused=False)
+        room, codes = self.lobby.prepare(plugin, descriptors, paused=paused)
         table = Table(secrets.token_urlsafe(12), plugin, self.nursery, tuple(k for k, _ in seats), timed,
                       room_id=room.id, created=trio.current_time())
         self._register(table, room)
+        record = self.book.get(table.record_id or "")
+        if pace is not None and record is not None:
+            record.pace = pace
+            self.nursery.start_soon(pace_room, record, pace)
         answer = []
         for index, ((kind, command), code) in enumerate(zip(seats, codes)):
             label = seat_labels(plugin)[index]

@@ -84,7 +84,8 @@ def test_a_blokus_placement_previews_its_cells_and_a_colour_skips_after_its_firs
             if isinstance(move, SetMove):
                 assert [s.get("choice") is not None for s in steps] == [True, True, False]
                 assert sorted(map(tuple, steps[1]["shape"])) == sorted((x - move.x, y - move.y) for x, y in move.cells())
-                assert steps[2]["cell"] == f"{move.x},{move.y}"
+                top_left = min(move.cells(), key=lambda c: (c[1], c[0]))
+                assert steps[2]["cell"] == f"{top_left[0]},{top_left[1]}"  # a square the piece covers
                 assert sorted(steps[2]["preview"]) == sorted(f"{x},{y}" for x, y in move.cells())
             else:
                 assert steps == [{"choice": "skip this colour's turn"}]

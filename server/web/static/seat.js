@@ -24,8 +24,11 @@ function show(data) {
   document.title = data.title + " \u2014 your seat";
   text("color", data.color);
   $("watch").href = data.game_id ? "/game/" + encodeURIComponent(data.game_id) : "/";
-  text("status", data.over ? "finished" : (data.your_turn ? "your turn" : "waiting"));
-  $("status").className = "status " + (data.over ? "finished" : "running");
+  // the room's status as the game page shows it: a paused room is "paused" on both pages
+  const paused = !data.over && data.status === "paused";
+  text("status", data.over ? "finished" : paused ? "paused" : (data.your_turn ? "your turn" : "waiting"));
+  $("status").className = "status " + (data.over ? "finished" : paused ? "paused" : "running");
+  $("paused-note").hidden = !paused || data.your_turn;
   const players = $("players");
   players.replaceChildren();
   for (const p of data.players || []) {
@@ -172,6 +175,7 @@ function drawTargets(moves) {
   if (layer) svg.appendChild(layer);
   $("board").dataset.step = picked.length;
   const where = [cellsShown ? "a framed field" : "", choicesShown ? "a choice beside the board" : ""].filter(Boolean);
+  $("hint").className = "";
   text("hint", where.length ? "Click " + where.join(" or ") + (picked.length ? " (or back)." : ".")
                             : complete ? "Send the move, or go back." : "");
 }
@@ -240,6 +244,25 @@ async function follow() {
     } catch (error) { await new Promise(done => setTimeout(done, 1000)); }
   }
 }
+
+// A click on the board that is no step of a legal move says why nothing happened and what is
+// offered instead (a framed field, or first a choice beside the board).
+function hintOffBoardStep(event) {
+  if (!seat || event.target.closest("g.seat-targets")) return;
+  const hint = $("hint");
+  if (!seat.your_turn || seat.over) {
+    if (!seat.over) { text("hint", seat.status === "paused" ? "The game is paused." : "Not your turn: wait for the other side."); hint.className = "refused"; }
+    return;
+  }
+  const cell = event.target.closest("[data-cell]");
+  const where = cell ? "Field " + cell.dataset.cell + " is no legal step now" : "That is no legal step now";
+  const framed = $("board").querySelectorAll("g.seat-targets rect.seat-from, g.seat-targets rect.seat-to").length;
+  const choices = $("choices").querySelectorAll("button.choice:not(.back)").length;
+  const offer = framed ? "click one of the " + framed + " framed fields" : choices ? "pick a choice beside the board first" : "pick a move from the list";
+  text("hint", where + ": " + offer + ".");
+  hint.className = "refused";
+}
+$("board").addEventListener("click", hintOffBoardStep);
 
 setInterval(showClock, 200);
 fetch(api).then(r => r.json()).then(data => { if (data.seat) show(data); follow(); });
