@@ -59,6 +59,7 @@ SLOW_MODULES = {
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
     "test_web_setup_browser.py",  # tables set up and steered in Chromium
+    "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

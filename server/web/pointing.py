@@ -134,16 +134,37 @@ def _penguins(game, move) -> list[dict]:
 
 def _mississippi_queen(game, move) -> list[dict]:
     steps = []
-    for kind, value in move:
+    for (kind, value), ship in zip(move, _ship_after_each(game, move)):
         if kind == ACCELERATE:
-            steps.append(_choice(f"accelerate {value:+d}"))
+            step = _choice(f"accelerate {value:+d}")
         elif kind == ADVANCE:
-            steps.append(_choice(f"advance {value}"))
+            step = _choice(f"advance {value}")
         elif kind == TURN:
-            steps.append(_choice(f"turn {DIRECTIONS[value]}"))
+            step = _choice(f"turn {DIRECTIONS[value]}")
         else:
-            steps.append(_choice(f"push {DIRECTIONS[value]}"))
+            step = _choice(f"push {DIRECTIONS[value]}")
+        if ship is not None:  # where the ship stands after this action: the page previews it
+            step["ship"] = {"cell": f"{ship[0]},{ship[1]}", "heading": DIRECTIONS[ship[2]]}
+        steps.append(step)
     return steps
+
+
+def _ship_after_each(game, move) -> list[tuple[int, int, int] | None]:
+    """(q, r, heading) of the moving ship after each action of ``move``, by the rules' own step
+    (on copies of the two ships; the board is only read); None from an action on that the rules
+    refuse alone (a legal move's actions are only checked as a whole)."""
+    position = getattr(game, "position", None)
+    if position is None:
+        return [None] * len(move)
+    ship, other = position.ships[position.current].copy(), position.ships[1 - position.current].copy()
+    out: list[tuple[int, int, int] | None] = []
+    for action in move:
+        try:
+            problem = position._perform(ship, other, action) if not out or out[-1] is not None else "stopped"
+        except Exception:
+            problem = "stopped"
+        out.append(None if problem else (ship.q, ship.r, ship.direction))
+    return out
 
 
 # -- the boxes of each game's cells (``view``: the game's view module, from the registry) ---------

@@ -172,6 +172,8 @@ function drawTargets(moves) {
     button.addEventListener("click", () => back(moves));
     choices.appendChild(button);
   }
+  const chosen = picked.length && candidates.length ? candidates[0].steps[picked.length - 1] : null;
+  if (layer && chosen && chosen.ship) drawShip(svg, layer, chosen.ship);
   if (layer) svg.appendChild(layer);
   $("board").dataset.step = picked.length;
   const where = [cellsShown ? "a framed field" : "", choicesShown ? "a choice beside the board" : ""].filter(Boolean);
@@ -194,6 +196,29 @@ function shapeIcon(cells) {
     icon.appendChild(rect);
   }
   return icon;
+}
+
+// The ship where the actions chosen so far take it (Mississippi Queen): a ring on its field and
+// a bar towards its heading, drawn over the board while the move is built.
+const HEADINGS = {RIGHT: 0, DOWN_RIGHT: 60, DOWN_LEFT: 120, LEFT: 180, UP_LEFT: 240, UP_RIGHT: 300};
+
+function drawShip(svg, layer, ship) {
+  const box = cellBox(svg, ship.cell);
+  if (!box) return;
+  const [x, y, w, h] = box, cx = x + w / 2, cy = y + h / 2, r = Math.min(w, h) * 0.42;
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", "seat-ship");
+  group.dataset.cell = ship.cell;
+  group.dataset.heading = ship.heading;
+  group.style.pointerEvents = "none";
+  const ring = document.createElementNS(SVG, "circle");
+  for (const [k, v] of Object.entries({cx, cy, r})) ring.setAttribute(k, v);
+  const angle = (HEADINGS[ship.heading] || 0) * Math.PI / 180;
+  const bar = document.createElementNS(SVG, "line");
+  for (const [k, v] of Object.entries({x1: cx, y1: cy, x2: cx + Math.cos(angle) * r * 1.5, y2: cy + Math.sin(angle) * r * 1.5}))
+    bar.setAttribute(k, v);
+  group.append(ring, bar);
+  layer.appendChild(group);
 }
 
 function showPreview(svg, layer, cells) {
