@@ -78,6 +78,8 @@ SLOW_TESTS = {
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each
+    "test_web_setup_api.py": {"test_play_from_here_on_loopback_asks_a_passphrase_only_of_a_server_that_has_its_own"},
 }
 
 

@@ -9,17 +9,15 @@ import pytest
 import trio
 
 from swc_local.server.config import DEFAULT_PASSWORD
-from tests.web_helpers import PASSWORD, http, start_viewer_server
+from tests.web_helpers import OFFICIAL_PIRANHAS, PASSWORD, http, start_viewer_server
 
 
-async def paused_game(url: str) -> str:
-    body = json.dumps({"game": "swc_2026_piranhas", "seats": ["bot", "bot"], "start": "paused"}).encode()
-    status, table = await http(url + "/api/tables", body, {"Content-Type": "application/json"}, "POST")
-    assert status == 200, table
-    with trio.fail_after(30):
-        while (await http(f"{url}/api/games/{table['game_id']}"))[1]["count"] < 1:  # the bots came
-            await trio.sleep(0.05)
-    return table["game_id"]
+async def uploaded_game(url: str) -> str:
+    """The official Piranhas 2019 capture opened in the viewer (a game to play from)."""
+    data = OFFICIAL_PIRANHAS.read_bytes().rstrip() + b"\n</protocol>\n"
+    status, opened = await http(url + "/api/upload", data, {"X-File-Name": "official.xml"}, "POST")
+    assert status == 200, opened
+    return opened["id"]
 
 
 @pytest.mark.parametrize("password, without, needs", [(None, 200, False), (DEFAULT_PASSWORD, 200, False),
@@ -28,13 +26,13 @@ async def test_play_from_here_on_loopback_asks_a_passphrase_only_of_a_server_tha
         nursery, password, without, needs):
     server = await start_viewer_server(nursery, password=password)
     url = server.door("web").url
-    game_id = await paused_game(url)
+    game_id = await uploaded_game(url)
     assert (await http(f"{url}/api/games/{game_id}"))[1]["play_from_needs_passphrase"] is needs
-    status, answer = await http(f"{url}/api/games/{game_id}/play-from/0", b"{}", {"Content-Type": "application/json"}, "POST")
+    status, answer = await http(f"{url}/api/games/{game_id}/play-from/2", b"{}", {"Content-Type": "application/json"}, "POST")
     assert status == without, answer
     if needs:  # its own passphrase still opens it
         body = json.dumps({"passphrase": PASSWORD}).encode()
-        status, answer = await http(f"{url}/api/games/{game_id}/play-from/0", body, {"Content-Type": "application/json"}, "POST")
+        status, answer = await http(f"{url}/api/games/{game_id}/play-from/2", body, {"Content-Type": "application/json"}, "POST")
         assert status == 200, answer
     assert len(answer["reservations"]) == 2
 
