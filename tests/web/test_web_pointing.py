@@ -57,7 +57,7 @@ def test_the_steps_name_one_legal_move_and_every_cell_has_its_box(game_type):
         keys = set()
         for move in moves:
             steps = move_steps(game_type, game, move)
-            assert steps and all(set(s) <= {"cell", "choice", "preview", "shape"} for s in steps)
+            assert steps and all(set(s) <= {"cell", "choice", "preview", "shape", "ship"} for s in steps)
             key = json.dumps([[s.get("cell"), s.get("choice")] for s in steps])
             assert key not in keys, f"two moves share the clicks {key}"
             keys.add(key)
@@ -70,6 +70,24 @@ def test_the_steps_name_one_legal_move_and_every_cell_has_its_box(game_type):
                 for cx, cy in centres:
                     assert left <= cx <= left + width and top <= cy <= top + height, (cell, (cx, cy), boxes[cell])
     assert seen_cells > 0 or game_type == "swc_2024_mississippi_queen"
+
+
+def test_a_mississippi_queen_move_previews_the_ship_where_the_rules_put_it():
+    """Each action's step names where the ship stands after it; after the last, where the rules'
+    own ``push`` of the whole move leaves it (field and heading)."""
+    from swc_local.games.mississippi_queen.rules import DIRECTIONS
+
+    checked = 0
+    for _, game, moves in playout("swc_2024_mississippi_queen", 5, 6):
+        for move in moves:
+            steps = move_steps("swc_2024_mississippi_queen", game, move)
+            after = game.position.copy()
+            mover = after.current
+            after.push(move)
+            ship = after.ships[mover]
+            assert steps[-1]["ship"] == {"cell": f"{ship.q},{ship.r}", "heading": DIRECTIONS[ship.direction]}, move
+            checked += 1
+    assert checked > 100
 
 
 @pytest.mark.parametrize("game_type", ["swc_2021_blokus", "swc_2027_blokus"])
