@@ -26,8 +26,9 @@ function show(data) {
   $("watch").href = data.game_id ? "/game/" + encodeURIComponent(data.game_id) : "/";
   // the room's status as the game page shows it: a paused room is "paused" on both pages
   const paused = !data.over && data.status === "paused";
-  text("status", data.over ? "finished" : paused ? "paused" : (data.your_turn ? "your turn" : "waiting"));
-  $("status").className = "status " + (data.over ? "finished" : paused ? "paused" : "running");
+  const ended = (data.result_rows || []).some(r => r.cause === "CANCELLED") ? "cancelled" : "finished";
+  text("status", data.over ? ended : paused ? "paused" : (data.your_turn ? "your turn" : "waiting"));
+  $("status").className = "status " + (data.over ? ended : paused ? "paused" : "running");
   $("paused-note").hidden = !paused || data.your_turn;
   const players = $("players");
   players.replaceChildren();
