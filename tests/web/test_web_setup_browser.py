@@ -147,6 +147,10 @@ def test_a_paused_room_is_paused_on_the_seat_page_and_a_step_moves_both_pages_al
         both("TWO", "Robot", 2)  # the person moved: the room waits for a step to ask the bot
         step()
         both("ONE", "Alice", 3)  # one step, one move of the bot, on both pages
+        status, _ = call_json(f"{viewer.url}/api/games/{table['game_id']}/control", b'{"action": "cancel"}')
+        assert status == 200
+        driver.switch_to.window(seat_tab)  # the person's page says how the game ended
+        wait(driver, lambda d: text(d, "status") == "cancelled", message="the seat page does not say cancelled")
     finally:
         driver.switch_to.window(game_tab)
         driver.close()
