@@ -67,6 +67,20 @@ def test_a_seat_line_a_little_too_long_is_drawn_smaller_whole_not_cut():
     assert float(first.group(1)) < 13
 
 
+def test_a_long_status_line_stays_inside_the_picture():
+    """A line under the hare track and a status line over a board: drawn smaller to fit the
+    picture's width, not run off its edge."""
+    from swc_local.games.hare_track import panel
+
+    stock = "ONE (ONE): field 41, carrots 112, salads 3, cards [EAT_SALAD, HURRY_AHEAD, FALL_BACK, SWAP_CARROTS], last advance 12"
+    drawn = re.search(r'font-size="([0-9.]+)"[^>]*>([^<]*)</text>', panel(300, 682, [(stock, "#c00")]))
+    assert drawn.group(2) == stock and len(stock) * float(drawn.group(1)) * 0.6 <= 682
+    moved = "last move: accelerate +1, advance 2, turn DOWN_RIGHT, advance 3, push UP_RIGHT"
+    status = re.search(r'font-size="([0-9.]+)"[^>]*class="status">([^<]*)</text>', header(480, [("#c00", "A"), ("#00c", "B")],
+                                                                                           [(moved, "#c00")]))
+    assert status.group(2) == moved and len(moved) * float(status.group(1)) * 0.6 <= 480 - 16
+
+
 async def test_a_page_of_an_unknown_game_says_so_and_leads_back(nursery):
     server = await start_viewer_server(nursery)
     status, body = await http(server.door("web").url + "/game/%3Cb%3Eg99")
