@@ -58,12 +58,13 @@ def seat_routes(context, page, respond) -> list[Route]:
                         result_rows=summary["result"], status=summary["status"])
             if isinstance(seat, PersonSeat):
                 newest = record.step(count - 1)
-                data["version"] = seat_version(seat, record)
                 data["turn"] = getattr(newest.state, "turn", data["turn"])
                 if not data["over"] and newest.to_move is not None and hasattr(newest.state, "current_seat"):
                     data["to_move"] = seat_labels(seat.table.plugin)[newest.state.current_seat]
         else:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
+        if isinstance(seat, PersonSeat):  # the version the long poll waits past (wait_seat_or_room)
+            data["version"] = seat_version(seat, record)
         return data
 
     def seat_version(seat, record) -> int:
@@ -81,7 +82,8 @@ def seat_routes(context, page, respond) -> list[Route]:
                         nursery.cancel_scope.cancel()
                     nursery.start_soon(first, seat.changed.wait)
                     if record is not None:
-                        nursery.start_soon(first, lambda: record.wait_changed(record.version))
+                        seen = record.version  # read now: a change before the task runs still wakes it
+                        nursery.start_soon(first, lambda: record.wait_changed(seen))
         seat.last_read = trio.current_time()
 
     def family_games() -> list[dict]:

@@ -55,3 +55,19 @@ async def test_every_page_names_the_favicon_and_the_browsers_default_address_ser
     for page in ("/", "/login", "/game/nothing", "/seat/nothing"):
         status, body = await http(url + page)
         assert b'<link rel="icon" href="/static/favicon.svg"' in body, page
+
+
+async def test_the_manuals_paced_bot_table_command_runs_as_written(nursery):
+    import shlex
+    import subprocess
+
+    from tests.packaging.test_readme_examples import _shell_block
+
+    server = await start_viewer_server(nursery)
+    address = server.door("web").url.removeprefix("http://")
+    (line,) = [line for line in _shell_block('"start": 1').splitlines() if line.strip()]
+    argv = shlex.split(line.replace("localhost:13080", address))
+    done = await trio.to_thread.run_sync(lambda: subprocess.run(argv, capture_output=True, text=True, timeout=30))
+    table = json.loads(done.stdout)
+    record = server.door("web").context.book.get(table["game_id"])
+    assert record.pace == 1 and record.controls() in (["start", "cancel"], ["pause", "unpause", "cancel"])
