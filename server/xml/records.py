@@ -13,7 +13,7 @@ Conformance notes:
 * Repeated identical states (a state re-sent after ``step``) count once, as in ``swc replay``.
 * The move that led to a state is the state's ``<lastMove>`` decoded by the game, when it has one.
 * A state kept as a snapshot is shown as ``snapshot.state_element()``: the element the room
-  rendered that memento from (``tests/test_web_snapshots.py`` checks both agree for every game
+  rendered that memento from (``tests/web/test_web_snapshots.py`` checks both agree for every game
   that takes snapshots).
 * A game an admin cancelled shows as ``CANCELLED`` for both seats, no rank, with who cancelled
   it as the reason, and the scores of the server's result: the wire keeps the official server's
