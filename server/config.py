@@ -40,12 +40,11 @@ import javaproperties
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from swc_local.server.sections import (  # noqa: F401 -- the names every caller imports from here
-    PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
+    DEFAULT_PASSWORD, PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
     strict_bool, whole,
 )
 from swc_local.server.doors import all_doors
 
-DEFAULT_PASSWORD = "examplepassword"
 
 # The house's own keys: what every door shares (address, passphrase, seed, records, connection
 # budget), and the official keys that do nothing here (plugins, debug: games are built in, the

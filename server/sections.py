@@ -23,6 +23,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 PORT_RANGE = "0..65535"
+DEFAULT_PASSWORD = "examplepassword"
+"""The passphrase without a ``server.properties`` file: public (in every manual), so it guards
+nothing that loopback does not (the viewer's gate, server/web/auth.py)."""
 
 log = logging.getLogger("swc.config")
 

@@ -62,6 +62,8 @@ SLOW_MODULES = {
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
+    "test_web_setup_browser.py",  # tables set up and steered in Chromium
+    "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -80,6 +82,8 @@ SLOW_TESTS = {
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each
+    "test_web_setup_api.py": {"test_play_from_here_on_loopback_asks_a_passphrase_only_of_a_server_that_has_its_own"},
 }
 
 

@@ -95,6 +95,8 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
+    if h.get("cancelled"):  # an admin stopped it: the result below is the server's for a game cut short
+        print(f"cancelled: {h['cancelled']} (no winner; the scores are those when it stopped)", file=out)
     print(result_text(replay.result, replay.plugin), file=out)
 
 

@@ -11,7 +11,8 @@ API (also in the README):
   (with ``step=1`` also its newest step, drawn) or the list's newest summary whenever it changed,
   paced and budgeted as :mod:`.live` says. A slow reader gets the newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
-* ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
+* ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N
+  (no passphrase on loopback when the server has none of its own: ``Gate.prepares_freely``).
 * ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
 * ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
   the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
@@ -64,6 +65,7 @@ ASSETS = {
     "seat_family.js": "text/javascript; charset=utf-8",
     "play_family.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
 }
 PAGES = ("index.html", "game.html", "login.html", "seat.html", "seat_family.html")
 SECURITY_HEADERS = {
@@ -129,7 +131,7 @@ def missing_page(game_id: str) -> Response:
     """The page of a game the viewer does not know (forgotten, or from another server): why,
     and the way back to the list. The id is the client's text: escaped."""
     body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No such game \u2014 swc-local</title>'
-            f'<link rel="stylesheet" href="/static/style.css"></head><body><header><h1><a href="/">swc-local</a></h1>'
+            f'<link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body><header><h1><a href="/">swc-local</a></h1>'
             f'</header><main class="missing"><h2>No game {html.escape(game_id)} here</h2><p>This server does not know that '
             f'game: it may have been forgotten (the viewer keeps the newest finished games and uploads) or belong to '
             f'another server.</p><p><a id="back" href="/">Back to every game</a></p></main></body></html>')
@@ -331,6 +333,10 @@ def build_app(context: WebContext) -> Starlette:
             return Response("not found", status_code=404, media_type="text/plain")
         return Response(context.assets[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
 
+    async def favicon(request: Request) -> Response:  # what a browser asks for before it reads a page's <link rel="icon">
+        return Response(context.assets["favicon.svg"], media_type=ASSETS["favicon.svg"],
+                        headers={"Cache-Control": "max-age=86400"})
+
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page("login.html")
@@ -362,6 +368,7 @@ def build_app(context: WebContext) -> Starlette:
         data["can_play_from"] = data["can_play_from"] and context.play_from is not None  # swc view has no lobby
         data["controls"] = record.controls()
         data["controls_need_passphrase"] = not gate.open
+        data["play_from_needs_passphrase"] = not gate.prepares_freely
         data["count"] = record.count()
         if full:  # every state read (costly for a long live game: only when asked for)
             data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}
@@ -449,7 +456,8 @@ def build_app(context: WebContext) -> Starlette:
             passphrase = body.get("passphrase") if isinstance(body, dict) else None
         except ValueError:
             passphrase = None
-        if not gate.check(passphrase if isinstance(passphrase, str) else None, peer_of(request)):
+        if not gate.prepares_freely and not gate.check(passphrase if isinstance(passphrase, str) else None,
+                                                       peer_of(request)):
             return _error("wrong admin passphrase", 403)
         try:
             index = int(request.path_params["index"])
@@ -488,6 +496,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/", index),
         Route("/game/{game_id}", game_page),
         Route("/static/{name}", asset),
+        Route("/favicon.ico", favicon),
         Route("/login", login, methods=["GET", "POST"]),
         Route("/api/games", api_games),
         Route("/api/stream", api_list_stream),
@@ -506,7 +515,7 @@ def build_app(context: WebContext) -> Starlette:
 class GatedApp:
     """ASGI wrapper: off loopback, nothing but the login page and its stylesheet without the passphrase."""
 
-    OPEN_PATHS = ("/login", "/static/style.css")
+    OPEN_PATHS = ("/login", "/static/style.css", "/static/favicon.svg", "/favicon.ico")
 
     def __init__(self, app, gate: Gate) -> None:
         self.app = app

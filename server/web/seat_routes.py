@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import trio
 from starlette.requests import Request
 from starlette.routing import Route
 
@@ -34,19 +35,54 @@ def seat_routes(context, page, respond) -> list[Route]:
     def no_tables():
         return error("no game server here (swc view): start swc serve to take a seat", 409)
 
+    def record_of(seat) -> object | None:
+        return context.book.get(seat.table.record_id or "")
+
+    def follows_room(seat) -> bool:
+        """A seat whose room shows its observers more than its player reads the room too (the
+        XML family's: a paused room shows a move to its observers only)."""
+        return getattr(seat, "FOLLOWS_ROOM", False)
+
     def seat_json(seat) -> dict:
-        """The seat as its client knows it, with the viewer's drawing of the room's newest step."""
+        """The seat as its client knows it, with the viewer's drawing of the room's newest step.
+
+        A seat that follows its room shows the room as its observers see it: the side to move,
+        the turn and the status come from the room's newest step, as on the game page, and the
+        version counts the room's changes too (a pause wakes the page)."""
         data = seat.json()
-        record = context.book.get(seat.table.record_id or "")
+        record = record_of(seat)
         count = record.count() if record is not None else 0
         if count:
             step = context.step_json(record, count - 1, count)
             summary = record.summary()
             data.update(svg=step["svg"], last_move=step["note"], step=step["label"], players=summary["players"],
                         result_rows=summary["result"], status=summary["status"])
+            if follows_room(seat):
+                data.update(seat.room_view(record.step(count - 1), data))
         else:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
+        if follows_room(seat):  # the version the long poll waits past (wait_seat_or_room)
+            data["version"] = seat_version(seat, record)
         return data
+
+    def seat_version(seat, record) -> int:
+        """A room-following seat's version: its own messages and its room's changes (both only grow)."""
+        return seat.version + (record.version if record is not None else 0)
+
+    async def wait_seat_or_room(seat, after: int) -> None:
+        """Until the seat or its room changed past ``after`` (at most the seats' wait)."""
+        record = record_of(seat)
+        with trio.move_on_after(context.tables.limits.wait_seconds):
+            while seat_version(seat, record) <= after:
+                async with trio.open_nursery() as nursery:
+                    async def first(wait) -> None:
+                        await wait()
+                        nursery.cancel_scope.cancel()
+                    nursery.start_soon(first, seat.changed.wait)
+                    if record is not None:
+                        seen = record.version  # read now: a change before the task runs still wakes it
+                        nursery.start_soon(first, lambda: record.wait_changed(seen))
+        seat.last_read = trio.current_time()
 
     async def seat_page(request: Request):
         seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
@@ -101,7 +137,9 @@ def seat_routes(context, page, respond) -> list[Route]:
         if seat is None:
             return error("no such seat", 404)
         after = request.query_params.get("after", "")
-        if after.lstrip("-").isdigit():
+        if after.lstrip("-").isdigit() and follows_room(seat):
+            await wait_seat_or_room(seat, int(after))
+        elif after.lstrip("-").isdigit():
             await context.tables.wait(seat, int(after))
         elif request.query_params.get("wait") == "turn":
             await context.tables.wait_turn(seat)

@@ -443,6 +443,7 @@ class Lobby:
         elif tag == "step":
             room.step(flag)
         else:
+            room.cancel_reason = room.cancel_reason or "cancelled by an admin"
             room.cancel()
 
     # -- connections --------------------------------------------------------------------------

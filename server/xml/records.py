@@ -15,6 +15,11 @@ Conformance notes:
 * A state kept as a snapshot is shown as ``snapshot.state_element()``: the element the room
   rendered that memento from (``tests/web/test_web_snapshots.py`` checks both agree for every game
   that takes snapshots).
+* A game an admin cancelled shows as ``CANCELLED`` for both seats, no rank, with who cancelled
+  it as the reason, and the scores of the server's result: the wire keeps the official server's
+  result (2025+: the leader as winner, REGULAR), which reads as an ordinary end otherwise.
+  CANCELLED is the viewer's word, as UNFINISHED is for a game a shutdown stopped; no official
+  result carries it.
 * The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
   ``regular`` is not ``false``, and with the winner's ``reason``.
 """
@@ -62,6 +67,8 @@ class XmlRecord(GameRecord):
         self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
+        self.cancelled: str | None = None  # why an admin cancelled it (the room's cancel_reason)
+        self.pace: float | None = None  # seconds a move while the viewer steps the paused room (server/web/pace.py)
 
     def wire_state(self, index: int) -> str:
         return self.state_element(index).render()
@@ -128,6 +135,7 @@ class XmlRecord(GameRecord):
 
     def room_over(self, room) -> None:
         self.unfinished = getattr(room, "unfinished", None)
+        self.cancelled = getattr(room, "cancel_reason", None)
         self._names = self._room_names(room)
         self.room = None
         self._ended = True
@@ -227,7 +235,7 @@ class XmlRecord(GameRecord):
         if self.room is not None:
             value = self.room.status.value
             if value == "running":
-                return "paused" if getattr(self.room, "paused", False) else "running"
+                return "paused" if getattr(self.room, "paused", False) and not self.pace else "running"
             return "waiting" if value == "created" else "finished"
         return "finished" if self._ended or self.source != "live" else "waiting"
 
@@ -243,6 +251,8 @@ class XmlRecord(GameRecord):
             return ["start", "cancel"]
         if status != "running":
             return []
+        if room.paused and self.pace:  # paced: it runs, slowly; Pause stops the pace, Unpause too
+            return ["pause", "unpause", "cancel"]
         return ["step", "unpause", "cancel"] if room.paused else ["pause", "cancel"]
 
     def control(self, action: str) -> None:
@@ -252,11 +262,17 @@ class XmlRecord(GameRecord):
         if action not in self.controls():
             raise ValueError(f"{action}: not possible now (possible: {', '.join(self.controls()) or 'nothing'})")
         room = self.room
-        if action in ("pause", "unpause"):
+        if self.pace and action in ("pause", "unpause"):  # the pace ends; a pause keeps the room paused
+            self.pace = None
+            self.touch()
+            if action == "unpause":
+                room.set_paused(False)
+        elif action in ("pause", "unpause"):
             room.set_paused(action == "pause")
         elif action in ("step", "start"):
             room.step(action == "start")  # forced: a start before both players came
         else:
+            room.cancel_reason = "cancelled from the viewer"
             room.cancel()
 
     def progress(self) -> str:
@@ -270,12 +286,16 @@ class XmlRecord(GameRecord):
 
     def result(self) -> list[SeatRow] | None:
         if self._result is None:
-            if self._ended and self.unfinished:
-                return [SeatRow(row.name, row.seat, None, "UNFINISHED", self.unfinished) for row in self.players()]
+            if self._ended and (self.unfinished or self.cancelled):
+                cause = "UNFINISHED" if self.unfinished else "CANCELLED"
+                return [SeatRow(row.name, row.seat, None, cause, self.unfinished or self.cancelled)
+                        for row in self.players()]
             return None
         if not isinstance(self._result, Element):
             self._result = parse(self._result)  # once
         rows = result_rows(self._result.find("data"), self.names(), self.labels)
+        if self.cancelled:  # the server's result of a stopped game (scores so far), no winner
+            return [SeatRow(row.name, row.seat, None, "CANCELLED", self.cancelled, row.score) for row in rows]
         if any(row.cause == "REGULAR" and not row.reason for row in rows) and self.count():
             # the reason a person reads wherever the result is: the rules' own where the wire
             # gives none (the 2022 envelope's regular scores say reason="")
@@ -414,6 +434,7 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
     if record is None:
         raise ValueError(f"{source}: no state of a known game in it")
     record.unfinished = header.get("unfinished")
+    record.cancelled = header.get("cancelled")
     record._ended = True
     record._last_state = None  # only needed while reading
     if not record.count():

@@ -213,6 +213,7 @@ class GameRoom:
     abandoned: bool = False  # a join room whose only player left before the game began
     superseded: bool = False  # a <join/> room that became a room of another game under its id (Lobby._regame)
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
+    cancel_reason: str | None = None  # who cancelled it, when an admin did (the viewer's replay header, result rows)
     _memento_frame: tuple[str, str] | None = None  # the memento's text around its <state>
     _move_request: bytes | None = None  # rendered once per room: it never changes
 

@@ -37,6 +37,7 @@ Conformance notes (choices where the issue and the specs are silent):
   ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
+* ``"start"``: ``"now"`` (default), ``"paused"`` or seconds a move (:mod:`.pace`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from swc_local.server.web.pointing import board_boxes, extra_moves, move_steps
 from swc_local.server.web.table_host import (  # noqa: F401 -- KINDS, SeatLimits, TableLimit: read from here too
     KINDS, PERSONS, FamilyTables, NotOffered, SeatLimits, TableError, TableHost, TableLimit, fill,
 )
+from swc_local.server.web.pace import pace_room, read_start
 
 log = logging.getLogger("swc.web.seats")
 
@@ -76,6 +78,7 @@ class PersonSeat:
     """One person's client of a prepared room: its connection, what it was told, its turn."""
 
     PAGE = "seat.html"  # the viewer's page of this seat (server/web/static/)
+    FOLLOWS_ROOM = True  # the seat API reads the room's newest step too (server/web/seat_routes.py)
 
     id: str
     table: Table
@@ -210,6 +213,15 @@ class PersonSeat:
     def move_text(self, move: object) -> str:
         """The move in the game's own notation, as the pages and ``swc replay`` write it."""
         return self.table.plugin.notation(move, self.game)
+
+    def room_view(self, newest, data: dict) -> dict:
+        """Turn and side to move from the room's newest step (``newest``, the viewer's record of
+        it), as the game page shows them: a paused room shows a move to its observers only (the
+        players get that state with the next step)."""
+        view = {"turn": getattr(newest.state, "turn", data["turn"])}
+        if not data["over"] and newest.to_move is not None and hasattr(newest.state, "current_seat"):
+            view["to_move"] = seat_labels(self.table.plugin)[newest.state.current_seat]
+        return view
 
     def json(self) -> dict:
         plugin = self.table.plugin
@@ -350,13 +362,21 @@ class Tables:
             names = [kind for kind, _ in seats]
         names = [name[:60] for name in names]
         person_timed = request.get("timeout") is True
+        try:
+            paused, pace = read_start(request)
+        except ValueError as error:
+            raise TableError(str(error)) from None
         tables.check_room()
         timed = tuple(person_timed if kind in PERSONS else True for kind, _ in seats)
         descriptors = tuple(msg.SlotDescriptor(display_name=name, can_timeout=t) for name, t in zip(names, timed))
-        room, codes = self.lobby.prepare(plugin, descriptors, paused=False)
+        room, codes = self.lobby.prepare(plugin, descriptors, paused=paused)
         table = Table(secrets.token_urlsafe(12), plugin, tables.nursery, tuple(k for k, _ in seats), timed,
                       room_id=room.id, created=trio.current_time(), rooms=self.lobby.rooms)
         self._register(tables, table, room)
+        record = tables.book.get(table.record_id or "")
+        if pace is not None and record is not None:
+            record.pace = pace
+            tables.nursery.start_soon(pace_room, record, pace)
         answer = []
         for index, ((kind, command), code) in enumerate(zip(seats, codes)):
             label = seat_labels(plugin)[index]
