@@ -104,7 +104,7 @@ async def test_start_page_follows_live_games_of_all_three_doors(nursery, browser
                 wait(browser, lambda d: wanted.items() <= {g: r["status"] for g, r in rows(d).items()}.items(),
                      message="the three live games are not listed as running (the stepped room as paused)")
                 listed = rows(browser)
-                assert listed["swc_2019_piranhas"]["players"] == f"RED ({HOSTILE}) vs BLUE (Bob)"
+                assert listed["swc_2019_piranhas"]["players"] == f"{HOSTILE} vs Bob"  # the names the clients sent
                 assert no_alert(browser)
                 for game in ("roborally", "reversixt", "swc_2019_piranhas"):
                     board_changes(browser, f"{url}/game/{listed[game]['id']}")
