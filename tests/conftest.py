@@ -76,6 +76,8 @@ SLOW_TESTS = {
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # a whole Robo Rally game on Extra Crispy through the seat API (about a minute)
+    "test_web_seats_never_stuck.py": {"test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_to_the_end"},
 }
 
 
