@@ -19,7 +19,7 @@ from swc_local.server.web.family_seats import DoorTable
 from swc_local.server.web.seats import PersonSeat
 
 from tests.conftest import PASSWORD
-from tests.web_helpers import http, renderer, start_viewer_server
+from tests.web_helpers import http, renderer, start_viewer_server, without_reversixt_pauses
 
 JSON = {"Content-Type": "application/json"}
 
@@ -168,3 +168,21 @@ async def test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_t
                 data = await read(url, seat, data["version"])
     assert ("damage", "reboot") in zip(asked, asked[1:]), asked  # the pick, then the direction again
     assert data["result"] is not None and data["winner"] in (1, 2), data
+
+
+async def test_a_reversixt_seat_with_nothing_to_offer_leaves_with_the_defect_named(nursery, monkeypatch, caplog):
+    from swc_local.server.reversixt.seats import ReversiSeat
+
+    monkeypatch.setattr(ReversiSeat, "legal_moves", lambda self: [])
+    server = without_reversixt_pauses(await start_viewer_server(nursery))
+    url = server.door("web").url
+    status, table = await post(f"{url}/api/tables", {"game": "reversixt", "map": "classic_2p", "seats": ["you", "bot"]})
+    assert status == 200, table
+    seat = table["seats"][0]["seat"]
+    with trio.fail_after(30):
+        data = await read(url, seat)
+        while not data["over"]:
+            assert not data["your_turn"], data  # never a turn that offers nothing
+            data = await read(url, seat, data["version"])
+    assert "no legal move to offer" in data["closed"], data
+    assert any("no legal move to offer" in r.getMessage() and r.levelname == "ERROR" for r in caplog.records)
