@@ -58,6 +58,7 @@ SLOW_MODULES = {
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
+    "test_seat_soak.py",  # every game the start page offers, played to its end through the seat API
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

@@ -23,6 +23,10 @@ Conformance notes (choices where the issue and the spec are silent):
   ``PickDamage`` for its damage, spec §5.8, §5.9): the newest is offered first, since the game
   waits for it, and the older one is offered again once it is answered; the direction may come
   until the round ends (spec §5.8).
+* **Damage picks.** ``PickDamage`` names the piles but not how many cards each holds, and the
+  door refuses a pick that asks a pile for more than it holds (spec §5.9); the seat offers the
+  picks the table's own game accepts (its piles, read from the table's door in this process).
+  A refused pick asks again, as the door keeps waiting.
 * ``PlayCard`` is sent by the seat's client on its ``CurrentPlayer`` of the activation phase,
   with the register's card (``CurrentCards``): it is no choice, and the server would play it
   after ``playCardTimeout`` anyway.
@@ -62,6 +66,7 @@ REGISTERS = 5
 ASKED_BY = {"start": "SetStartingPoint", "program": "SelectedCard", "damage": "SelectedDamage",
             "reboot": "RebootDirection"}
 """The questions the door asks a seat, and the message that answers each."""
+DAMAGE_REFUSED = "Invalid damage selection"
 
 
 class RoboSeat(FamilySeat):
@@ -167,6 +172,8 @@ class RoboSeat(FamilySeat):
         self.error = text
         self.pending.clear()
         self.note(f"Error: {text}")
+        if text == DAMAGE_REFUSED and self.damage is not None:  # the door keeps waiting for a pick (spec §5.9)
+            self.ask("damage")
 
     def on_GameStarted(self, body: dict) -> None:
         self.board = board_from_game_map(self.table.course, body["gameMap"])
@@ -323,13 +330,21 @@ class RoboSeat(FamilySeat):
             return out
         if self.step == "damage" and self.damage is not None:
             count, piles = self.damage
+            held = self.pile_sizes()
             return [{"text": "take " + ", ".join(pick), "cards": list(pick),
                      "message": ("SelectedDamage", {"cards": list(pick)})}
-                    for pick in itertools.combinations_with_replacement(piles, count)]
+                    for pick in itertools.combinations_with_replacement(piles, count)
+                    if held is None or all(pick.count(pile) <= held.get(pile, 0) for pile in piles)]
         if self.step == "reboot":
             return [{"text": f"face {d}", "direction": d, "message": ("RebootDirection", {"direction": d})}
                     for d in DIRECTIONS]
         return []
+
+    def pile_sizes(self) -> dict[str, int] | None:
+        """The damage piles' sizes in the table's own game (the wire never says them), or None."""
+        door = getattr(self.table.door, "door", None)
+        room = next(iter(getattr(door, "rooms", ())), None)
+        return dict(room.game.piles) if room is not None else None
 
     async def send_request(self, body: bytes) -> None:
         """JSON ``{"index": N}`` (one of :meth:`moves`) or ``{"message": {...}}`` (sent as it is)."""

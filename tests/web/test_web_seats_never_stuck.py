@@ -186,3 +186,28 @@ async def test_a_reversixt_seat_with_nothing_to_offer_leaves_with_the_defect_nam
             data = await read(url, seat, data["version"])
     assert "no legal move to offer" in data["closed"], data
     assert any("no legal move to offer" in r.getMessage() and r.levelname == "ERROR" for r in caplog.records)
+
+
+async def test_a_damage_pick_offers_only_what_the_piles_hold_and_a_refused_pick_is_asked_again(nursery):
+    from types import SimpleNamespace
+
+    seat, server_end = await robo_seat(nursery)
+    game = SimpleNamespace(piles={"Spam": 0, "Virus": 1, "Trojan": 5, "Worm": 0})
+    seat.table.door = SimpleNamespace(door=SimpleNamespace(rooms=[SimpleNamespace(game=game)]))
+    seat.receive("PickDamage", {"count": 2, "availablePiles": ["Virus", "Trojan"]})
+    assert [m["cards"] for m in seat.json()["moves"]] == [["Virus", "Trojan"], ["Trojan", "Trojan"]]
+    await answer(seat, server_end, "damage")
+    game.piles["Virus"] = 0  # taken meanwhile: the door refuses the pick and keeps waiting (spec §5.9)
+    seat.receive("Error", {"error": "Invalid damage selection"})
+    assert [m["cards"] for m in seat.json()["moves"]] == [["Trojan", "Trojan"]]
+
+
+def test_the_reference_bot_tries_the_next_damage_pick_when_one_is_refused():
+    from swc_local.client.roborally_bot import RoboRallyBot
+
+    bot = RoboRallyBot(seed=1)
+    bot.on_message("PickDamage", {"count": 2, "availablePiles": ["Virus", "Trojan"]})
+    bot.on_message("Error", {"error": "Invalid damage selection"})
+    bot.on_message("Error", {"error": "Invalid damage selection"})
+    picks = [m["messageBody"]["cards"] for m in bot.out if m["messageType"] == "SelectedDamage"]
+    assert picks == [["Virus", "Trojan"], ["Virus", "Virus"], ["Trojan", "Trojan"]]
