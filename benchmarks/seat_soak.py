@@ -52,8 +52,10 @@ class Tally:
     games: int = 0
     moves: int = 0
     stuck: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)
-    endings: Counter = field(default_factory=Counter)  # the persons' result causes
+    refused: list[str] = field(default_factory=list)  # offered, then refused by a seat that had not changed
+    stale: int = 0  # moves refused because the seat changed between the read and the move
+    endings: Counter = field(default_factory=Counter)  # the result rows' causes
+    irregular: list[str] = field(default_factory=list)  # games with a cause other than REGULAR
     per_setup: Counter = field(default_factory=Counter)  # label -> games ended
 
 
@@ -114,8 +116,13 @@ async def play_seat(url: str, seat: str, rng: random.Random, stall: float, tally
                 tally.moves += 1
                 data, changed = answer, trio.current_time()
                 continue
-            if not answer.get("error", "").startswith("it is not this seat's turn"):
-                tally.refused.append(f"{where}: move {index} refused: {answer.get('error')}")
+            version = data["version"]
+            status, data = await call(f"{url}/api/seats/{seat}?after=-1")
+            if data["version"] != version:  # the seat changed between the read and the move: read again
+                tally.stale += 1
+                changed = trio.current_time()
+                continue
+            tally.refused.append(f"{where}: move {index} refused: {answer.get('error')}")
         version = data["version"]
         status, data = await call(f"{url}/api/seats/{seat}?after={version}")
         if data["version"] != version:
@@ -163,10 +170,12 @@ async def play_game(url: str, setup: Setup, seed: int, args, tally: Tally) -> No
     tally.per_setup[setup.label] += 1
     for row in data["result_rows"]:
         tally.endings[row.get("cause") or "?"] += 1
+        if row.get("cause") != "REGULAR":
+            tally.irregular.append(f"{where}: {row.get('seat')} {row.get('cause')} ({row.get('reason')})")
 
 
 async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str | None = None,
-               log=lambda text: None, reduced: bool = False) -> Tally:
+               log=lambda text: None, reduced: bool = False, skip: str | None = None) -> Tally:
     """Every setup ``seeds`` times, ``parallel`` games at once; the tally."""
     from swc_local.server.app import Server
     from swc_local.server.config import Settings
@@ -180,7 +189,9 @@ async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str 
         server.door("web").context.tables.limits.max_tables = max(16, 2 * parallel)
         url = server.door("web").url
         _, listing = await call(f"{url}/api/tables")
-        plan = [(s, seed) for seed in range(seeds) for s in setups(listing, reduced) if only is None or only in s.label]
+        plan = [(s, seed) for seed in range(seeds) for s in setups(listing, reduced)
+                if (only is None or only in s.label) and (skip is None or skip not in s.label)]
+        plan.sort(key=lambda item: "course" not in item[0].body)  # the longest games (Robo Rally) first
         tally.planned = len(plan)
         slots = trio.Semaphore(parallel)
 
@@ -199,10 +210,12 @@ async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str 
 def report(tally: Tally, seconds: float, seeds: int) -> str:
     kinds = len(tally.per_setup)
     lines = [f"seat soak: {tally.games} games ({kinds} setups x {seeds} seeds), {tally.moves:,} moves through the "
-             f"seat API, {len(tally.stuck)} stuck, {len(tally.refused)} offered moves refused, in {seconds:.0f} s",
-             "  persons' and bots' result causes: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.endings.items()))]
+             f"seat API, {len(tally.stuck)} stuck, {len(tally.refused)} offered moves refused "
+             f"({tally.stale} more sent after the seat had changed), in {seconds:.0f} s",
+             "  result causes of every seat: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.endings.items()))]
     lines += [f"  stuck: {text}" for text in tally.stuck]
     lines += [f"  refused: {text}" for text in tally.refused[:20]]
+    lines += [f"  not REGULAR: {text}" for text in tally.irregular[:20]]
     return "\n".join(lines)
 
 
@@ -213,10 +226,11 @@ def main() -> int:
     parser.add_argument("--bound", type=float, default=900.0, help="seconds a game may take (default 900)")
     parser.add_argument("--stall", type=float, default=60.0, help="seconds a seat may stay unchanged (default 60)")
     parser.add_argument("--only", help="only the setups whose name contains this (e.g. roborally)")
+    parser.add_argument("--skip", help="leave out the setups whose name contains this")
     args = parser.parse_args()
     started = time.monotonic()
     tally = trio.run(soak, args.seeds, args.parallel, args.bound, args.stall, args.only,
-                     lambda text: print(text, file=sys.stderr, flush=True))
+                     lambda text: print(text, file=sys.stderr, flush=True), False, args.skip)
     print(report(tally, time.monotonic() - started, args.seeds))
     return 1 if tally.stuck or tally.refused else 0
 
