@@ -24,6 +24,7 @@ not pauses; everything else is the house's defaults.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import random
 import sys
@@ -85,13 +86,21 @@ def setups(listing: dict, reduced: bool = False) -> list[Setup]:
 
 
 def _call(url: str, body: dict | None = None) -> tuple[int, dict]:
+    """(status, JSON) of one request; a connection the loaded server dropped is tried again
+    (a read), or answered as status 0 (a move: it may have arrived, so the caller reads again)."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+    for attempt in range(5):
+        request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+        except (OSError, http.client.HTTPException) as error:
+            if body is not None or attempt == 4:
+                return 0, {"error": f"no answer: {error}"}
+            time.sleep(0.5)
+    raise AssertionError("unreachable")
 
 
 async def call(url: str, body: dict | None = None) -> tuple[int, dict]:
@@ -116,7 +125,7 @@ async def play_seat(url: str, seat: str, rng: random.Random, stall: float, tally
                 tally.moves += 1
                 data, changed = answer, trio.current_time()
                 continue
-            version = data["version"]
+            version = data["version"] if status else -1  # no answer: read again, never counted as refused
             status, data = await call(f"{url}/api/seats/{seat}?after=-1")
             if data["version"] != version:  # the seat changed between the read and the move: read again
                 tally.stale += 1
@@ -128,7 +137,8 @@ async def play_seat(url: str, seat: str, rng: random.Random, stall: float, tally
         if data["version"] != version:
             changed = trio.current_time()
         elif trio.current_time() - changed > stall:
-            shown = {k: data.get(k) for k in ("turn", "to_move", "asked", "your_turn", "closed")}
+            shown = {k: data.get(k) for k in ("turn", "to_move", "asked", "your_turn", "closed", "error", "phase")}
+            shown["notes"] = (data.get("notes") or [])[-3:]
             raise Stuck(f"{where}: no change for {stall:g} s, {len(data.get('moves') or [])} moves offered, {shown}")
     if PERSON_DEFECT in (data.get("closed") or ""):
         raise Stuck(f"{where}: {data['closed']}")
