@@ -233,7 +233,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=4, help="games of each setup (default 4)")
     parser.add_argument("--parallel", type=int, default=4, help="games at once (default 4)")
-    parser.add_argument("--bound", type=float, default=900.0, help="seconds a game may take (default 900)")
+    parser.add_argument("--bound", type=float, default=1800.0, help="seconds a game may take (default 1800)")
     parser.add_argument("--stall", type=float, default=60.0, help="seconds a seat may stay unchanged (default 60)")
     parser.add_argument("--only", help="only the setups whose name contains this (e.g. roborally)")
     parser.add_argument("--skip", help="leave out the setups whose name contains this")
