@@ -10,7 +10,8 @@ import random
 import trio
 import trio.testing
 
-from swc_local.games.mississippi_queen.plugin import PLUGIN as MQ, MississippiQueenGame
+from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN
+from swc_local.games.mississippi_queen.plugin import MississippiQueenGame
 from swc_local.games.mississippi_queen.rules import Position, Ship, generate_board
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
@@ -22,6 +23,7 @@ from tests.conftest import PASSWORD
 from tests.web_helpers import http, renderer, start_viewer_server, without_reversixt_pauses
 
 JSON = {"Content-Type": "application/json"}
+MQ = MISSISSIPPI_QUEEN.plugin
 
 
 async def post(url: str, body: dict):
@@ -68,7 +70,7 @@ def mississippi_queen_at_the_issues_position() -> MississippiQueenGame:
 
 async def test_a_mississippi_queen_seat_offers_the_moves_into_unrevealed_segments_and_plays_on(nursery):
     def factory(plugin, rng):
-        return mississippi_queen_at_the_issues_position() if plugin is MQ else None
+        return mississippi_queen_at_the_issues_position() if plugin.game_type == MQ.game_type else None
 
     server = Server(Settings(port=0, password=PASSWORD, seed=1, sections={"web": {"port": 0}}), game_factory=factory)
     server.web_renderer = renderer()
