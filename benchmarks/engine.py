@@ -142,7 +142,7 @@ def server_game_seconds(game_type: str, games: int, seed: int = 4) -> tuple[floa
     import trio
 
     from swc_local.protocol.element import Element
-    from swc_local.server.config import Settings
+    from swc_local.server.xml.settings import XmlDoorSettings
     from swc_local.server.xml import connection as connections
     from swc_local.server.xml.lobby import Lobby
 
@@ -157,7 +157,7 @@ def server_game_seconds(game_type: str, games: int, seed: int = 4) -> tuple[floa
 
     async def play() -> None:
         nonlocal spent, moves
-        lobby = Lobby(Settings(port=0, password="benchmark", seed=seed), spawn=lambda *args: None)
+        lobby = Lobby(XmlDoorSettings(port=0, password="benchmark", seed=seed), spawn=lambda *args: None)
         for _ in range(games):
             players = [Connection(None), Connection(None)]
             readers = [StreamReader(), StreamReader()]

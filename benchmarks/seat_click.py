@@ -56,7 +56,7 @@ def start_server() -> tuple[str, threading.Event]:
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:
-            server = await nursery.start(Server(Settings(port=0, sections={"web": {"port": 0}})).run)
+            server = await nursery.start(Server(Settings(free_ports=True, sections={"web": {"port": 0}})).run)
             ready["url"] = server.door("web").url
             started.set()
             while not stop.is_set():

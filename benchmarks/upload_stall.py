@@ -50,7 +50,7 @@ async def measure(uploads: int, quiet_seconds: float, path: str) -> list[Row]:
     from swc_local.server.app import Server
     from swc_local.server.config import Settings
 
-    server = Server(Settings(port=0, password="benchmark", sections={"web": {"port": 0}}))
+    server = Server(Settings(free_ports=True, password="benchmark", sections={"web": {"port": 0}}))
     gaps = LoopGaps()
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)

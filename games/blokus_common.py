@@ -230,6 +230,21 @@ class SkipMove(NamedTuple):
 Move = SetMove | SkipMove
 
 
+def move_notation(move: Move, before: object | None = None) -> str:
+    """The move as a person reads it (pages, ``swc replay``, tables), both seasons: the colour,
+    the piece, its orientation as the wire names it (rotation, flip) and the square of its
+    bounding box's corner, the wire's ``position``: ``YELLOW PENTO_V (RIGHT, flipped) at (8,0)``,
+    ``BLUE MONO at (0,0)``; a skip ``GREEN skips``.  Conformance note: the official GUIs show the
+    piece on the board and name no move; the German ``toString`` above stays for the error
+    texts, where the server quotes it."""
+    if isinstance(move, SkipMove):
+        return f"{COLORS[move.color]} skips"
+    turned = [ROTATIONS[move.rotation]] if move.rotation else []
+    orientation = ", ".join(turned + (["flipped"] if move.flipped else []))
+    shape = SHAPE_NAMES[move.kind] + (f" ({orientation})" if orientation else "")
+    return f"{COLORS[move.color]} {shape} at ({move.x},{move.y})"
+
+
 
 
 class RuleViolation(Exception):

@@ -1,6 +1,7 @@
 """Where a person points in Blokus (both seasons, 2021 and 2027): the piece (a choice), its
-orientation (a choice), then the square of the piece's bounding box's corner (``x``/``y`` of the
-wire) with the covered cells as preview.
+orientation (a choice), then the piece's top-left square (the first it covers in reading order,
+so the square clicked lies under the piece; the wire's ``x``/``y`` is its bounding box's corner,
+which it may not cover) with the covered cells as preview.
 
 Conformance notes:
 
@@ -23,7 +24,8 @@ def steps(game, move) -> list[dict]:
         return [choice("skip this colour's turn")]
     orientation = ROTATIONS[move.rotation].lower() + (", flipped" if move.flipped else "")
     cells = shape_cells(move.kind, move.rotation, move.flipped)
-    anchor = cell(move.x, move.y)
+    first = min(cells, key=lambda c: (c[1], c[0]))  # the piece's top-left square: the one clicked is covered
+    anchor = cell(move.x + first[0], move.y + first[1])
     anchor["preview"] = [f"{x + move.x},{y + move.y}" for x, y in cells]
     piece = choice(SHAPE_NAMES[move.kind]) | {"shape": [list(c) for c in shape_cells(move.kind, 0, False)]}
     return [piece, choice(orientation) | {"shape": [list(c) for c in cells]}, anchor]

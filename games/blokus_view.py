@@ -26,9 +26,14 @@ from swc_local.games.blokus_common import BlokusPosition as Position
 CELL = 24
 MARGIN = 28
 FILL = {"BLUE": "#2f6fd6", "YELLOW": "#f2c12e", "RED": "#d63a2f", "GREEN": "#2e9e4a"}
-MINI = 5
+MINI = 4
 SLOT = 5 * MINI + 5
-PER_ROW = 11
+PER_ROW = 6
+STOCK_LABEL = 16
+STOCK_WIDTH = PER_ROW * SLOT + 12
+"""The pieces each colour holds stand right of the board (not below it), so the picture is about
+as wide as high and the board fills the page's height: 20 x 20 cells of at least the official
+GUI's size in a window of 1200 x 900 (the page's board is as high as the window lets it be)."""
 
 
 def _status(position: Position, move) -> list[tuple[str, str]]:
@@ -47,17 +52,22 @@ def _status(position: Position, move) -> list[tuple[str, str]]:
     return lines
 
 
+def _stock_rows() -> int:
+    return -(-len(SHAPES) // PER_ROW)
+
+
 def _stock(position: Position, left: float, top: float) -> str:
-    """Per colour, the shapes it has not placed yet, small, two rows each."""
+    """Per colour, its name and the shapes it has not placed yet, small, beside the board."""
     out = []
+    block = STOCK_LABEL + _stock_rows() * SLOT + 8
     for color in range(4):
         name = COLORS[color]
-        y0 = top + color * (2 * SLOT + 8)
+        y0 = top + color * block
         struck = "" if position.valid[color] else " (out)"
-        out.append(svg.text(left, y0 + SLOT / 2, f"{name}{struck}", 11, fill=FILL[name], font_weight="bold"))
+        out.append(svg.text(left, y0 + 11, f"{name}{struck}", 11, fill=FILL[name], font_weight="bold"))
         for i, kind in enumerate(_kinds(position.undeployed[color])):
-            sx = left + 70 + (i % PER_ROW) * SLOT
-            sy = y0 + (i // PER_ROW) * SLOT
+            sx = left + (i % PER_ROW) * SLOT
+            sy = y0 + STOCK_LABEL + (i // PER_ROW) * SLOT
             out.append(svg.cells_path(SHAPES[kind][1], sx, sy, MINI, FILL[name], class_=f"stock {name}",
                                       data_shape=SHAPES[kind][0]))
     return svg.tag("g", "".join(out), class_="stock-panel")
@@ -69,9 +79,10 @@ def render_svg(game, last_move: SetMove | SkipMove | None = None, previous=None,
     position, names = svg.unwrap(game, "position")
     move = last_move if last_move is not None else position.last_move
     status = _status(position, move)
-    stock_height = 4 * (2 * SLOT + 8) + 8
-    grid, width, height = svg.frame(SIZE, SIZE, CELL, MARGIN, max(2, len(status)), stock_height)
-    stock_top = height - stock_height
+    grid, board_width, height = svg.frame(SIZE, SIZE, CELL, MARGIN, max(2, len(status)), 0)
+    stock_height = 4 * (STOCK_LABEL + _stock_rows() * SLOT + 8)
+    height = max(height, grid.top + stock_height)
+    width = board_width + STOCK_WIDTH
     shown = (names[0] or "ONE", names[1] or "TWO")
     seats = [
         (FILL["BLUE"], f"{shown[0]} (ONE: BLUE + RED), {position.team_points(0)} points"),
@@ -88,6 +99,6 @@ def render_svg(game, last_move: SetMove | SkipMove | None = None, previous=None,
                 cx, cy = grid.corner(x, y)
                 out.append(svg.rect(cx + 2, cy + 2, CELL - 4, CELL - 4, "none", stroke="#111", stroke_width=2.5,
                                     class_="last-to", data_cell=f"{x},{y}"))
-    out.append(_stock(position, MARGIN, stock_top))
+    out.append(_stock(position, board_width, grid.top))
     return svg.document(width, height, "".join(out), f"{title}, turn {position.turn}: {shown[0]} vs {shown[1]}")
 

@@ -84,7 +84,7 @@ def draw_last_move(grid: svg.Grid, before: int | None, after: int) -> str:
 
 def panel(top: float, width: float, lines: list[tuple[str, str]]) -> str:
     """Text lines under the track (players' stock, the last move), in their colours."""
-    return svg.tag("g", "".join(svg.text(MARGIN, top + 9 + i * 17, line, 12, fill=color)
+    return svg.tag("g", "".join(svg.fitted_text(MARGIN, top + 9 + i * 17, line, 12, width - 2 * MARGIN, fill=color)
                                 for i, (line, color) in enumerate(lines)), class_="panel")
 
 

@@ -39,6 +39,31 @@ def seat_labels(plugin: object) -> tuple[str, str]:
     return ("ONE", "TWO") if getattr(plugin, "dialect", CLASSIC) in TEAM_DIALECTS else ("red", "blue")
 
 
+PLACEHOLDER_NAMES = frozenset({"", "unknown"})
+"""Names no client sent: the classic servers' ``Unknown`` for a player that gave none, and
+nothing (2022+ ``<join/>``)."""
+
+
+def client_name(name: str | None, seat: str) -> str | None:
+    """The display name a client sent, or None: empty, the classic servers' ``Unknown`` and a
+    name that only repeats the seat (2022+ results name an unnamed player by its team, ``ONE``)
+    are no name.
+
+    Conformance note: a client that calls itself ``Unknown`` is shown as its seat, as the 2018/2019
+    servers cannot tell it from one that sent no name either."""
+    text = (name or "").strip()
+    if text.lower() in PLACEHOLDER_NAMES or text.upper() == str(seat).upper():
+        return None
+    return text
+
+
+def shown_name(name: str | None, seat: str) -> str:
+    """What a person reads for a player (issue 41): the name the client sent, else the seat once
+    (``RED``, never ``RED (Unknown)`` or ``ONE (ONE)``)."""
+    return client_name(name, seat) or str(seat).upper()
+
+
+
 class InvalidMove(Exception):
     """A rule check failed. ``reason`` is the official, verbatim reason text.
 
@@ -221,6 +246,21 @@ class PluginHooks:
         """Whether a memento's ``<state>`` is this game's, for class names several years share
         (``state``); None: no opinion, the state's class alone decides (the registry)."""
         return None
+
+    def end_reason(self, game: RunningGame) -> str:
+        """Why a finished ``game`` ended, as a person reads it beside its result, where the wire's
+        result says nothing (the 2022 envelope's regular scores carry ``reason=""``): by
+        default the outcome's own reason ("" while the game goes on)."""
+        outcome = game.outcome()
+        return outcome.reason if outcome is not None else ""
+
+    def notation(self, move: object, before: RunningGame | None = None) -> str:
+        """The move as a person reads it, in the game's own notation (``(3,9) UP_RIGHT``): the one
+        text of the seat and game pages, ``swc replay`` and the tables (``games/<game>/notation.py``).
+        ``before`` is the game before the move, for what the move alone does not say (the piece
+        that moves, the field an advance reaches); None where it is not at hand.  Not the
+        official ``toString``, which stays the wire's text (:meth:`GameHooks.move_text`)."""
+        return str(move)
 
 
 class GameHooks:

@@ -7,7 +7,8 @@ gives its cells), ``{"choice": "text"}`` a click on a button beside the board (a
 from the hand, an action).  The seat page offers, at each step, exactly the steps of the legal
 moves that agree with the clicks made so far, and sends the move once the clicks name one move.
 A cell step may carry ``"preview"`` (the cells the move would cover, drawn while the pointer is
-over the cell), a choice step ``"shape"`` (the cells of a piece to draw on its button).
+over the cell), a choice step ``"shape"`` (the cells of a piece to draw on its button) or
+``"ship"`` (``{"cell", "heading"}``: where the actions so far take a Mississippi Queen ship).
 
 A pointing module is pure (rules and view only) and has ``steps(game, move)`` and
 ``boxes(game)`` (``"x,y"`` -> ``[left, top, width, height]`` in the view's coordinates, or None:

@@ -216,17 +216,44 @@ def header(width: float, seats: list[tuple[str | None, str]], status: list[tuple
     """The lines above a board: a colour dot and label per seat on the left (labels are escaped
     here, they carry player names; a seat without colour is a title line), status lines (turn, who moves, result) on the right."""
     out = []
-    room = max(8, int((width * 0.55 - 22) / (size * 0.6)))  # characters that fit left of the status
+    drawn = []  # each status line as drawn: (text, size), at most the picture's width
+    for i, (line, color) in enumerate(status):
+        shown, shown_size = _fitted(str(line), width - 16, size)
+        drawn.append((shown, shown_size))
+        out.append(text(width - 8, 14 + i * step, shown, shown_size, "end", fill=color, class_="status"))
     for i, (color, label) in enumerate(seats):
         y = 14 + i * step
+        beside = drawn[i] if i < len(drawn) else ("", size)
+        # the room left of this row's status line; a longer label is drawn smaller before it is cut
+        free = width - 22 - 8 - (len(beside[0]) * beside[1] * 0.6 + 12 if beside[0] else 0)
+        shown, shown_size = _fitted(str(label), free, size)
         if color is None:  # a title line
-            out.append(text(8, y, fit(label, room), size, class_="title", font_weight="bold"))
+            out.append(text(8, y, shown, shown_size, class_="title", font_weight="bold"))
             continue
         out.append(circle(12, y, 6, color, stroke="#333", stroke_width=0.5))
-        out.append(text(22, y, fit(label, room), size, class_="seat"))
-    for i, (line, color) in enumerate(status):
-        out.append(text(width - 8, 14 + i * step, line, size, "end", fill=color, class_="status"))
+        out.append(text(22, y, shown, shown_size, class_="seat"))
     return tag("g", "".join(out), class_="header")
+
+
+SMALLEST = 0.6
+"""A header label too long for its room is drawn down to this share of the font size, whole,
+before anything is cut (a seat's cards and last move must be readable, not "la\u2026")."""
+
+
+def fitted_text(x: float, y: float, content: object, size: float, room: float, **values: object) -> str:
+    """A line of at most ``room`` units: drawn smaller, down to :data:`SMALLEST`, before it is
+    cut (a status line under or over a board must not run off the picture's edge)."""
+    shown, shown_size = _fitted(str(content), room, size)
+    return text(x, y, shown, shown_size, **values)
+
+
+def _fitted(label: str, room: float, size: float) -> tuple[str, float]:
+    """(``label``, font size) that fit ``room`` units: smaller first, cut only at the smallest."""
+    wide = len(label) * size * 0.6
+    if wide <= room:
+        return label, size
+    smaller = math.floor(max(size * SMALLEST, size * room / wide) * 100) / 100  # rounded down: it fits
+    return fit(label, max(8, int(room / (smaller * 0.6)))), smaller
 
 
 def fit(label: object, room: int) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import trio
 
@@ -22,24 +24,28 @@ class Server:
     """The host of the doors of ``swc serve`` (server/door.py).
 
     ``await server.run(task_status=...)`` inside a nursery; :attr:`doors` lists every door it
-    started, in start order; :meth:`door` finds one by name. ``game_factory`` (tests, ``swc
-    match``) makes the game of every room of the doors that take one.
+    started, in start order; :meth:`door` finds one by name. The host knows no door: each
+    family's ``prepare`` builds its door from the house's settings (its own section and the
+    house's fields); ``prepared`` holds doors a caller built itself, by family name (tests and
+    ``swc match``: an XML door whose rooms start from a given position), which their families
+    then start instead of building their own.
     """
 
-    def __init__(self, settings: Settings, game_factory=None) -> None:
+    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None) -> None:
         self.settings = settings
-        self.game_factory = game_factory
+        self.families = all_doors()  # every family of this server, then the viewer (the viewer reads it)
         self._host: trio.Nursery | None = None
         self.doors: list = []  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
+        given = dict(prepared or {})
         # each family's door as built before any listens: a setting it cannot use raises here
-        self.prepared: dict = prepare_doors(self, all_doors())
+        self.prepared: dict = given | prepare_doors(self, tuple(f for f in self.families if f.name not in given))
 
     async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         start_process_budget(log)  # one connection budget for every door (issue 21)
         async with trio.open_nursery() as nursery:
             self._host = nursery
-            self.doors = await start_doors(nursery, self, all_doors())  # every family's door, the viewer last
+            self.doors = await start_doors(nursery, self, self.families)  # every family's door, the viewer last
             task_status.started(self)
 
     def door(self, name: str):
@@ -63,8 +69,9 @@ async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> 
     await Server(settings).run(task_status=task_status)
 
 
-def run(settings: Settings, game_factory=None) -> None:
-    """``trio.run`` the server until Ctrl-C, with plain exceptions for the command line.
+def run(settings: Settings) -> int | None:
+    """``trio.run`` the server until a stop signal (its number is returned: the command exits with
+    128 + it), with plain exceptions for the command line.
 
     trio >= 0.25 raises errors from inside nurseries as exception groups; the command line
     wants a plain KeyboardInterrupt (stop quietly) or the first OSError (cannot listen).
@@ -77,8 +84,9 @@ def run(settings: Settings, game_factory=None) -> None:
     from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
 
     try:
-        trio.run(serve_until_signalled, Server(settings, game_factory=game_factory))
+        signum = trio.run(serve_until_signalled, Server(settings))
         log.info("stopped")
+        return signum
     except BaseExceptionGroup as group:
         raise _first_leaf(group) from None
 

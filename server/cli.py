@@ -1,8 +1,8 @@
 """The server's commands of ``swc``: ``serve``, and each family's own commands (the drop-ins
 ``reversixt`` and ``roborally``), which its ServerFamily offers (``add_commands``, ``passthrough``).
 
-``swc serve``'s flags are the house's (address, port, passphrase, seed, replays) and every door's
-settings section's (server/settings.py), in the order of server/doors.py; nothing here
+``swc serve``'s flags are the house's (address, passphrase, seed, replays) and every door's
+settings section's (server/sections.py), in the order of server/doors.py; nothing here
 names a family.
 
 The ``swc`` command itself is :mod:`swc_local.tools.cli`, which adds the bot author's commands;
@@ -36,14 +36,17 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         return _fail(str(error))
     try:
-        run(settings)
+        signum = run(settings)
+        if signum is not None:  # SIGINT, SIGTERM, SIGHUP: the shell's convention (server/shutdown.py)
+            return 128 + signum
     except KeyboardInterrupt:
         log.info("stopped")
+        return 128 + signal.SIGINT
     except CannotListen as error:  # any door's port: one line, the same wording for every door
         log.error("swc serve: %s", error)
         return 1
     except OSError as error:
-        log.error("cannot listen on %s:%d: %s", settings.host, settings.port, error)
+        log.error("cannot listen on %s: %s", settings.host, error)
         return 1
     return 0
 
@@ -59,7 +62,6 @@ def serve_settings(args: argparse.Namespace):
         settings = load_settings(
             Path(args.properties) if args.properties else None,
             host=args.host,
-            port=args.port,
             password=args.password,
             seed=args.seed,
             save_replay=True if args.save_replay else None,
@@ -70,10 +72,19 @@ def serve_settings(args: argparse.Namespace):
             settings = settings.with_section(section.name, section.model.model_validate(fields))
     except ConfigError as error:
         raise ConfigError(located(error, settings.sources if settings is not None else {})) from None
+    settings = settings.model_copy(update={"free_ports": asks_for_free_ports(settings)})
     for section in sections():  # each section's text is whole already (flag, or file:line)
         settings = settings.with_section(section.name, section.serve(settings.section(section.name), settings, args))
     refuse_public_default_passphrase(settings, getattr(args, "allow_default_passphrase", False))
     return settings
+
+
+def asks_for_free_ports(settings) -> bool:
+    """Whether a section asks every door whose port is not given for a free one (its
+    ``asks_for_free_ports``: the XML door's port 0, as tests start ``swc serve --port 0``)."""
+    from swc_local.server.config import sections
+
+    return settings.free_ports or any(section.asks_for_free_ports(settings.section(section.name)) for section in sections())
 
 
 def refuse_public_default_passphrase(settings, allowed: bool) -> None:
@@ -91,21 +102,32 @@ def refuse_public_default_passphrase(settings, allowed: bool) -> None:
 
 
 def _fail(message: str) -> int:
-    """A setting the server cannot start with: one line, exit 2."""
-    log.error("%s", message)
+    """A setting the server cannot start with: one plain line, exit 2."""
+    return usage_error("swc serve", message)
+
+
+def usage_error(prog: str, message: str, help: bool = True) -> int:
+    """A command line that cannot run: one plain line on stderr (no timestamp, no traceback: it is
+    for the person who typed it, not a log), ``PROG: error: MESSAGE; see PROG --help`` as argparse's
+    own errors read (:class:`OneLineParser`); exit status 2. ``help=False`` for an error the help
+    cannot fix (a command that turned out not to play)."""
+    print(f"{prog}: error: {message}" + (f"; see {prog} --help" if help else ""), file=sys.stderr, flush=True)
     return 2
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2,
     and an unknown option gets the closest known options of the command it was given to
-    (``unrecognized arguments: --prot 1 (did you mean --port?)``)."""
+    (``unrecognized arguments: --prot 1 (did you mean --port?)``), named by that command and
+    pointing to its help (``swc match: error: ...; see swc match --help``): argparse itself
+    reports it from the top parser, whose help lists no option of the subcommand."""
 
     def parse_args(self, args=None, namespace=None):
         argv = list(sys.argv[1:] if args is None else args)
         namespace, extras = self.parse_known_args(argv, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, argv, extras)}")
+            command = _parsers_on_path(self, argv)[-1]
+            command.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, argv, extras)}")
         return namespace
 
     def error(self, message: str):
@@ -167,12 +189,11 @@ def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_commands(commands) -> None:
     """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
-    from swc_local.server.config import port_argument, sections
+    from swc_local.server.config import sections
     from swc_local.server.doors import all_doors
 
     serve = commands.add_parser("serve", help="run the game server")
     serve.add_argument("--host", help="address to listen on (default 127.0.0.1; local=false in the properties: 0.0.0.0)")
-    serve.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
     serve.add_argument("--properties", help="server.properties file (default: ./server.properties if it exists)")
     serve.add_argument("--password", help="admin passphrase (overrides the properties file)")
     serve.add_argument("--allow-default-passphrase", action="store_true",

@@ -2,8 +2,8 @@
 
 The file is read once, here: its lines (every key's ``file:line`` for error messages), a warning
 for every key that no section knows (naming the closest known key), and then each part is handed
-to whoever reads it: the house's own keys below, and every door's section (server/settings.py's
-:class:`~swc_local.server.settings.Section`, declared in the door's subpackage and found through
+to whoever reads it: the house's own keys below, and every door's section (server/sections.py's
+:class:`~swc_local.server.sections.Section`, declared in the door's subpackage and found through
 server/doors.py's tuple, :func:`sections`) its own keys. No key of a door is named in this file.
 
 Spec-conformance notes (classic lobby spec §7):
@@ -20,7 +20,8 @@ Spec-conformance notes (classic lobby spec §7):
   this server does not know is a warning naming the closest known key (``pasword``: did you mean
   ``password``?); the official server's keys that do nothing here (``plugins``, ``debug``) are
   known keys.  A line that cannot be a key (``<xml>garbage``) is an error.
-* ``port`` must be 0..65535.
+* ``port`` must be 0..65535; it is the XML door's key (its section, server/xml/settings.py), as
+  every other door's port is its own section's.
 * Difference: on the official server a ``port`` line in the file overrides ``--port``.  Here every
   command-line flag wins over the file, which is what a person typing a flag expects.
 * ``plugins`` is accepted and ignored (games are built in).
@@ -38,43 +39,42 @@ from typing import Any
 import javaproperties
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from swc_local.server.settings import (  # noqa: F401 -- the names every caller imports from here
-    PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
+from swc_local.server.sections import (  # noqa: F401 -- the names every caller imports from here
+    DEFAULT_PASSWORD, PORT_RANGE, ConfigError, Section, any_case_bool, located, log, port_argument, port_number, port_or_off_argument,
     strict_bool, whole,
 )
 from swc_local.server.doors import all_doors
 
-DEFAULT_PASSWORD = "examplepassword"
-DEFAULT_PORT = 13050
 
 # The house's own keys: what every door shares (address, passphrase, seed, records, connection
 # budget), and the official keys that do nothing here (plugins, debug: games are built in, the
 # log is ours).  Everything else belongs to a door's section.
-HOUSE_KEYS = ("password", "port", "local", "plugins", "saveReplay", "debug", "replayDir", "seed", "maxConnections")
+HOUSE_KEYS = ("password", "local", "plugins", "saveReplay", "debug", "replayDir", "seed", "maxConnections")
 _KEY_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9._-]*\Z")
 
 
 class Settings(BaseModel):
-    """Everything the server reads at start-up: the house's fields (what every door shares) and
+    """Everything the server reads at start-up: the house's fields (what every door shares:
+    address, passphrase, seed, records, connection budget, whether doors take free ports) and
     each door's section (:meth:`section`), none of them privileged.
 
-    A section's field may also be given and read at the top (``Settings(paused=True)``,
-    ``settings.paused``), as in-process callers (tests, ``swc match``, the pytest fixture) and the
-    official server's one settings object have them: the field belongs to the first section, in
-    door order (server/doors.py), that declares it. Conformance note: ``join_timeout`` is declared
-    by the XML and the ReversiXT sections; at the top it is the first door's (XML's); the other's
-    is ``section("reversixt").join_timeout``.
+    Every door reads its own section (``settings.section("xml").paused``): a section's field read
+    at the top is an AttributeError, not the first section's field.  A section's field may be
+    *given* at the top (``Settings(paused=True)``), as in-process callers (tests, ``swc match``,
+    the pytest fixture) have it, when exactly one section declares it; a field that several
+    declare (``port``, ``join_timeout``) is given in its section (``sections={"xml": {"port":
+    0}}``), and ``free_ports=True`` puts every door whose port is unset on a free port.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")  # a stale field name is an error, not ignored
 
     host: str = "127.0.0.1"
-    port: int = DEFAULT_PORT
     password: str | None = DEFAULT_PASSWORD
     save_replay: bool = False
     replay_dir: str = "replays"
     seed: int | None = None
     max_connections: int = 1000
+    free_ports: bool = False  # every door whose port is not set listens on a free port (tests, --port 0)
     sections: dict[str, Any] = {}  # section name -> its model (a dict of its fields is read into one)
     sources: dict[str, str] = {}  # key of the properties file -> "file:line", for error messages
 
@@ -87,7 +87,11 @@ class Settings(BaseModel):
         data = dict(data)
         parts = dict(data.get("sections") or {})
         for name in [key for key in data if key not in cls.model_fields]:
-            section = _declaring(name)
+            declaring = [section for section in sections() if name in section.model.model_fields]
+            if len(declaring) > 1:
+                raise ValueError(f"{name} is a field of the sections {', '.join(s.name for s in declaring)}: "
+                                 f"give it in its section (sections={{{declaring[0].name!r}: {{{name!r}: ...}}}})")
+            section = declaring[0] if declaring else None
             if section is not None:
                 part = parts.get(section.name) or {}
                 value = data.pop(name)
@@ -105,18 +109,6 @@ class Settings(BaseModel):
 
     def with_section(self, name: str, part: BaseModel) -> Settings:
         return self.model_copy(update={"sections": {**self.sections, name: part}})
-
-    def __getattr__(self, name: str) -> Any:
-        """A section's field read at the top (the class docstring says whose)."""
-        section = _declaring(name) if not name.startswith("_") else None
-        if section is None:
-            return super().__getattr__(name)  # type: ignore[misc]
-        return getattr(self.section(section.name), name)
-
-
-def _declaring(field: str) -> Section | None:
-    """The first section, in door order, whose model has the field ``field``."""
-    return next((section for section in sections() if field in section.model.model_fields), None)
 
 
 def _model_of(name: str, part: Any) -> Any:
@@ -193,8 +185,6 @@ def _house_fields(props: dict[str, str]) -> dict[str, object]:
     fields: dict[str, object] = {"password": props.get("password")}
     if "password" in props and not props["password"].strip():
         raise ConfigError("password must not be empty (a passphrase, or no password line: nobody can authenticate)")
-    if "port" in props:
-        fields["port"] = port_number("port", props["port"])
     if "local" in props:
         fields["host"] = "127.0.0.1" if strict_bool("local", props["local"]) else "0.0.0.0"
     if "saveReplay" in props:

@@ -22,35 +22,43 @@ shutdown, the host, the command or this file.
 A family's server part is one typed value, :class:`ServerFamily`, built in its subpackage
 (``server/<family>/family.py``) from real imports:
 
-* ``section``: its settings section (server/settings.py's ``Section``: its keys of
+* ``section``: its settings section (server/sections.py's ``Section``: its keys of
   ``server.properties``, its model, its ``swc serve`` flags and defaults);
 * ``open_door(nursery, host) -> Door | None``: start the door in ``nursery`` for the host
-  ``Server`` (its ``settings``, ``doors`` started so far, ``game_factory``, ``prepared``); None when the door is off,
+  ``Server`` (its ``settings``, ``doors`` started so far, ``prepared``); None when the door is off,
   or raises :class:`CannotListen` when it cannot listen (the host stops: one policy for every door);
 * its viewer hooks (a family without them is served but not shown by the web viewer):
   ``watch_for_viewer(door, book)``, called once for the family's started door (the door whose
   ``name`` is the family's name) when a viewer opens, gives each of its games a record (a
-  ``GameRecord`` of server/web/book.py) in ``book``; ``read_record_file(data, source, *,
-  max_message_bytes, max_depth) -> GameRecord | None`` reads one of the family's replays or logs
-  opened by ``swc view`` or uploaded, None when ``data`` is not the family's (ValueError when it
-  is but cannot be read). Readers are asked in tuple order, except one whose family sets
+  ``GameRecord`` of server/web/book.py) in ``book``; ``read_record_file(data, source) ->
+  GameRecord | None`` reads one of the family's replays or logs opened by ``swc view`` or
+  uploaded, with the family's own limits, None when ``data`` is not the family's (ValueError when
+  it is but cannot be read). Readers are asked in tuple order, except one whose family sets
   ``record_file_fallback`` (the XML family's: an XML replay has no fixed first bytes), asked last;
+  ``read_upload(data, source, limit)``, optional, async: how the viewer reads an upload of the
+  family's when a thread of the server will not do (the XML family's: in a child process), None
+  when ``data`` is not the family's;
 * its own ``swc`` commands (``add_commands(commands)``, e.g. the drop-in ``swc reversixt``) and
   the commands whose arguments another parser reads verbatim (``passthrough``: leading words ->
   ``main(rest)``);
-* ``prepare(host)``, optional: what the family builds with the host, before any door listens
-  (the XML door, so a ``loadGameFile`` it cannot use raises when the host is built); the host
-  keeps it in ``host.prepared[name]`` for ``open_door``;
+* ``prepare(host)``, optional: what the family builds with the host, before any door listens,
+  from the house's settings (the XML door, with its own settings, so a ``loadGameFile`` it cannot
+  use raises when the host is built); the host keeps it in ``host.prepared[name]`` for
+  ``open_door`` (a caller may hand the host one it built itself: ``Server(settings, prepared=)``);
 * ``share_with_viewer(door, context)``, optional: what the family's started door lends the
   viewer besides records (server/web/app.py's ``WebContext``): the XML door its passphrase gate,
-  "play from here", the persons' tables and its readers' limits;
+  "play from here", its persons' tables (registered with the viewer's table host,
+  server/web/table_host.py) and its readers' limits;
 * ``person_tables()``, optional: the family's persons' tables that start a door of their own
-  (server/web/family_seats.py's ``FamilyTables``; ReversiXT, Robo Rally), offered by the viewer
-  whether or not the family's own door runs; a function, so the viewer's parts load only with it.
+  (server/web/table_host.py's ``FamilyTables``; ReversiXT, Robo Rally), registered with the
+  viewer's table host whether or not the family's own door runs; a function, so the viewer's
+  parts load only with it.
 
-The viewer hooks import the family's records module (``server/<family>/records.py``) only when
-called, so a server without a viewer never imports the viewer's parts (those lazy imports point
-down the graph, never back: tests/packaging/test_layers.py counts them).
+The viewer is below the families: a family's hooks import the viewer's parts (its records module
+``server/<family>/records.py`` on ``server/web/book.py``, its tables on
+``server/web/table_host.py``), only when called, so a server without a viewer never imports them;
+the viewer imports no family and gets them from the host (``host.families``).
+tests/packaging/test_layers.py checks that direction, lazy imports included.
 """
 
 from __future__ import annotations
@@ -61,7 +69,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import trio
 
-from swc_local.server.settings import Section
+from swc_local.server.sections import Section
 
 
 @runtime_checkable
@@ -77,6 +85,9 @@ class Door(Protocol):
 
     async def handle(self, stream: trio.SocketStream) -> None:
         """One accepted connection, from its first byte to its close."""
+
+    # Optional: ``games_finished() -> int``, the games the door ended since it opened; a stopped
+    # ``swc serve`` prints them per door (server/shutdown.py). The viewer has none of its own.
 
     def stop(self, reason: str) -> None:
         """Begin the documented end (above); never raises for one game or connection that fails."""
@@ -100,6 +111,7 @@ class ServerFamily:
     prepare: Callable[[Any], Any] | None = None
     share_with_viewer: Callable[[Any, Any], None] | None = None
     person_tables: Callable[[], Any] | None = None
+    read_upload: Callable[..., Awaitable[Any]] | None = None
 
 
 class CannotListen(Exception):
@@ -134,8 +146,8 @@ def prepare_doors(host, families: tuple[ServerFamily, ...]) -> dict[str, Any]:
 
 
 async def start_doors(nursery: trio.Nursery, host, families: tuple[ServerFamily, ...]) -> list[Door]:
-    """Start the door of every family of ``families``, in order; returns those that opened (the
-    XML door first); a port that any door cannot open stops the host (:class:`CannotListen`)."""
+    """Start the door of every family of ``families``, in order; returns those that opened, in
+    that order; a port that any door cannot open stops the host (:class:`CannotListen`)."""
     doors: list[Door] = []
     for family in families:
         host.doors = doors  # what each door may look at: the doors started before it

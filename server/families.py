@@ -1,6 +1,6 @@
 """Every wire family of ``swc serve``, one :class:`~swc_local.server.door.ServerFamily` each, in
 start order: the tuple that the settings (server/config.py), the commands (server/cli.py) and the
-viewer (server/web/) iterate. Nothing outside this tuple and the families' own subpackages names
+host (server/app.py, which hands it to the viewer: server/web/ imports no family) iterate. Nothing outside this tuple and the families' own subpackages names
 a family.
 
 A fourth family is its subpackage ``server/<family>/`` (door, settings section, ``family.py``
@@ -16,3 +16,12 @@ from swc_local.server.roborally.family import FAMILY as ROBORALLY
 from swc_local.server.xml.family import FAMILY as XML
 
 FAMILIES: tuple[ServerFamily, ...] = (XML, REVERSIXT, ROBORALLY)
+
+
+def record_readers() -> list:
+    """Every family's reader of replays and logs, the fallback (XML's) last: what ``swc view``,
+    the tournament page and tests hand server/web/files.py's ``open_bytes`` (the viewer itself
+    gets the families from the host and imports none of them)."""
+    from swc_local.server.web.files import family_readers
+
+    return list(family_readers(FAMILIES).values())

@@ -11,6 +11,8 @@ import trio
 
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from swc_local.server.xml.door import XmlDoor
+from swc_local.server.xml.settings import door_settings
 from tests.processes import (  # noqa: F401 -- hooks: Ctrl-C stops the run, no process outlives it
     pytest_configure, pytest_runtest_call, pytest_runtest_setup, pytest_runtest_teardown, pytest_unconfigure,
 )
@@ -25,8 +27,10 @@ def start_server(nursery):
     """``await start_server(**settings)`` -> a running Server on a free port (per test)."""
 
     async def start(game_factory=None, **overrides) -> Server:
-        fields = {"port": 0, "password": PASSWORD, "seed": 1} | overrides
-        return await nursery.start(Server(Settings(**fields), game_factory=game_factory).run)
+        fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
+        settings = Settings(**fields)
+        given = {XmlDoor.name: XmlDoor(door_settings(settings), game_factory)} if game_factory else None
+        return await nursery.start(Server(settings, prepared=given).run)
 
     return start
 
@@ -59,6 +63,8 @@ SLOW_MODULES = {
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
     "test_seat_soak.py",  # every game the start page offers, played to its end through the seat API
+    "test_web_setup_browser.py",  # tables set up and steered in Chromium
+    "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -79,6 +85,8 @@ SLOW_TESTS = {
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
     # a whole Robo Rally game on Extra Crispy through the seat API (about a minute)
     "test_web_seats_never_stuck.py": {"test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_to_the_end"},
+    # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each
+    "test_web_setup_api.py": {"test_play_from_here_on_loopback_asks_a_passphrase_only_of_a_server_that_has_its_own"},
 }
 
 
@@ -96,6 +104,8 @@ SLOW_MODULES |= {
     "test_tournament_readme.py",
     "test_tournament_trust_play.py",
     "test_web_browser.py",
+    "test_web_move_texts.py",
+    "test_web_names_browser.py",
     "test_web_seat_browser.py",
 }
 for _module, _names in {
@@ -130,6 +140,11 @@ for _module, _names in {
     },
     "test_client.py": {"test_blocking_client_for_scripts"},
     "test_door_hardening.py": {"test_swc_serve_raises_its_soft_file_limit_and_says_so"},
+    "test_serve_stop_signals.py": {"test_swc_serve_stopped_by_a_signal_ends_its_tables_bots_and_counts_the_finished_games"},
+    "test_stop_signals.py": {  # swc match and swc tournament processes stopped by each signal
+        "test_swc_match_stopped_by_a_signal_ends_every_bot_and_names_the_finished_games",
+        "test_swc_tournament_stopped_by_a_signal_ends_every_bot_and_names_the_finished_games",
+    },
     "test_door_shutdown.py": {"test_sigterm_ends_reversixt_and_robo_rally_games_with_their_logs_and_closes"},
     "test_hase_und_igel_properties.py": {
         "test_random_action_lists_are_accepted_iff_offered", "test_validator_accepts_exactly_the_generated_moves",

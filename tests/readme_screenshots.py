@@ -33,7 +33,7 @@ OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots"  # the doc
 
 
 async def blokus_replay(directory: Path) -> Path:
-    server = Server(Settings(port=0, seed=7, save_replay=True, replay_dir=str(directory), sections={"web": {"port": -1}}))
+    server = Server(Settings(free_ports=True, seed=7, save_replay=True, replay_dir=str(directory), sections={"web": {"port": -1}}))
     plugin = registry.get("swc_2027_blokus")
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
@@ -126,7 +126,7 @@ def shoot_seats(profile: Path, shots=SEAT_SHOTS) -> None:
 
 @dataclass(frozen=True)
 class FamilySeatShot:
-    """A person's turn at a ReversiXT or Robo Rally table (server/web/family_seats.py): the
+    """A person's turn at a ReversiXT or Robo Rally table (server/web/door_tables.py): the
     ``POST /api/tables`` body (you against the reference bot), the PNG's ``name``, how many of the
     person's ``turns`` are clicked first (the first framed square; for Robo Rally the start point),
     then ``cards`` clicked into registers before the picture, the pointer on a framed square."""

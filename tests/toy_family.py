@@ -41,7 +41,7 @@ import trio
 from swc_local.games import registry
 from swc_local.server import families, transport
 from swc_local.server.door import ServerFamily
-from swc_local.server.settings import PortSection
+from swc_local.server.sections import PortSection
 
 log = logging.getLogger("swc.toy")
 

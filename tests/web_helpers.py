@@ -39,7 +39,7 @@ def renderer():
 
 
 async def start_viewer_server(nursery, sections: dict | None = None, **overrides) -> Server:
-    fields = {"port": 0, "password": PASSWORD, "seed": 1} | overrides
+    fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
     server = Server(Settings(**fields, sections={"web": {"port": 0}} | (sections or {})))
     server.web_renderer = renderer()
     return await nursery.start(server.run)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from swc_local.client.messages import parse as parse_message
-from swc_local.games.plugin import MODERN, TEAM_DIALECTS, GamePlugin, InvalidMove, MalformedMove, RunningGame
+from swc_local.games.plugin import MODERN, TEAM_DIALECTS, GamePlugin, InvalidMove, MalformedMove, RunningGame, client_name
 from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import Replay
 
@@ -48,9 +48,25 @@ def move_text(state: Element) -> str:
     return " ".join(part for part in (attrs, children) if part)
 
 
+def shown_move(plugin: GamePlugin, previous: RunningGame | None, state: Element) -> str:
+    """The state's ``<lastMove>`` in the game's own notation (``plugin.notation``, the text the
+    pages show), made in ``previous``; the XML's one-line form when the game cannot decode it."""
+    try:
+        move = _recorded_move(previous, state, plugin) if previous is not None else None
+        return plugin.notation(move, previous) if move is not None else move_text(state)
+    except Exception:  # a move this game's decoder or notation cannot read is shown as recorded
+        return move_text(state)
+
+
 def _element_text(element: Element) -> str:
     inner = [f"{k}={v}" for k, v in element.attrs.items()] + [_element_text(child) for child in element.children]
     return element.tag + "(" + " ".join(inner) + ")"
+
+
+def _player(name: str | None, seat: str) -> str:
+    """``alice (red)``, or the seat alone where no client sent a name (never ``Unknown (red)``)."""
+    named = client_name(name, seat)
+    return f"{named} ({seat})" if named is not None else seat
 
 
 def sides(plugin: GamePlugin) -> tuple[str, str]:
@@ -66,7 +82,8 @@ def print_replay(replay: Replay, out: TextIO) -> None:
     """Header, then every state with the move that led to it, then the result."""
     h = replay.header
     first, second = sides(replay.plugin) if replay.plugin.dialect in TEAM_DIALECTS else ("red", "blue")
-    print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
+    players = " vs ".join(_player(name, seat) for name, seat in zip(replay.names, (first, second)))
+    print(f"{replay.game_type}: {players}, room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
     previous: RunningGame | None = None
@@ -74,10 +91,12 @@ def print_replay(replay: Replay, out: TextIO) -> None:
         game = replay.plugin.game_from_state(state)
         print("", file=out)
         if previous is not None:
-            print(f"{_side(previous, replay.plugin)} moves: {move_text(state) or '?'}", file=out)
+            print(f"{_side(previous, replay.plugin)} moves: {shown_move(replay.plugin, previous, state) or '?'}", file=out)
         print(replay.plugin.describe(game), file=out)
         previous = game
     print("", file=out)
+    if h.get("cancelled"):  # an admin stopped it: the result below is the server's for a game cut short
+        print(f"cancelled: {h['cancelled']} (no winner; the scores are those when it stopped)", file=out)
     print(result_text(replay.result, replay.plugin), file=out)
 
 
@@ -111,7 +130,8 @@ def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str
         team = winner.find("color")  # 2021: <color class="team">ONE</color>
         side = winner.get("color") or winner.get("team") or (team.text if team is not None else None)
         name = winner.get("displayName") or winner.get("name")
-        lines.append(f"  winner: {name} ({side})" if name is not None else f"  winner: {side}")
+        named = client_name(name, side or "")
+        lines.append(f"  winner: {named} ({side})" if named is not None else f"  winner: {side}")
     if not winners:
         lines.append("  no winner")
     return "\n".join(lines)
@@ -144,12 +164,12 @@ def _step(replay: Replay, game: RunningGame, state: Element) -> tuple[RunningGam
             trial.apply(trial.current_seat, candidate)
         except (InvalidMove, MalformedMove) as error:
             if move is not None:
-                return None, f"{where}: the rules refuse the recorded move {move_text(state)}: {getattr(error, 'reason', error)}"
+                return None, f"{where}: the rules refuse the recorded move {plugin.notation(move, game)}: {getattr(error, 'reason', error)}"
             continue
         if trial.state_element().render() == expected:
             return trial, None
         if move is not None:
-            return None, f"{where}: the recorded move {move_text(state)} gives a different state than the one recorded"
+            return None, f"{where}: the recorded move {plugin.notation(move, game)} gives a different state than the one recorded"
     return None, f"{where}: no legal move leads to the recorded state of turn {state.get('turn', '?')}"
 
 

@@ -13,8 +13,12 @@ import sys
 from pathlib import Path
 
 from swc_local.games.reversixt.mapfile import MapError
-from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, read_move_log, replay_log
+from swc_local.games.reversixt.movelog import (
+    MoveLog, MoveLogError, apply_events, finish, new_referee, read_move_log, replay_log,
+)
+from swc_local.games.reversixt.notation import move_notation
 from swc_local.games.reversixt.referee import Referee
+from swc_local.games.reversixt.rules import State
 from swc_local.games.reversixt.text import board_text
 
 __all__ = ["MoveLog", "MoveLogError", "check", "is_move_log", "main", "read_move_log", "replay_log"]
@@ -58,13 +62,20 @@ def main(path: Path, check_only: bool, out=None) -> int:
         print(("ok: " if ok else "disagreement: ") + message, file=out)
         return 0 if ok else 1
 
+    before: list[State] = []  # the position the next move is made in
+
     def show(referee: Referee, player: int) -> None:
         _, x, y, special = referee.moves[-1]
-        print(f"move {referee.move_number - 1}: player {player} -> ({x},{y},{special})", file=out)
+        text = move_notation((player, x, y, special), before[0] if before else None, bomb=referee.phase == 2)
+        print(f"move {referee.move_number - 1}: {text}", file=out)
         print(board_text(referee.state), file=out)
+        before[:] = [referee.state.copy()]
 
     try:
-        referee = replay_log(log, on_move=show)
+        referee = new_referee(log)
+        before.append(referee.state.copy())
+        apply_events(referee, log.events, on_move=show)
+        finish(referee)
     except (MoveLogError, MapError) as error:
         print(f"{path}: {error}", file=sys.stderr)
         return 1

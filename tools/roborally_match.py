@@ -127,7 +127,7 @@ class RoboRallyTable:
         return dict(host="127.0.0.1", port=self.door.port, player=seat + 1, color=seat + 1)
 
     async def wait_joined(self, seat: int) -> None:
-        while self.door.door is None or self.door.door.next_id <= seat + 1:
+        while self.door.switchboard is None or self.door.switchboard.next_id <= seat + 1:
             await trio.sleep(POLL)
 
     async def fill(self, seats: list[int]) -> None:
@@ -141,14 +141,14 @@ class RoboRallyTable:
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(RoboRallyBot(seed=0, name="stand-in").play, "127.0.0.1", self.door.port)
-                while not (self.door.door and self.door.door.rooms) and not self.door.done.is_set():
+                while not (self.door.switchboard and self.door.switchboard.rooms) and not self.door.done.is_set():
                     await trio.sleep(POLL)
                 scope.cancel()  # the game began: the stand-in leaves, its robot is removed
 
     async def finish(self) -> Outcome:
         limited, room = False, None
         while not self.door.done.is_set():
-            rooms = list(self.door.door.rooms) if self.door.door else []
+            rooms = list(self.door.switchboard.rooms) if self.door.switchboard else []
             room = rooms[0] if rooms else None
             if room is not None and room.game.over:
                 break

@@ -37,6 +37,7 @@ def add_commands(commands) -> None:
 def load_files(paths: list[Path]):
     """A book holding one finished record per file; ValueError naming the first file that fails."""
     from swc_local.server.web.book import GameBook
+    from swc_local.server.families import record_readers
     from swc_local.server.web.files import MAX_UPLOAD_BYTES, open_bytes
 
     from swc_local.tools.tournament.page import is_database
@@ -49,7 +50,7 @@ def load_files(paths: list[Path]):
             data = path.read_bytes()
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
-        book.add(open_bytes(data, path.name, limit=max(MAX_UPLOAD_BYTES, len(data))))
+        book.add(open_bytes(data, path.name, record_readers(), limit=max(MAX_UPLOAD_BYTES, len(data))))
     return book
 
 
@@ -74,11 +75,14 @@ def tournament_sources(paths: list[Path], book) -> dict:
 
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
                      task_status=trio.TASK_STATUS_IGNORED) -> None:
+    from swc_local.server.families import FAMILIES
     from swc_local.server.web.app import WebContext
     from swc_local.server.web.auth import Gate
     from swc_local.server.web.door import WebDoor
+    from swc_local.server.web.files import family_readers, upload_readers
 
-    context = WebContext(book, Gate(host, password))  # 5 passphrase checks a second per peer
+    # 5 passphrase checks a second per peer; an uploaded file is read as swc serve reads one
+    context = WebContext(book, Gate(host, password), readers=family_readers(FAMILIES), upload_readers=upload_readers(FAMILIES))
     context.tournaments = dict(tournaments or {})
     door = WebDoor(context, host, port)
     async with trio.open_nursery() as nursery:
@@ -95,18 +99,17 @@ def _view(args: argparse.Namespace) -> int:
     from swc_local.server.web.auth import is_loopback
     from swc_local.server.web.files import FileError
 
+    from swc_local.server.cli import usage_error
+
     if not 0 <= args.port <= 65535:
-        log.error("--port must be 0..65535, not %d", args.port)
-        return 2
+        return usage_error("swc view", f"--port must be 0..65535, not {args.port}")
     if not is_loopback(args.host) and not args.password:
-        log.error("--host %s is not loopback: give --password for the pages to ask for", args.host)
-        return 2
+        return usage_error("swc view", f"--host {args.host} is not loopback: give --password for the pages to ask for")
     try:
         book = load_files(args.files)
         tournaments = tournament_sources(args.files, book)
     except (ValueError, FileError) as error:
-        log.error("%s", error)
-        return 2
+        return usage_error("swc view", str(error))
     try:
         trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments)
     except KeyboardInterrupt:

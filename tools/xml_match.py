@@ -36,6 +36,7 @@ from swc_local.games import registry
 from swc_local.games.plugin import seat_labels
 from swc_local.server.app import Server
 from swc_local.server.xml.door import XmlDoor
+from swc_local.server.xml.settings import door_settings
 from swc_local.server.config import Settings
 from swc_local.tools.results import ranks_from_points
 from swc_local.tools.seats import Flag, Outcome, SeatOutcome
@@ -92,14 +93,16 @@ class Family:
                 password = secrets.token_hex(16)
                 options = spec.options
                 settings = Settings(
-                    host="127.0.0.1", port=0, password=password,
+                    host="127.0.0.1", free_ports=True, password=password,
                     save_replay=spec.replays is not None, replay_dir=str(spec.replays or "replays"),
                     load_game_file=options.get("load_game"), turn_to_load=options.get("turn") or 0,
                     soft_timeout_ms=options.get("soft_timeout_ms"), hard_timeout_ms=options.get("hard_timeout_ms"),
                     passphrase_checks_per_second=0,  # a private server with a random passphrase
                     sections={"reversixt": {"enabled": False}},  # the other families' games get doors of their own
                 )
-                server = Server(settings, _position(spec.game, options))  # a bad replay raises ReplayError
+                factory = _position(spec.game, options)  # the XML door's, built here when a position is given
+                given = {XmlDoor.name: XmlDoor(door_settings(settings), factory)} if factory else None
+                server = Server(settings, prepared=given)  # a bad replay raises ReplayError
                 await self.nursery.start(server.run)
                 self.servers[key] = (server.door(XmlDoor.name), password)
             return self.servers[key]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.blokus import notation
 from swc_local.games.blokus import xmlmap
 from swc_local.games.blokus.rules import TEAM_NAMES, TIE, Move, Position
 from swc_local.games.blokus_xml import BlokusSeatGame, describe, greedy_move
@@ -77,6 +78,9 @@ class BlokusPlugin(XmlPlugin):
 
     def greedy_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
         return greedy_move(game, rng)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: BlokusGame) -> str:
         outcome = game.outcome() if game.position.is_over() else None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.blokus_2021 import notation
 from swc_local.games.blokus_2021 import xmlmap
 from swc_local.games.blokus_2021.rules import TEAM_NAMES, Move, Position
 from swc_local.games.blokus_xml import BlokusSeatGame, describe, greedy_move
@@ -89,6 +90,9 @@ class Blokus2021Plugin(XmlPlugin):
 
     def greedy_move(self, game: Blokus2021Game, rng: random.Random) -> Move | None:
         return greedy_move(game, rng)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: Blokus2021Game) -> str:
         if not game.position.is_over():

@@ -12,6 +12,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.hase_und_igel import notation
 from swc_local.games.hase_und_igel import board, rules
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
 from swc_local.games.plugin import ScoreFragment, XmlPlugin
@@ -39,6 +40,9 @@ class HaseUndIgelPlugin(XmlPlugin):
         "fallBack", "sc.plugin2018.FallBack", "skip", "sc.plugin2018.Skip",
         "hint", "sc.shared.DebugHint",
     })
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.state)
 
     def describe(self, game: HaseUndIgelGame) -> str:
         state = game.state

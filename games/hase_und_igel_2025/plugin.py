@@ -15,6 +15,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.hase_und_igel_2025 import notation
 from swc_local.games.hase_und_igel_2025 import rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.xmlgame import HaseUndIgel2025Game
 from swc_local.games.hase_und_igel_2025.state import TEAMS, State
@@ -42,6 +43,9 @@ class HaseUndIgel2025Plugin(XmlPlugin):
         board = state.find("board")
         return (state.find("hare") is not None and board is not None
                 and len(board.findall("field")) == track.SIZE)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.state)
 
     def describe(self, game: HaseUndIgel2025Game) -> str:
         return describe(game.state, game.names)

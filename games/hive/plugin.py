@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from swc_local.games.hive import notation
 from swc_local.games.hive import xmlmap
 from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, SKIP, Move, Position, RuleViolation, ScanCrash, SkipMove
 from swc_local.games.plugin import InvalidMove, Outcome, PositionGame, ScoreFragment, XmlPlugin
@@ -100,6 +101,10 @@ class HivePlugin(XmlPlugin):
         and cannot be set): the server accepts it there (spec §5)."""
         moves = game.position.legal_moves()
         return rng.choice(moves) if moves else SKIP
+
+    def notation(self, move, before=None) -> str:
+        rules_move = move.move if isinstance(move, xmlmap.WireMove) else move  # a decoded move keeps its echo
+        return notation.move_notation(rules_move, None if before is None else before.position)
 
     def describe(self, game: HiveGame) -> str:
         position = game.position

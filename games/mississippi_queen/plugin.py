@@ -30,6 +30,7 @@ Conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.mississippi_queen import notation
 from swc_local.games.mississippi_queen import xmlmap
 from swc_local.games.mississippi_queen.rules import (
     DIRECTIONS,
@@ -116,6 +117,9 @@ class MississippiQueenPlugin(XmlPlugin):
     def recognizes_state(self, state: Element) -> bool:
         """A 2024 state has a ``currentTeam`` attribute and ``<ship>`` children."""
         return state.get("currentTeam") is not None and state.find("ship") is not None
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: MississippiQueenGame) -> str:
         position = game.position

@@ -23,8 +23,9 @@ from __future__ import annotations
 import math
 
 from swc_local.games import svg
+from swc_local.games.mississippi_queen.notation import move_notation
 from swc_local.games.mississippi_queen.rules import (
-    DIRECTIONS, GOAL, ISLAND, PASSENGER, SANDBANK, TEAM_NAMES, VECTORS, WATER, Position, notation,
+    DIRECTIONS, GOAL, ISLAND, PASSENGER, SANDBANK, TEAM_NAMES, VECTORS, WATER, Position,
 )
 
 SIZE = 16  # hexagon radius
@@ -47,15 +48,25 @@ def _hexagon(x: float, y: float, size: float) -> str:
 def _status(position: Position, move) -> list[tuple[str, str]]:
     lines = [(f"turn {position.turn}, round {position.turn // 2 + 1}", "#222")]
     if move:
-        lines.append((f"last move: {notation(move)}", "#222"))
+        lines.append((f"last move: {move_notation(move)}", "#222"))
     decision = position.decision()
     if decision is not None:
+        # one verdict with the result table: a stuck ship is an end by the rules (REGULAR there),
+        # though 24.2.5 writes regular="false" (spec §10 D3); the header names why instead
         verdict = "tie" if decision.winner is None else f"{TEAM_NAMES[decision.winner]} wins"
-        irregular = "" if decision.regular else " (irregular)"
-        lines.append((f"game over: {verdict}{irregular}", "#222"))
+        lines.append((f"game over: {verdict}", "#222"))
+        lines.append((_reason(decision), "#222"))
     else:
         lines.append((f"{TEAM_NAMES[position.current]} to move", SHIP[position.current]))
     return lines
+
+
+def _reason(decision) -> str:
+    """The win reason with the team named, as the server names a player without a display name."""
+    if decision.named is None:
+        return decision.reason
+    team = TEAM_NAMES[decision.named]
+    return decision.reason.replace("%s", team).replace("%S", team.upper())
 
 
 def _moved(position: Position, previous) -> list[tuple[tuple[int, int], tuple[int, int]]]:

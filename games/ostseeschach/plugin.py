@@ -30,6 +30,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.ostseeschach import notation
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
@@ -78,6 +79,14 @@ class OstseeschachPlugin(XmlPlugin):
         """A 2022 state has ``<startTeam>`` and ``<board><pieces>`` (2018's also says ``state``)."""
         board = state.find("board")
         return state.find("startTeam") is not None and board is not None and board.find("pieces") is not None
+
+    def end_reason(self, game: OstseeschachGame) -> str:
+        """The WinReason the board's header names (``DIFFERING_SCORES``, ...), never on the wire."""
+        decision = game.position.decision()
+        return decision.reason if decision is not None else ""
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: OstseeschachGame) -> str:
         position = game.position

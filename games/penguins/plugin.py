@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import random
 
+from swc_local.games.penguins import notation
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
 from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
@@ -99,6 +100,13 @@ class PenguinsPlugin(XmlPlugin):
     def recognizes_state(self, state: Element) -> bool:
         """A 2023 state has ``<board>`` rows of ``<field>`` and ``<fishes>`` (others say ``state`` too)."""
         return xmlmap.is_penguins_state(state)
+
+    def end_reason(self, game: PenguinsGame) -> str:
+        """The official WinReason text (never on the wire in 2023)."""
+        return game.win_reason or ""
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: PenguinsGame) -> str:
         position = game.position

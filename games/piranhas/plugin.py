@@ -14,6 +14,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.piranhas import notation
 from swc_local.games.plugin import Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
@@ -84,6 +85,9 @@ class PiranhasPlugin(XmlPlugin):
     move_classes = frozenset({"move", "sc.plugin2019.Move"})
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = False  # 19.2.1's invalid-move error has no <originalRequest> (spec §6)
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: PiranhasGame) -> str:
         position = game.position

@@ -25,6 +25,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
+from swc_local.games.piranhas_2026 import notation
 from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
@@ -137,6 +138,9 @@ class Piranhas2026Plugin(XmlPlugin):
         except ValueError:
             return False
         return True
+
+    def notation(self, move, before=None) -> str:
+        return notation.move_notation(move, None if before is None else before.position)
 
     def describe(self, game: Piranhas2026Game) -> str:
         state = game.state

@@ -26,8 +26,9 @@ Conformance notes (choices where no official picture exists to copy):
 from __future__ import annotations
 
 from swc_local.games import svg
-from swc_local.games.reversixt.mapfile import BONUS, CHOICE, DIRECTIONS, EMPTY, EXPANSION, HOLE, INVERSION
-from swc_local.games.reversixt.rules import SPECIAL_BOMB, SPECIAL_OVERWRITE, State
+from swc_local.games.reversixt.mapfile import BONUS, CHOICE, DIRECTIONS, EXPANSION, HOLE, INVERSION
+from swc_local.games.reversixt.notation import move_notation
+from swc_local.games.reversixt.rules import State
 
 MARGIN = 26
 BOARD = 600
@@ -53,22 +54,10 @@ def _unpack(state) -> tuple[State, str, object, int | None, list[int] | None]:
 
 
 def _move_text(move, square_now: int, before: State | None) -> str:
-    player, x, y, special = move
-    if square_now == HOLE and (before is None or before.squares[y * before.game_map.width + x] != HOLE):
-        return f"player {player} bombed ({x},{y})"
-    text = f"player {player} placed on ({x},{y})"
-    code = None if before is None else before.squares[y * before.game_map.width + x]
-    if special == SPECIAL_BOMB:
-        text += ", took a bomb"
-    elif special == SPECIAL_OVERWRITE:
-        text += ", took an overwrite stone"
-    elif special and code in (None, CHOICE):
-        text += f", swapped colours with player {special}"
-    elif code == INVERSION:
-        text += ", inverted the colours"
-    elif code is not None and code not in (EMPTY, CHOICE, INVERSION, BONUS):
-        text += " (overwrite stone)"
-    return text
+    """The move's notation; a square that became a hole was bombed (phase 2)."""
+    x, y = move[1], move[2]
+    bombed = square_now == HOLE and (before is None or before.squares[y * before.game_map.width + x] != HOLE)
+    return move_notation(move, before, bomb=bombed)
 
 
 def _transition(grid: svg.Grid, t, number: int) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .board import CLOCKWISE, COUNTERCLOCKWISE, Board, load_map
+from .notation import register_notation
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ def follow(map_name: str, messages: Iterable[tuple[str, dict, float]], *, live: 
     checkpoints: dict[int, int] = {}
     events: list[str] = []
     round_number = 0
+    register = 0  # the registers run in this round so far
     t = 0.0
 
     def view(title: str) -> RoundView:
@@ -83,9 +85,13 @@ def follow(map_name: str, messages: Iterable[tuple[str, dict, float]], *, live: 
         elif kind == "ConnectionUpdate":
             events.append(f"client {who} left")
             robots.pop(who, None)
+        elif kind == "CurrentCards":
+            register += 1
+            events.append(register_notation(register, body.get("activeCards") or []))
         elif kind == "ActivePhase" and body.get("phase") == 2:
             yield view("setup" if round_number == 0 else f"after round {round_number}")
             round_number += 1
+            register = 0
         elif kind == "GameFinished":
             events.append(f"robot {who} wins")
             finished = True

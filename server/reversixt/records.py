@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from swc_local.games.reversixt.mapfile import MapError
 from swc_local.games.reversixt.movelog import MoveLog, MoveLogError, apply_events, finish, new_referee, read_move_log
+from swc_local.games.reversixt.notation import move_notation
 from swc_local.games.reversixt.referee import Referee
 from swc_local.games.reversixt.text import board_text
 
@@ -62,8 +63,9 @@ class ReversiRecord(GameRecord):
 
         def on_move(referee: Referee, player: int) -> None:
             _, x, y, special = referee.moves[-1]
-            steps.append(Step(referee.state.copy(), (player, x, y, special), f"move {referee.move_number - 1}",
-                              None, f"player {player} -> ({x},{y},{special})"))
+            move = (player, x, y, special)  # in its notation, made in the position of the step before
+            text = move_notation(move, steps[-1].state if steps else None, bomb=referee.phase == 2)
+            steps.append(Step(referee.state.copy(), move, f"move {referee.move_number - 1}", None, text))
 
         try:
             if self._referee is None:

@@ -1,5 +1,5 @@
 """A person's seat of ReversiXT: a client of the binary protocol (spec reversixt.md B-D) on a door
-of the table's own (:mod:`.family_seats`), with the map the person picked.
+of the table's own (server/web/door_tables.py), with the map the person picked.
 
 The seat's client speaks the protocol through ``protocol/reversixt.py``'s codecs (server/ never
 imports client/): GROUP, then MAP, PLAYER, REQUEST, MOVED, DISQ, END_PHASE1, END_GAME as any bot
@@ -41,14 +41,15 @@ import trio
 from swc_local.games import registry
 from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE, MapError, bundled_maps, parse_map
 from swc_local.games.reversixt.rules import SPECIAL_BOMB, SPECIAL_OVERWRITE, State
+from swc_local.games.reversixt.notation import move_notation
 from swc_local.games.reversixt.view import board_grid
 from swc_local.protocol import reversixt as wire
 
-from swc_local.server.web.family_seats import (
+from swc_local.server.web.door_tables import (
     DoorTable, FamilySeat, FamilyTables, check_room, close_table, end_if_abandoned, fill_in_order, house_door,
     new_table, note_started, read_seats, register_seat, seat_answer, seat_id, start_logged,
 )
-from swc_local.server.web.seats import PERSONS, TableError
+from swc_local.server.web.table_host import PERSONS, TableError
 
 log = logging.getLogger("swc.web.seats")
 
@@ -179,17 +180,10 @@ class ReversiSeat(FamilySeat):
         return out
 
     def move_text(self, move: tuple[int, int, int]) -> str:
+        """The move in the game's notation (games/reversixt/notation.py), as the pages and
+        ``swc replay`` write it."""
         x, y, special = move
-        if self.phase == 2:
-            return f"bomb ({x}, {y})"
-        if special == SPECIAL_BOMB:
-            return f"({x}, {y}) bonus: a bomb"
-        if special == SPECIAL_OVERWRITE:
-            return f"({x}, {y}) bonus: an overwrite stone"
-        code = self.state.squares[y * self.state.game_map.width + x] if self.state is not None else 0
-        if code == CHOICE:
-            return f"({x}, {y}) choice: keep my colour" if special == self.me else f"({x}, {y}) choice: swap with player {special}"
-        return f"({x}, {y})"
+        return move_notation((self.me, x, y, special), self.state, bomb=self.phase == 2)
 
     def choice_name(self, move: tuple[int, int, int]) -> str | None:
         x, y, special = move
@@ -364,7 +358,7 @@ def offer() -> dict:
 
 
 TABLES = FamilyTables(GAME, create, offer)
-"""What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
+"""What this family lends the viewer for persons' tables (the viewer's table host, server/web/table_host.py)."""
 
 
 __all__ = ["ReversiSeat", "create", "offer", "TABLES", "maps"]

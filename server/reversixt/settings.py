@@ -1,4 +1,4 @@
-"""The ReversiXT door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
+"""The ReversiXT door's section of ``server.properties`` and of ``swc serve`` (server/sections.py).
 
 Keys (documented in ``server.properties.example``): ``reversixt`` (true/false: the door is open),
 ``reversixtPort``, ``reversixtMap``, ``reversixtTimeLimit``, ``reversixtDepth``, ``reversixtZleep``,
@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from swc_local.server.settings import ConfigError, Section, number, port_argument, port_number, whole
+from swc_local.server.sections import ConfigError, Section, number, port_argument, port_number, whole
+from swc_local.server.sections import door_port as free_or_default
 
 DEFAULT_PORT = 7777
 log = logging.getLogger("swc.reversixt")
@@ -26,7 +27,7 @@ class ReversiSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     enabled: bool = True
-    port: int | None = None  # None: 7777, or a free port when the XML port is 0
+    port: int | None = None  # None: 7777, or a free port when the house asks for free ports
     map: str | None = None  # None: the bundled classic_2p.map
     time_limit: float = 0.0
     depth: int = 1
@@ -105,8 +106,5 @@ SECTION = ReversiSection()
 
 
 def door_port(settings) -> int:
-    """The configured port; by default 7777, or a free port for a server on port 0 (tests)."""
-    part = settings.section("reversixt")
-    if part.port is not None:
-        return part.port
-    return 0 if settings.port == 0 else DEFAULT_PORT
+    """The configured port; by default 7777, or a free port when the house asks for free ports (tests)."""
+    return free_or_default(settings.section(SECTION.name).port, DEFAULT_PORT, settings)

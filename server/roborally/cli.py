@@ -13,7 +13,7 @@ import trio
 
 from swc_local.protocol.roborally import MAP_NAMES
 from swc_local.server.roborally.settings import RoboRallySettings
-from swc_local.server.settings import port_argument
+from swc_local.server.sections import port_argument
 
 log = logging.getLogger("swc.roborally")
 

@@ -32,7 +32,7 @@ from swc_local.server import transport
 from swc_local.server.door import cannot_listen
 from swc_local.server.limits import BurstLog
 from swc_local.server.roborally.settings import RoboRallySettings, roborally_settings
-from swc_local.server.roborally.lobby import NEW, SPECTATOR, WELCOMED, Door, Peer
+from swc_local.server.roborally.lobby import NEW, SPECTATOR, WELCOMED, Peer, Switchboard
 from swc_local.server.roborally.logwriter import write_log_file
 from swc_local.server.roborally.room import Room
 
@@ -57,7 +57,7 @@ class _Connection(transport.Connection):
     def __init__(self, stream: trio.SocketStream, name: str, door: RoboRallyDoor) -> None:
         super().__init__(stream, name)
         settings = door.settings
-        self.door = door.door
+        self.switchboard = door.switchboard
         self.alive = door._alive
         self.codec = LineDecoder(settings.max_line_bytes)
         self.write_timeout = settings.write_timeout
@@ -80,7 +80,7 @@ class _Connection(transport.Connection):
             self.hang_up("the client reads nothing (output queue full)")
 
     def received(self, event) -> None:
-        self.door.handle(self.peer, event)
+        self.switchboard.handle(self.peer, event)
         if not self.engaged and self.peer.client_id:
             self.engaged = True  # welcomed: no hello deadline, and its Alive heartbeat starts
             self.start_helper(self.alive, self)
@@ -107,7 +107,7 @@ class RoboRallyDoor:
     def __init__(self, settings: RoboRallySettings, game_factory=None) -> None:
         self.settings = settings
         self.port: int | None = None
-        self.door: Door | None = None
+        self.switchboard: Switchboard | None = None
         self._game_factory = game_factory
         self._nursery: trio.Nursery | None = None
         self.done = trio.Event()
@@ -115,6 +115,7 @@ class RoboRallyDoor:
         # no finished room, log or connection beyond these
         self.log_files: collections.deque[str] = collections.deque(maxlen=KEEP_FINISHED)
         self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
+        self.games_ended = 0  # by the rules, all of them, not only the last KEEP_FINISHED
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "Robo Rally", log, max_connections=settings.max_connections, connect=self._connect,
@@ -125,7 +126,7 @@ class RoboRallyDoor:
         self.port = await self.transport.listen(self.settings.port, self.settings.host)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            self.door = Door(self.settings, spawn_room=self._spawn_room, game_factory=self._game_factory)
+            self.switchboard = Switchboard(self.settings, spawn_room=self._spawn_room, game_factory=self._game_factory)
             log.info("Robo Rally listening on %s:%d", self.settings.host, self.port)
             task_status.started(self)
             nursery.start_soon(self.transport.run, nursery)
@@ -170,8 +171,8 @@ class RoboRallyDoor:
 
     def stop(self, reason: str) -> None:
         """Stop accepting; end every game unfinished and close every connection (see above)."""
-        if self.door is not None:
-            for room in list(self.door.rooms):
+        if self.switchboard is not None:
+            for room in list(self.switchboard.rooms):
                 room.unfinished = reason  # no more moves, removals or timeouts: the game stands
         for scope in self._clocks.values():
             scope.cancel()  # each clock writes its game's log as it ends
@@ -179,6 +180,10 @@ class RoboRallyDoor:
 
     def busy(self) -> int:
         return len(self.connections) + len(self._clocks)
+
+    def games_finished(self) -> int:
+        """Games ended by the rules since the door opened (the stop's summary)."""
+        return self.games_ended
 
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
@@ -189,24 +194,24 @@ class RoboRallyDoor:
         return _Connection(stream, name, self)
 
     async def _serve_connection(self, connection: _Connection) -> None:
-        assert self.door is not None
+        assert self.switchboard is not None
         peer = connection.peer
         try:
-            self.door.accepted(peer)
+            self.switchboard.accepted(peer)
             await connection.serve()
         finally:
             connection.closing = True
             try:
-                self.door.disconnected(peer, connection.reason)
+                self.switchboard.disconnected(peer, connection.reason)
             except Exception:
                 log.exception("%r: error while handling the disconnect", peer)
 
     async def _watch_unready(self) -> None:
-        """Close lobby players that hold the others up without ever saying ready (Door.close_unready)."""
-        assert self.door is not None
+        """Close lobby players that hold the others up without ever saying ready (Switchboard.close_unready)."""
+        assert self.switchboard is not None
         while True:
             await trio.sleep(min(1.0, self.settings.ready_timeout / 4))
-            self.door.close_unready(time.monotonic())
+            self.switchboard.close_unready(time.monotonic())
 
     async def _alive(self, connection: _Connection) -> None:
         peer = connection.peer
@@ -278,12 +283,13 @@ class RoboRallyDoor:
         try:
             for peer in room.lobby.connected():
                 peer.close("game over")
-            assert self.door is not None
-            self.door.room_closed(room)
+            assert self.switchboard is not None
+            self.switchboard.room_closed(room)
             self.finished_rooms.append(room)
             if room.unfinished:
                 log.info("Robo Rally game stopped before its end (%s)", room.unfinished)
             else:
+                self.games_ended += 1
                 log.info("Robo Rally game over, winner %s", room.game.winner)
             planned = room.log_file()
             if planned is not None:  # written in a thread: a large log never stalls the other doors
@@ -308,14 +314,14 @@ def _hang_up(connection: _Connection, reason: str) -> None:
 
 def watch_for_viewer(door: RoboRallyDoor, book) -> None:
     """Every game of the door's lobby gets a record in the viewer's ``book``, fed by its room."""
-    if door.door is None:
+    if door.switchboard is None:
         return
     from swc_local.server.roborally.records import watch_door
 
-    watch_door(door.door, book)
+    watch_door(door.switchboard, book)
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+def read_record_file(data: bytes, source: str):
     """A game log (JSON lines, ``--replays``); None for a file that does not start with ``{``."""
     if data.lstrip()[:1] != b"{":
         return None

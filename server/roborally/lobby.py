@@ -1,9 +1,9 @@
 """Robo Rally lobby and game glue, without sockets: who may say what, and who hears it.
 
-:class:`Door` is the state machine of spec roborally.md §4 and §7 for every connection of one
-Robo Rally front door; :class:`Room` drives one running game (:class:`~swc_local.games.roborally.game.Game`)
+:class:`Switchboard` is the state machine of spec roborally.md §4 and §7 for every connection of one
+Robo Rally door (server/roborally/door.py's ``RoboRallyDoor``, the ``Door`` of server/door.py, owns one); :class:`Room` drives one running game (:class:`~swc_local.games.roborally.game.Game`)
 and delivers its outbox. Both are synchronous: the trio side (:mod:`swc_local.server.roborally.door`)
-calls :meth:`Door.handle` for each decoded line and :meth:`Door.disconnected` when a connection
+calls :meth:`Switchboard.handle` for each decoded line and :meth:`Switchboard.disconnected` when a connection
 ends, and lets each room's clock run with :meth:`Room.deadline` / :meth:`Room.timeout`.
 
 Conformance notes (spec §9.2 choices, as implemented here):
@@ -87,8 +87,8 @@ class Peer:
 class Lobby:
     """The welcomed connections that will play one game together, then that game's audience."""
 
-    def __init__(self, door: "Door") -> None:
-        self.door = door
+    def __init__(self, switchboard: "Switchboard") -> None:
+        self.switchboard = switchboard
         self.peers: list[Peer] = []
         self.ready_order: list[Peer] = []
         self.map: str | None = None
@@ -113,7 +113,7 @@ class Lobby:
         return next((p for p in self.ready_order if not p.is_ai and p.state == PLAYER), None)
 
     def update_selector(self) -> None:
-        if self.map is not None or self.door.settings.map is not None:
+        if self.map is not None or self.switchboard.settings.map is not None:
             return
         selector = self.selector()
         if selector is not None and selector is not self.notified_selector:
@@ -124,23 +124,24 @@ class Lobby:
         if self.room is not None:
             return
         players = self.players()
-        low = max(2, self.door.settings.min_players)
+        low = max(2, self.switchboard.settings.min_players)
         if not low <= len(players) <= 6 or not all(p.ready for p in players):
             return
         announce = False
-        if self.door.settings.map is not None:
-            self.map = self.door.settings.map
+        if self.switchboard.settings.map is not None:
+            self.map = self.switchboard.settings.map
             announce = True
         elif self.map is None:
             if any(not p.is_ai for p in players):
                 return
-            self.map = self.door.rng.choice(MAP_NAMES)
+            self.map = self.switchboard.rng.choice(MAP_NAMES)
             announce = True
-        self.door.start_game(self, players, announce)
+        self.switchboard.start_game(self, players, announce)
 
 
-class Door:
-    """Every connection of one Robo Rally front door (spec §4, §7)."""
+class Switchboard:
+    """Every connection of one Robo Rally door (spec §4, §7): who is welcomed, in the lobby, in which
+    room. Not a ``Door`` of server/door.py (no port, no trio): the door that owns it is."""
 
     def __init__(self, settings: RoboRallySettings, spawn_room: Callable[["Room"], None] | None = None,
                  game_factory: Callable[..., Game] | None = None) -> None:
@@ -412,4 +413,4 @@ class Door:
         self.games_finished += 1
 
 
-__all__ = ["Door", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]  # Room, RoboRallySettings: where callers look
+__all__ = ["Switchboard", "Lobby", "Peer", "Room", "RoboRallySettings", "MAP_FILES"]  # Room, RoboRallySettings: where callers look

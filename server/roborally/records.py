@@ -103,7 +103,7 @@ def read_game_log(text: str, source: str) -> RoboRecord:
 
 
 def watch_door(door, book) -> None:
-    """Give every game of the Robo Rally door (its lobby ``Door``) a record fed by its room."""
+    """Give every game of the Robo Rally door (its ``Switchboard``, server/roborally/lobby.py) a record fed by its room."""
 
     def started(room) -> None:
         names = {pid: (peer.player_name or f"client {pid}") for pid, peer in room.peers.items()}

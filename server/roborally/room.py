@@ -42,8 +42,8 @@ def game_started_line(name: str) -> bytes:
 class Room:
     """One running game: routes game messages into the rules and the rules' outbox to the peers."""
 
-    def __init__(self, door: "Door", lobby: "Lobby", game: Game, seed: int) -> None:
-        self.door = door
+    def __init__(self, switchboard: "Switchboard", lobby: "Lobby", game: Game, seed: int) -> None:
+        self.switchboard = switchboard
         self.lobby = lobby
         self.game = game
         self.seed = seed
@@ -62,7 +62,7 @@ class Room:
 
     def record(self, direction: str, who, message_type: str, body: dict) -> None:
         """Keep one log line (JSON, already encoded: bounded by bytes, never fails at the end)."""
-        if self.door.settings.log_dir is None:
+        if self.switchboard.settings.log_dir is None:
             return
         entry = {"t": round(time.time() - self.started, 4), "dir": direction, "peer": who,
                  "messageType": message_type, "messageBody": body}
@@ -73,7 +73,7 @@ class Room:
         except (TypeError, ValueError, RecursionError) as error:
             log.warning("Robo Rally room: a %s could not be logged: %s", message_type, error)
             return
-        if self.log_bytes + len(line) > self.door.settings.log_max_bytes:
+        if self.log_bytes + len(line) > self.switchboard.settings.log_max_bytes:
             self.log_dropped += 1
             return
         self.log.append(line)
@@ -122,7 +122,7 @@ class Room:
 
     def deadline(self, since: float, timer_since: float | None) -> float:
         """When the current wait times out, on :attr:`clock`'s scale (inf: never)."""
-        settings, wait = self.door.settings, self.game.wait
+        settings, wait = self.switchboard.settings, self.game.wait
         if wait is None:
             return math.inf
         if wait.kind == "start":
@@ -150,10 +150,10 @@ class Room:
     def log_file(self) -> tuple[str, bytes] | None:
         """Where the game's log goes and its bytes (None without a log directory); the room
         forgets its lines, so a finished room holds no log. Written by server/roborally/logwriter.py."""
-        if self.door.settings.log_dir is None:
+        if self.switchboard.settings.log_dir is None:
             return None
         ids = "-".join(str(pid) for pid in sorted(self.peers))
-        path = os.path.join(self.door.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
+        path = os.path.join(self.switchboard.settings.log_dir, f"roborally-{time.strftime('%Y%m%d-%H%M%S')}-{ids}.jsonl")
         header = {"game": "roborally", "map": self.lobby.map, "seed": self.seed, "players": sorted(self.peers),
                   "winner": self.game.winner}
         if self.unfinished:

@@ -1,5 +1,5 @@
 """A person's seat of Robo Rally: a client of "Protokoll Version 1.0" (spec roborally.md §3-§5)
-on a door of the table's own (:mod:`.family_seats`), with the course the person picked.
+on a door of the table's own (server/web/door_tables.py), with the course the person picked.
 
 The seat's client speaks JSON lines through ``protocol/roborally.py``'s codec (server/ never
 imports client/): ``HelloServer`` (``isAI`` false), ``PlayerValues``, ``SetStatus``, then in the
@@ -52,11 +52,11 @@ from swc_local.protocol.roborally import (
     encode_client,
 )
 
-from swc_local.server.web.family_seats import (
+from swc_local.server.web.door_tables import (
     DoorTable, FamilySeat, FamilyTables, check_room, close_table, end_if_abandoned, fill_in_order, house_door,
     new_table, note_started, read_seats, register_seat, seat_answer, seat_id, start_logged,
 )
-from swc_local.server.web.seats import PERSONS, TableError
+from swc_local.server.web.table_host import PERSONS, TableError
 
 log = logging.getLogger("swc.web.seats")
 
@@ -421,7 +421,7 @@ def door_settings(tables, course: str, count: int, timed: bool):
     if log_dir is None and server is not None and server.settings.save_replay:
         log_dir = server.settings.replay_dir
     fields = dict(host="127.0.0.1", port=0, map=course, min_players=count, single_game=True, log_dir=log_dir,
-                  seed=tables.lobby.rng.getrandbits(31), protocols=base.protocols, alive_interval=base.alive_interval,
+                  seed=tables.rng.getrandbits(31), protocols=base.protocols, alive_interval=base.alive_interval,
                   timer=base.timer, play_card_timeout=base.play_card_timeout, setup_timeout=base.setup_timeout,
                   programming_limit=base.programming_limit, pick_damage_timeout=base.pick_damage_timeout,
                   reboot_direction_wait=base.reboot_direction_wait, write_timeout=base.write_timeout)
@@ -478,11 +478,11 @@ async def _run_table(tables, table: DoorTable, entry, seats, persons: dict[int, 
                 watch_for_viewer(door, tables.book)
                 task_status.started()
 
-                door.door.room_listeners.append(lambda room: note_started(tables, table, persons))
+                door.switchboard.room_listeners.append(lambda room: note_started(tables, table, persons))
                 nursery.start_soon(end_if_abandoned, table, persons,
-                                   lambda: bool(door.door.rooms or door.finished_rooms), nursery.cancel_scope)
+                                   lambda: bool(door.switchboard.rooms or door.finished_rooms), nursery.cancel_scope)
                 await fill_in_order(tables, table, entry, seats, persons,
-                                    lambda k: door.door.next_id > k)
+                                    lambda k: door.switchboard.next_id > k)
     finally:
         close_table(table, persons)
 
@@ -494,7 +494,7 @@ def offer() -> dict:
 
 
 TABLES = FamilyTables(GAME, create, offer)
-"""What this family lends the viewer for persons' tables (server/web/family_seats.py)."""
+"""What this family lends the viewer for persons' tables (the viewer's table host, server/web/table_host.py)."""
 
 
 __all__ = ["RoboSeat", "create", "offer", "TABLES", "GAME"]

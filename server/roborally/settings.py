@@ -1,4 +1,4 @@
-"""The Robo Rally door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
+"""The Robo Rally door's section of ``server.properties`` and of ``swc serve`` (server/sections.py).
 
 ``server.properties`` keys (all optional; see ``server.properties.example``)::
 
@@ -49,7 +49,7 @@ from pydantic import BaseModel, ConfigDict
 
 from swc_local.games import registry
 from swc_local.protocol.roborally import MAP_NAMES
-from swc_local.server.settings import ConfigError, Section, located, number, port_number, port_or_off_argument, whole
+from swc_local.server.sections import ConfigError, Section, located, number, port_number, port_or_off_argument, whole
 
 log = logging.getLogger("swc.roborally")
 

@@ -11,7 +11,8 @@ API (also in the README):
   (with ``step=1`` also its newest step, drawn) or the list's newest summary whenever it changed,
   paced and budgeted as :mod:`.live` says. A slow reader gets the newest summary, never a backlog.
 * ``POST /api/upload`` (body: the file, ``X-File-Name``: its name) -- open a replay or log.
-* ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N.
+* ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N
+  (no passphrase on loopback when the server has none of its own: ``Gate.prepares_freely``).
 * ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
 * ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
   the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
@@ -19,7 +20,7 @@ API (also in the README):
 * ``GET /api/tables`` -- the games a table can be set for and the kinds of seat.
 * ``POST /api/tables`` (JSON ``{"game": ..., "seats": [SEAT, SEAT], "names": [...], "timeout": false}``,
   a SEAT ``you``, ``person``, ``bot``, ``open`` or ``{"kind": "command", "command": "... {host} {port}
-  {reservation}"}``) -- prepare a room of an XML game and fill its seats (:mod:`.seats`).
+  {reservation}"}``) -- a table of the game's family, its seats filled (:mod:`.table_host`; an XML game: a prepared room, server/xml/seats.py).
 * ``POST /api/seats`` (JSON ``{"reservation": CODE}``) -- a person's seat in a room prepared elsewhere.
 * ``GET /api/seats/ID[?after=N|?wait=turn]`` -- a person's seat: the state, whose turn, the last move, the
   clock, the board drawn, and on its turn its legal moves; ``after=N`` waits for version > N,
@@ -48,7 +49,6 @@ from starlette.routing import Route
 from .auth import COOKIE, Gate
 from .book import GameBook, GameRecord, Step
 from .files import MAX_UPLOAD_BYTES, FileError, open_bytes
-from .read_apart import is_xml, open_apart
 from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
 from .seat_routes import same_origin, seat_routes
 from .settings import WebSettings
@@ -65,6 +65,7 @@ ASSETS = {
     "seat_family.js": "text/javascript; charset=utf-8",
     "play_family.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
 }
 PAGES = ("index.html", "game.html", "login.html", "seat.html", "seat_family.html")
 SECURITY_HEADERS = {
@@ -88,17 +89,20 @@ def default_renderer(game_type: str, state: object, last_move: object | None, pr
 class WebContext:
     """What the routes need: the book, the gate, "play from here" (``play_from(record, index) ->
     dict``, lent by a door's family, server/door.py's ``share_with_viewer``; None in ``swc
-    view``), the limits (the viewer's settings section, server/web/settings.py)."""
+    view``), the limits (the viewer's settings section, server/web/settings.py), and how files
+    are read: every family's reader by name (``readers``, server/web/files.py's
+    ``family_readers``) and the families' own ways of reading an upload (``upload_readers``); a
+    running door's family may put its own limits on its readers (``share_with_viewer``)."""
 
     def __init__(self, book: GameBook, gate: Gate, play_from=None, renderer=default_renderer,
-                 max_message_bytes: int = 1 << 20, max_depth: int = 32, upload_limit: int | None = None,
-                 limits: WebSettings | None = None) -> None:
+                 upload_limit: int | None = None, limits: WebSettings | None = None,
+                 readers: dict | None = None, upload_readers: dict | None = None) -> None:
         self.book = book
         self.gate = gate
         self.play_from = play_from
         self.renderer = renderer
-        self.max_message_bytes = max_message_bytes
-        self.max_depth = max_depth
+        self.readers = dict(readers or {})
+        self.upload_readers = dict(upload_readers or {})
         self.limits = limits = limits or WebSettings()
         self.upload_limit = upload_limit or limits.max_upload_bytes
         book.uploads_kept, book.uploads_kept_bytes = limits.uploads_kept, limits.uploads_kept_bytes
@@ -109,8 +113,7 @@ class WebContext:
         self.streams_by_peer: dict[str, int] = {}
         self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
-        self.tables = None  # the seats of persons (server/web/seats.py); None in swc view
-        self.family_tables = {}  # game -> FamilyTables that families lend (server/web/family_seats.py)
+        self.tables = None  # every family's persons' tables (server/web/table_host.py); None in swc view
 
     @property
     def reading(self) -> trio.Lock:
@@ -128,7 +131,7 @@ def missing_page(game_id: str) -> Response:
     """The page of a game the viewer does not know (forgotten, or from another server): why,
     and the way back to the list. The id is the client's text: escaped."""
     body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No such game \u2014 swc-local</title>'
-            f'<link rel="stylesheet" href="/static/style.css"></head><body><header><h1><a href="/">swc-local</a></h1>'
+            f'<link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body><header><h1><a href="/">swc-local</a></h1>'
             f'</header><main class="missing"><h2>No game {html.escape(game_id)} here</h2><p>This server does not know that '
             f'game: it may have been forgotten (the viewer keeps the newest finished games and uploads) or belong to '
             f'another server.</p><p><a id="back" href="/">Back to every game</a></p></main></body></html>')
@@ -330,6 +333,10 @@ def build_app(context: WebContext) -> Starlette:
             return Response("not found", status_code=404, media_type="text/plain")
         return Response(context.assets[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
 
+    async def favicon(request: Request) -> Response:  # what a browser asks for before it reads a page's <link rel="icon">
+        return Response(context.assets["favicon.svg"], media_type=ASSETS["favicon.svg"],
+                        headers={"Cache-Control": "max-age=86400"})
+
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return page("login.html")
@@ -361,6 +368,7 @@ def build_app(context: WebContext) -> Starlette:
         data["can_play_from"] = data["can_play_from"] and context.play_from is not None  # swc view has no lobby
         data["controls"] = record.controls()
         data["controls_need_passphrase"] = not gate.open
+        data["play_from_needs_passphrase"] = not gate.prepares_freely
         data["count"] = record.count()
         if full:  # every state read (costly for a long live game: only when asked for)
             data["steps"] = [{"index": i, "label": s.label, "to_move": s.to_move, "note": s.note}
@@ -414,15 +422,16 @@ def build_app(context: WebContext) -> Starlette:
             context.uploads_reading -= 1
 
         def read() -> GameRecord:
-            return open_bytes(data, name, max_message_bytes=context.max_message_bytes, max_depth=context.max_depth,
-                              limit=context.upload_limit)
+            return open_bytes(data, name, list(context.readers.values()), limit=context.upload_limit)
 
         try:
-            async with context.reading:  # one file at a time, apart from the games' loop (read_apart.py)
-                if is_xml(data):
-                    record = await open_apart(data, name, max_message_bytes=context.max_message_bytes,
-                                              max_depth=context.max_depth, limit=context.upload_limit)
-                else:
+            async with context.reading:  # one file at a time, apart from the games' loop
+                record = None
+                for read_upload in context.upload_readers.values():  # a family's own way (XML: a child process)
+                    record = await read_upload(data, name, context.upload_limit)
+                    if record is not None:
+                        break
+                if record is None:
                     record = await trio.to_thread.run_sync(read)
         except FileError as error:
             return _error(str(error), 400)
@@ -447,7 +456,8 @@ def build_app(context: WebContext) -> Starlette:
             passphrase = body.get("passphrase") if isinstance(body, dict) else None
         except ValueError:
             passphrase = None
-        if not gate.check(passphrase if isinstance(passphrase, str) else None, peer_of(request)):
+        if not gate.prepares_freely and not gate.check(passphrase if isinstance(passphrase, str) else None,
+                                                       peer_of(request)):
             return _error("wrong admin passphrase", 403)
         try:
             index = int(request.path_params["index"])
@@ -486,6 +496,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/", index),
         Route("/game/{game_id}", game_page),
         Route("/static/{name}", asset),
+        Route("/favicon.ico", favicon),
         Route("/login", login, methods=["GET", "POST"]),
         Route("/api/games", api_games),
         Route("/api/stream", api_list_stream),
@@ -504,7 +515,7 @@ def build_app(context: WebContext) -> Starlette:
 class GatedApp:
     """ASGI wrapper: off loopback, nothing but the login page and its stylesheet without the passphrase."""
 
-    OPEN_PATHS = ("/login", "/static/style.css")
+    OPEN_PATHS = ("/login", "/static/style.css", "/static/favicon.svg", "/favicon.ico")
 
     def __init__(self, app, gate: Gate) -> None:
         self.app = app

@@ -18,6 +18,7 @@ import logging
 import secrets
 
 from swc_local.server.limits import PassphraseGate
+from swc_local.server.sections import DEFAULT_PASSWORD
 
 COOKIE = "swc_viewer"
 CHECKS_PER_SECOND = 5.0
@@ -41,6 +42,14 @@ class Gate:
         self.password = password
         self.limiter = limiter if limiter is not None else PassphraseGate(CHECKS_PER_SECOND, logger=log)
         self._key = secrets.token_bytes(32)
+
+    @property
+    def prepares_freely(self) -> bool:
+        """Whether an admin action of the pages ("play from here") needs no passphrase: only on
+        loopback, and only when the server has no passphrase of its own (none, or the public
+        default ``examplepassword``, which anyone on this machine can read in the manual). A
+        server whose admin set a passphrase keeps asking for it, on loopback too."""
+        return self.open and self.password in (None, DEFAULT_PASSWORD)
 
     def check(self, passphrase: str | None, peer: str = "?") -> bool:
         """The admin passphrase of ``peer`` (an address), compared in constant time within the

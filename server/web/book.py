@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import trio
 
+from swc_local.games.plugin import client_name, shown_name
+
 FINISHED_KEPT = 100
 """Finished live games kept for the start page (the oldest are forgotten first)."""
 UPLOADS_KEPT = 50
@@ -48,8 +50,11 @@ class SeatRow:
     score: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
+        """``shown``: the one text for the player (:func:`shown_name`); ``named``: whether a
+        client sent that name (the result table's name column is empty otherwise)."""
         return {"name": self.name, "seat": self.seat, "rank": self.rank, "cause": self.cause,
-                "reason": self.reason, "score": list(self.score)}
+                "reason": self.reason, "score": list(self.score),
+                "shown": shown_name(self.name, self.seat), "named": client_name(self.name, self.seat) is not None}
 
 
 _ids = itertools.count(1)

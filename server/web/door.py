@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import trio
 
 from swc_local.server.door import ServerFamily, cannot_listen
-from swc_local.server import families
 
 from .accept import PeerConnections
 from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION  # noqa: F401 -- SECTION: this door's settings
@@ -80,7 +79,7 @@ class WebDoor:
             async with trio.open_nursery() as nursery:
                 self.context.feeds.nursery = nursery  # the live feeds' tasks (server/web/live.py)
                 if self.context.tables is not None:
-                    self.context.tables.nursery = nursery  # persons' clients and bots (server/web/seats.py)
+                    self.context.tables.nursery = nursery  # persons' clients and bots (server/web/table_host.py)
                 binds = await nursery.start(self._serve, config, nursery.cancel_scope)
                 self.url = binds[0] if binds else ""
                 self.port = int(self.url.rsplit(":", 1)[1]) if self.url else self.port
@@ -114,49 +113,61 @@ class WebDoor:
         raise NotImplementedError("the viewer's connections are served by hypercorn")
 
 
-
-def watch_doors(doors, book) -> None:
+def watch_doors(families, doors, book) -> None:
     """Show the live games of every door whose family offers ``watch_for_viewer`` (server/door.py's
     ServerFamily); a family without it is served but not shown."""
-    watchers = {family.name: family.watch_for_viewer for family in families.FAMILIES if family.watch_for_viewer is not None}
+    watchers = {family.name: family.watch_for_viewer for family in families if family.watch_for_viewer is not None}
     for door in doors:
         watch = watchers.get(door.name)
         if watch is not None:
             watch(door, book)
 
 
-def borrow_from_doors(doors, context: WebContext) -> None:
+def borrow_from_doors(families, doors, context: WebContext) -> None:
     """What each started door's family lends the viewer besides records (its ``share_with_viewer``:
-    a passphrase gate to share, "play from here", seats for persons, its readers' limits)."""
-    sharers = {family.name: family.share_with_viewer for family in families.FAMILIES if family.share_with_viewer is not None}
+    a passphrase gate to share, "play from here", its persons' tables, its readers' limits)."""
+    sharers = {family.name: family.share_with_viewer for family in families if family.share_with_viewer is not None}
     for door in doors:
         share = sharers.get(door.name)
         if share is not None:
             share(door, context)
 
 
+def register_person_tables(families, tables) -> None:
+    """The persons' tables of every family that offers them whether or not its door runs (its
+    ``person_tables`` hook: ReversiXT, Robo Rally start a door of their own per table)."""
+    for family in families:
+        if family.person_tables is not None:
+            tables.register(family.person_tables())
+
+
 async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     """The viewer of ``swc serve``: it watches the games of every door started before it; None
-    when off; a port it cannot open stops the server (server/door.py's CannotListen)."""
+    when off; a port it cannot open stops the server (server/door.py's CannotListen).
+
+    The host hands it the families (``server.families``): the viewer sits below them and imports
+    none (tests/packaging/test_layers.py), so what each family shows or lends comes through the
+    family's hooks."""
     from .app import WebContext
     from .auth import Gate
     from .book import GameBook
+    from .files import family_readers, upload_readers
+    from .table_host import TableHost
 
-    settings = server.settings
+    settings, families = server.settings, server.families
     limits = settings.section("web")
     port = limits.port
     if port is None or port < 0:
         return None
     book = GameBook()
-    watch_doors(server.doors, book)
-    context = WebContext(book, Gate(settings.host, settings.password), limits=limits)
-    borrow_from_doors(server.doors, context)
+    watch_doors(families, server.doors, book)
+    context = WebContext(book, Gate(settings.host, settings.password), limits=limits,
+                         readers=family_readers(families), upload_readers=upload_readers(families))
+    context.tables = TableHost(book, house=server, seed=settings.seed)
+    borrow_from_doors(families, server.doors, context)
+    register_person_tables(families, context.tables)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
-    if context.tables is not None:  # the persons' tables; ReversiXT's and Robo Rally's read the house's doors
-        context.tables.house = server
-        lent = (family.person_tables() for family in families.FAMILIES if family.person_tables is not None)
-        context.family_tables = {tables.game: tables for tables in lent}
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

@@ -1,18 +1,17 @@
 """The routes of people at the table (``/api/tables``, ``/api/seats/ID``, the page ``/seat/ID``),
-over :class:`~.seats.Tables`; app.py lists them with its own. Kept apart so the seat API reads in
+over the viewer's table host (:class:`~.table_host.TableHost`, where every family registers its
+tables; it names none); app.py lists them with its own. Kept apart so the seat API reads in
 one place; it gets the app's page and JSON answers as arguments (no import of app.py)."""
 
 from __future__ import annotations
 
 import json
 
+import trio
 from starlette.requests import Request
 from starlette.routing import Route
 
-from swc_local.games import registry
-
-from .family_seats import FamilySeat
-from .seats import KINDS, PersonSeat, TableError, TableLimit, game_title, table_games
+from .table_host import KINDS, TableError, TableLimit
 
 MAX_BODY = 1 << 16
 
@@ -36,36 +35,64 @@ def seat_routes(context, page, respond) -> list[Route]:
     def no_tables():
         return error("no game server here (swc view): start swc serve to take a seat", 409)
 
-    def seat_json(seat: PersonSeat) -> dict:
-        """The seat as its client knows it, with the viewer's drawing of the room's newest step."""
+    def record_of(seat) -> object | None:
+        return context.book.get(seat.table.record_id or "")
+
+    def follows_room(seat) -> bool:
+        """A seat whose room shows its observers more than its player reads the room too (the
+        XML family's: a paused room shows a move to its observers only)."""
+        return getattr(seat, "FOLLOWS_ROOM", False)
+
+    def seat_json(seat) -> dict:
+        """The seat as its client knows it, with the viewer's drawing of the room's newest step.
+
+        A seat that follows its room shows the room as its observers see it: the side to move,
+        the turn and the status come from the room's newest step, as on the game page, and the
+        version counts the room's changes too (a pause wakes the page)."""
         data = seat.json()
-        record = context.book.get(seat.table.record_id or "")
+        record = record_of(seat)
         count = record.count() if record is not None else 0
         if count:
             step = context.step_json(record, count - 1, count)
             summary = record.summary()
             data.update(svg=step["svg"], last_move=step["note"], step=step["label"], players=summary["players"],
                         result_rows=summary["result"], status=summary["status"])
+            if follows_room(seat):
+                data.update(seat.room_view(record.step(count - 1), data))
         else:
             data.update(svg=None, last_move=None, step=None, players=[], result_rows=None, status=None)
+        if follows_room(seat):  # the version the long poll waits past (wait_seat_or_room)
+            data["version"] = seat_version(seat, record)
         return data
 
-    def family_games() -> list[dict]:
-        """ReversiXT and Robo Rally: what a table of theirs is set with (maps, courses, seats), as
-        their families lend it (server/web/family_seats.py's FamilyTables)."""
-        return [tables.offer() for tables in context.family_tables.values()]
+    def seat_version(seat, record) -> int:
+        """A room-following seat's version: its own messages and its room's changes (both only grow)."""
+        return seat.version + (record.version if record is not None else 0)
+
+    async def wait_seat_or_room(seat, after: int) -> None:
+        """Until the seat or its room changed past ``after`` (at most the seats' wait)."""
+        record = record_of(seat)
+        with trio.move_on_after(context.tables.limits.wait_seconds):
+            while seat_version(seat, record) <= after:
+                async with trio.open_nursery() as nursery:
+                    async def first(wait) -> None:
+                        await wait()
+                        nursery.cancel_scope.cancel()
+                    nursery.start_soon(first, seat.changed.wait)
+                    if record is not None:
+                        seen = record.version  # read now: a change before the task runs still wakes it
+                        nursery.start_soon(first, lambda: record.wait_changed(seen))
+        seat.last_read = trio.current_time()
 
     async def seat_page(request: Request):
         seat = context.tables.seats.get(request.path_params["seat_id"]) if context.tables is not None else None
-        return page("seat_family.html" if isinstance(seat, FamilySeat) else "seat.html")
+        return page(seat.PAGE if seat is not None else "seat.html")  # each family's seat names its page
 
     async def api_tables(request: Request):
         if request.method == "GET":
-            games = [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
-                      "strengths": [name for name, _ in g.strengths]}
-                     for g in table_games()]
-            return respond({"games": games, "kinds": list(KINDS), "available": context.tables is not None,
-                            "families": family_games()})
+            tables = context.tables
+            return respond({"games": tables.menu() if tables else [], "kinds": list(KINDS),
+                            "available": tables is not None, "families": tables.offers() if tables else []})
         if context.tables is None:
             return no_tables()
         if not same_origin(request):
@@ -77,8 +104,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         if not isinstance(body, dict):
             return error('the body must be JSON {"game": ..., "seats": ["you", "bot"]}', 400)
         try:
-            family = context.family_tables.get(body.get("game")) if isinstance(body.get("game"), str) else None
-            return respond(await family.create(context.tables, body) if family else context.tables.create(body))
+            return respond(await context.tables.create(body))
         except TableLimit as refused:
             return error(str(refused), 503)
         except TableError as refused:
@@ -103,7 +129,7 @@ def seat_routes(context, page, respond) -> list[Route]:
         except TableError as refused:
             return error(str(refused), 400)
 
-    def find(request: Request) -> PersonSeat | None:
+    def find(request: Request):
         return context.tables.seat(request.path_params["seat_id"]) if context.tables is not None else None
 
     async def api_seat(request: Request):
@@ -111,7 +137,9 @@ def seat_routes(context, page, respond) -> list[Route]:
         if seat is None:
             return error("no such seat", 404)
         after = request.query_params.get("after", "")
-        if after.lstrip("-").isdigit():
+        if after.lstrip("-").isdigit() and follows_room(seat):
+            await wait_seat_or_room(seat, int(after))
+        elif after.lstrip("-").isdigit():
             await context.tables.wait(seat, int(after))
         elif request.query_params.get("wait") == "turn":
             await context.tables.wait_turn(seat)

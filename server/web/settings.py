@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from swc_local.server.settings import ConfigError, PortSection, PortSettings, number, whole
+from swc_local.server.sections import ConfigError, PortSection, PortSettings, number, whole
 
 DEFAULT_PORT = 13080
 KEEP_ALIVE_SECONDS = 5.0

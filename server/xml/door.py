@@ -18,6 +18,7 @@ from swc_local.server.door import cannot_listen
 from swc_local.server.transport import ACCEPT_BURST, FULL_WAIT_SECONDS, MESSAGES_PER_TURN, Transport
 from swc_local.server.xml.connection import Connection
 from swc_local.server.xml.lobby import Lobby
+from swc_local.server.xml.settings import XmlDoorSettings, XmlSettings, door_settings
 
 log = logging.getLogger("swc.server")
 
@@ -30,9 +31,10 @@ class XmlDoor:
 
     name = "xml"
 
-    def __init__(self, settings, game_factory=None) -> None:
-        """``settings``: the house's Settings (server/config.py), whose fields and this door's
-        section's (server/xml/settings.py) the XML modules read alike."""
+    def __init__(self, settings: XmlDoorSettings, game_factory=None) -> None:
+        """``settings``: this door's own (server/xml/settings.py's :func:`door_settings` of the
+        house's), which the XML modules read; ``game_factory`` makes the game of every room (tests,
+        ``swc match``: a given position; by default ``loadGameFile``'s or a new game)."""
         self.settings = settings
         if game_factory is None and settings.load_game_file:
             from swc_local.server.xml.replay import position_factory  # loadGameFile/turnToLoad (spec §7)
@@ -91,6 +93,10 @@ class XmlDoor:
     def busy(self) -> int:
         return len(self.connections)
 
+    def games_finished(self) -> int:
+        """Rooms ended since the door opened, by the rules or an admin (the stop's summary)."""
+        return self.lobby.rooms_finished if self.lobby is not None else 0
+
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
 
@@ -131,9 +137,10 @@ async def _refuse(stream: trio.SocketStream) -> None:
 
 
 def prepare(host) -> XmlDoor:
-    """The XML door, built with the host: a ``loadGameFile`` it cannot use raises when the host
-    is built (ReplayError), before any door listens."""
-    return XmlDoor(host.settings, host.game_factory)
+    """The XML door, built with the host from the house's settings (its section and the house's
+    fields it shares): a ``loadGameFile`` it cannot use raises when the host is built
+    (ReplayError), before any door listens."""
+    return XmlDoor(door_settings(host.settings))
 
 
 async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
@@ -143,7 +150,7 @@ async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
     try:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:
-        raise cannot_listen(raised, "XML door", host.settings.host, host.settings.port, "--port") from None
+        raise cannot_listen(raised, "XML door", door.settings.host, door.settings.port, "--port") from None
 
 
 # What the web viewer reads of this family (its ServerFamily's viewer hooks, server/xml/family.py);
@@ -159,24 +166,39 @@ def watch_for_viewer(door: XmlDoor, book) -> None:
 
 def share_with_viewer(door: XmlDoor, context) -> None:
     """What the XML door lends the viewer (server/web/app.py's WebContext): its lobby's passphrase
-    limits (one budget of guesses for the wire and the pages), "play from here", the seats of
-    persons (server/web/seats.py, clients of this door's port) and its readers' limits for
-    uploaded replays."""
+    limits (one budget of guesses for the wire and the pages), "play from here", its persons'
+    tables (server/xml/seats.py, clients of this door's port, registered with the viewer's table
+    host) and its readers' limits for opened and uploaded replays."""
     from functools import partial
 
-    from swc_local.server.web.seats import Tables
     from swc_local.server.xml.play import prepare_from
+    from swc_local.server.xml.seats import Tables
 
     lobby, settings = door.lobby, door.settings
     context.gate.limiter = lobby.passphrase_gate
     context.play_from = partial(prepare_from, lobby)
-    context.max_message_bytes, context.max_depth = settings.max_message_bytes, settings.max_depth
-    if door.port:
-        context.tables = Tables(lobby, settings.host, door.port, context.book)
+    limits = {"max_message_bytes": settings.max_message_bytes, "max_depth": settings.max_depth}
+    context.readers[XmlDoor.name] = partial(read_record_file, **limits)
+    context.upload_readers[XmlDoor.name] = partial(read_upload, **limits)
+    if door.port and context.tables is not None:
+        context.tables.register(Tables(lobby, settings.host, door.port).family_tables())
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+_LIMITS = XmlSettings()  # the reader's limits of a file opened without a door (swc view): the door's defaults
+
+
+def read_record_file(data: bytes, source: str, *, max_message_bytes: int = _LIMITS.max_message_bytes,
+                     max_depth: int = _LIMITS.max_depth):
     """An XML replay (ours or an official server's), read with the game ports' reader and limits."""
     from swc_local.server.xml.records import read_xml_replay
 
     return read_xml_replay(data, source, max_message_bytes, max_depth)
+
+
+async def read_upload(data: bytes, source: str, limit: int, *, max_message_bytes: int = _LIMITS.max_message_bytes,
+                      max_depth: int = _LIMITS.max_depth):
+    """An uploaded XML replay, read in a child process (server/xml/read_apart.py: the XML reader
+    in a thread stalls the games); None for a file that is no XML."""
+    from swc_local.server.xml.read_apart import open_apart
+
+    return await open_apart(data, source, limit, max_message_bytes=max_message_bytes, max_depth=max_depth)

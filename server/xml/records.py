@@ -15,6 +15,11 @@ Conformance notes:
 * A state kept as a snapshot is shown as ``snapshot.state_element()``: the element the room
   rendered that memento from (``tests/web/test_web_snapshots.py`` checks both agree for every game
   that takes snapshots).
+* A game an admin cancelled shows as ``CANCELLED`` for both seats, no rank, with who cancelled
+  it as the reason, and the scores of the server's result: the wire keeps the official server's
+  result (2025+: the leader as winner, REGULAR), which reads as an ordinary end otherwise.
+  CANCELLED is the viewer's word, as UNFINISHED is for a game a shutdown stopped; no official
+  result carries it.
 * The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
   ``regular`` is not ``false``, and with the winner's ``reason``.
 """
@@ -26,7 +31,7 @@ import re
 from collections import OrderedDict
 
 from swc_local.games import registry
-from swc_local.games.plugin import GamePlugin, seat_labels
+from swc_local.games.plugin import GamePlugin, seat_labels, shown_name
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.modern import violation_cause
 from swc_local.protocol.reader import ProtocolError, StreamEnded, StreamReader
@@ -58,9 +63,12 @@ class XmlRecord(GameRecord):
         self._result: bytes | Element | None = None
         self._steps: OrderedDict[int, Step] = OrderedDict()  # the most recently shown, at most STATES_CACHED
         self._elements: OrderedDict[int, Element] = OrderedDict()  # states parsed lately, at most STATES_CACHED
+        self._parsed: OrderedDict[int, object] = OrderedDict()  # games read for a next step's note only
         self._last_state: Element | None = None  # the newest state of a file (a state given twice is kept once)
         self._ended = False
         self.unfinished: str | None = None
+        self.cancelled: str | None = None  # why an admin cancelled it (the room's cancel_reason)
+        self.pace: float | None = None  # seconds a move while the viewer steps the paused room (server/web/pace.py)
 
     def wire_state(self, index: int) -> str:
         return self.state_element(index).render()
@@ -97,7 +105,7 @@ class XmlRecord(GameRecord):
         self.touch()
 
     def __setstate__(self, state: dict) -> None:
-        """A record read in a child process (server/web/read_apart.py) plays with the registry's
+        """A record read in a child process (server/xml/read_apart.py) plays with the registry's
         own plugin, not the copy its pickle carried."""
         self.__dict__.update(state)
         self.plugin = registry.get(self.plugin.game_type)
@@ -127,6 +135,7 @@ class XmlRecord(GameRecord):
 
     def room_over(self, room) -> None:
         self.unfinished = getattr(room, "unfinished", None)
+        self.cancelled = getattr(room, "cancel_reason", None)
         self._names = self._room_names(room)
         self.room = None
         self._ended = True
@@ -141,7 +150,7 @@ class XmlRecord(GameRecord):
     def step(self, index: int) -> Step:
         step = self._steps.get(index)
         if step is None:
-            step = self._steps[index] = self._step(self.state_element(index))
+            step = self._steps[index] = self._step(self.state_element(index), index)
             while len(self._steps) > STATES_CACHED:
                 self._steps.popitem(last=False)
         else:
@@ -157,8 +166,8 @@ class XmlRecord(GameRecord):
     def stamp(self) -> tuple:
         return (self.version, self.status(), self.names())  # players join without a new state
 
-    def _step(self, state: Element) -> Step:
-        game = self.plugin.game_from_state(state)
+    def _step(self, state: Element, index: int) -> Step:
+        game = self._parsed.pop(index, None) or self.plugin.game_from_state(state)
         last_move = None
         last = state.find("lastMove")
         if last is not None:
@@ -167,9 +176,27 @@ class XmlRecord(GameRecord):
             except Exception:
                 last_move = None
         over = game.outcome() is not None
-        to_move = None if over else self.names()[game.current_seat]
-        note = _move_text(last) if last is not None else ""
+        to_move = None if over else shown_name(self.names()[game.current_seat], self.labels[game.current_seat])
+        note = ""
+        if last_move is not None:  # in the game's own notation, with the position it was made in
+            before = self._game_at(index - 1) if index > 0 else None
+            note = self.plugin.notation(last_move, before)
+        elif last is not None:
+            note = _move_text(last)
         return Step(game, last_move, f"turn {game.turn}", to_move, note)
+
+    def _game_at(self, index: int) -> object:
+        """The game at state ``index``: the shown step's when it is cached (no note needed, so no
+        walk back through the states before it)."""
+        step = self._steps.get(index)
+        if step is not None:
+            return step.state
+        game = self._parsed.get(index)
+        if game is None:  # kept for that step's own turn (stepping backwards asks for it next)
+            game = self._parsed[index] = self.plugin.game_from_state(self.state_element(index))
+            while len(self._parsed) > 2:
+                self._parsed.popitem(last=False)
+        return game
 
     def text_of(self, step: Step) -> str:
         return self.plugin.describe(step.state)
@@ -208,7 +235,7 @@ class XmlRecord(GameRecord):
         if self.room is not None:
             value = self.room.status.value
             if value == "running":
-                return "paused" if getattr(self.room, "paused", False) else "running"
+                return "paused" if getattr(self.room, "paused", False) and not self.pace else "running"
             return "waiting" if value == "created" else "finished"
         return "finished" if self._ended or self.source != "live" else "waiting"
 
@@ -224,6 +251,8 @@ class XmlRecord(GameRecord):
             return ["start", "cancel"]
         if status != "running":
             return []
+        if room.paused and self.pace:  # paced: it runs, slowly; Pause stops the pace, Unpause too
+            return ["pause", "unpause", "cancel"]
         return ["step", "unpause", "cancel"] if room.paused else ["pause", "cancel"]
 
     def control(self, action: str) -> None:
@@ -233,11 +262,17 @@ class XmlRecord(GameRecord):
         if action not in self.controls():
             raise ValueError(f"{action}: not possible now (possible: {', '.join(self.controls()) or 'nothing'})")
         room = self.room
-        if action in ("pause", "unpause"):
+        if self.pace and action in ("pause", "unpause"):  # the pace ends; a pause keeps the room paused
+            self.pace = None
+            self.touch()
+            if action == "unpause":
+                room.set_paused(False)
+        elif action in ("pause", "unpause"):
             room.set_paused(action == "pause")
         elif action in ("step", "start"):
             room.step(action == "start")  # forced: a start before both players came
         else:
+            room.cancel_reason = "cancelled from the viewer"
             room.cancel()
 
     def progress(self) -> str:
@@ -251,12 +286,24 @@ class XmlRecord(GameRecord):
 
     def result(self) -> list[SeatRow] | None:
         if self._result is None:
-            if self._ended and self.unfinished:
-                return [SeatRow(row.name, row.seat, None, "UNFINISHED", self.unfinished) for row in self.players()]
+            if self._ended and (self.unfinished or self.cancelled):
+                cause = "UNFINISHED" if self.unfinished else "CANCELLED"
+                return [SeatRow(row.name, row.seat, None, cause, self.unfinished or self.cancelled)
+                        for row in self.players()]
             return None
         if not isinstance(self._result, Element):
             self._result = parse(self._result)  # once
-        return result_rows(self._result.find("data"), self.names(), self.labels)
+        rows = result_rows(self._result.find("data"), self.names(), self.labels)
+        if self.cancelled:  # the server's result of a stopped game (scores so far), no winner
+            return [SeatRow(row.name, row.seat, None, "CANCELLED", self.cancelled, row.score) for row in rows]
+        if any(row.cause == "REGULAR" and not row.reason for row in rows) and self.count():
+            # the reason a person reads wherever the result is: the rules' own where the wire
+            # gives none (the 2022 envelope's regular scores say reason="")
+            reason = self.plugin.end_reason(self.step(self.count() - 1).state)
+            for row in rows:
+                if row.cause == "REGULAR" and not row.reason:
+                    row.reason = reason or None
+        return rows
 
 
 _TURN = re.compile(rb'<state [^>]*?\bturn="(\d+)"')
@@ -268,6 +315,7 @@ def _state_of(message: bytes | Element) -> Element:
 
 
 def _move_text(last: Element) -> str:
+    """A ``<lastMove>`` the game cannot decode, shown as the XML says it (attributes and children)."""
     attrs = " ".join(f"{k}={v}" for k, v in last.attrs.items() if k != "class")
     children = ", ".join(
         child.tag + "(" + " ".join(f"{k}={v}" for k, v in child.attrs.items()) + ")" for child in last.children
@@ -320,7 +368,11 @@ def watch_lobby(lobby, book) -> None:
 
         def over(closed_room) -> None:
             try:
-                record.room_over(closed_room)
+                if closed_room.superseded:  # its player sits in a room of another game, same id
+                    book.records.pop(record.id, None)
+                    book.touch()
+                else:
+                    record.room_over(closed_room)
             except Exception:
                 log.exception("room %s: the viewer could not note its end", closed_room.id)
             on_over(closed_room)
@@ -382,6 +434,7 @@ def read_xml_replay(data: bytes, source: str, max_message_bytes: int, max_depth:
     if record is None:
         raise ValueError(f"{source}: no state of a known game in it")
     record.unfinished = header.get("unfinished")
+    record.cancelled = header.get("cancelled")
     record._ended = True
     record._last_state = None  # only needed while reading
     if not record.count():

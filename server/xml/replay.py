@@ -5,7 +5,7 @@ observing admin received it, closed like a stream the server ends::
 
     <protocol swcReplay="1" gameType="swc_2019_piranhas" roomId="..." seed="1234"
               red="Alice" blue="Bob" [loadGameFile="..." turnToLoad="N"]
-              [unfinished="server stopped (SIGTERM)"]>
+              [unfinished="server stopped (SIGTERM)"] [cancelled="cancelled by an admin"]>
       <room roomId="..."><data class="memento"><state .../></data></room>   (one per state)
       ...
       <room roomId="..."><data class="result">...</data></room>
@@ -23,6 +23,9 @@ Spec-conformance notes (spec §7, ``saveReplay``/``loadGameFile``/``turnToLoad``
 * A game the server stopped (SIGTERM/SIGINT) is written with the states so far and ``<left>``,
   no result, and ``unfinished`` says why.
 * A room that never sent a state (cancelled before it started) writes no file.
+* A game an admin cancelled (the admin lobby's ``cancel``, the viewer's Cancel) keeps the result
+  the server sent, as the official server's (2025+: the current leader, ``regular``), and
+  ``cancelled`` says who stopped it: the viewer and ``swc replay`` show it as cancelled.
 * The file is written synchronously when the room closes, in the same step that queues the
   result: by the time any client has read the result, the replay is complete on disk.
 * Loading (``loadGameFile`` + ``turnToLoad``): the official server copied the state whose
@@ -150,7 +153,7 @@ def read_replay(path: str | Path) -> Replay:
 
 
 def position_factory(path: str | Path, turn: int, game: str | None = None):
-    """A ``game_factory`` for :class:`swc_local.server.app.Server`: every new room of the replay's game
+    """A ``game_factory`` for the XML door (:class:`swc_local.server.xml.door.XmlDoor`): every new room of the replay's game
     starts from the state after ``turn`` moves (``loadGameFile``/``turnToLoad``).
 
     ``game`` is the game the caller asked for (``swc match GAME``, ``swc serve --game``): a replay of
@@ -245,6 +248,8 @@ class ReplayWriter:
         extra = dict(self.extra_header)
         if getattr(room, "unfinished", None):  # stopped by a shutdown: moves so far, no result
             extra["unfinished"] = room.unfinished
+        if getattr(room, "cancel_reason", None):  # an admin's cancel: the viewer and swc replay say so
+            extra["cancelled"] = room.cancel_reason
         path.write_bytes(replay_bytes(header(room, extra), history))
         self.paths[room.id] = path
         log.info("room %s: replay written to %s", room.id, path)

@@ -1,9 +1,10 @@
-"""The XML door's section of ``server.properties`` and of ``swc serve`` (server/settings.py).
+"""The XML door's section of ``server.properties`` and of ``swc serve`` (server/sections.py).
 
 Its model :class:`XmlSettings` is one section of :class:`~swc_local.server.config.Settings`
-like every door's. The XML modules read its fields and the house's from the one settings object
-(``settings.paused``, ``settings.password``), as the official server's one settings object had
-them: the house's ``Settings`` finds a section's field read at the top in its section.
+like every door's, its port (key ``port``, flag ``--port``, 13050) among them. The door builds
+what its modules read in its own ``prepare`` (server/xml/door.py): :class:`XmlDoorSettings`, its
+section's fields beside the house's it shares (``settings.paused``, ``settings.password``), as the
+official server's one settings object had them (:func:`door_settings`).
 
 Spec-conformance notes (classic lobby spec §7, modern_dialect_2023plus.md):
 
@@ -25,9 +26,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from swc_local.server.settings import (
-    ConfigError, Section, any_case_bool, lenient_bool, located, number, strict_bool, whole,
+from swc_local.server.sections import (
+    ConfigError, Section, any_case_bool, door_port, lenient_bool, located, number, port_argument, port_number,
+    strict_bool, whole,
 )
+
+DEFAULT_PORT = 13050
 
 
 class XmlSettings(BaseModel):
@@ -35,6 +39,7 @@ class XmlSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    port: int | None = None  # None: 13050, or a free port when the house asks for free ports
     paused: bool = False
     load_game_file: str | None = None
     turn_to_load: int = 0
@@ -63,12 +68,14 @@ _NUMBER = {"idleTimeout": "idle_timeout", "passphraseChecksPerSecond": "passphra
 class XmlSection(Section):
     name = "xml"
     title = "XML door (Software-Challenge lobby)"
-    keys: ClassVar[tuple[str, ...]] = ("paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
+    keys: ClassVar[tuple[str, ...]] = ("port", "paused", "loadGameFile", "turnToLoad", "turn", "testMode", "timeout",
                                        *_WHOLE, *_NUMBER, "defaultGame", "lobbyDialect")
     model = XmlSettings
 
     def read(self, props: Mapping[str, str], sources: Mapping[str, str]) -> dict[str, Any]:
         fields: dict[str, Any] = {}
+        if "port" in props:
+            fields["port"] = port_number("port", props["port"])
         if "paused" in props:
             fields["paused"] = lenient_bool("paused", props["paused"], sources["paused"])
         if "loadGameFile" in props:
@@ -96,6 +103,7 @@ class XmlSection(Section):
         return fields
 
     def add_flags(self, group) -> None:
+        group.add_argument("--port", type=port_argument, help="TCP port 0..65535 (default 13050; 0: a free port)")
         group.add_argument("--paused", action="store_true", help="start rooms created by join paused")
         group.add_argument("--load-game", help="start every room from a state of this replay (loadGameFile)")
         group.add_argument("--turn", type=int, help="turn of --load-game to start from (turnToLoad, default 0)")
@@ -106,6 +114,7 @@ class XmlSection(Section):
 
     def flags(self, args, fields: dict[str, Any]) -> dict[str, Any]:
         given = {
+            "port": args.port,
             "paused": True if args.paused else None,
             "default_game": args.game,
             "join_timeout": False if args.no_timeout else None,
@@ -132,5 +141,31 @@ class XmlSection(Section):
                 raise ConfigError(str(error)) from None
         return part
 
+    def asks_for_free_ports(self, part) -> bool:
+        """``swc serve --port 0`` (``port = 0``) puts every door whose port is not given on a free
+        port too, as before each door had its own port key: how tests start a whole server."""
+        return part.port == 0
+
 
 SECTION = XmlSection()
+
+
+class XmlDoorSettings(XmlSettings):
+    """What the XML door and its modules read: its section's fields, its port decided, and the
+    house's fields it shares (the defaults are the house's, for a lobby built alone in a test)."""
+
+    port: int = DEFAULT_PORT
+    host: str = "127.0.0.1"
+    password: str | None = "examplepassword"
+    save_replay: bool = False
+    replay_dir: str = "replays"
+    seed: int | None = None
+    max_connections: int = 1000
+
+
+def door_settings(settings) -> XmlDoorSettings:
+    """The XML door's settings from the house's ``settings`` (server/config.py's Settings)."""
+    part = settings.section(SECTION.name)
+    return XmlDoorSettings(**{**part.model_dump(), "port": door_port(part.port, DEFAULT_PORT, settings)},
+                           host=settings.host, password=settings.password, save_replay=settings.save_replay,
+                           replay_dir=settings.replay_dir, seed=settings.seed, max_connections=settings.max_connections)

@@ -154,7 +154,7 @@ def test_lobby_dialect_2021_is_a_setting(tmp_path):
 
     path = tmp_path / "server.properties"
     path.write_text("lobbyDialect = 2021\n")
-    assert load_settings(path).lobby_dialect == "2021"
+    assert load_settings(path).section("xml").lobby_dialect == "2021"
     path.write_text("lobbyDialect = 2019\n")
     with pytest.raises(ConfigError, match="lobbyDialect must be classic, modern, 2020 or 2021, not '2019'"):
         load_settings(path)

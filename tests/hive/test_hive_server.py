@@ -55,7 +55,7 @@ async def test_a_dropped_player_that_cannot_time_out_leaves_instead_of_hanging(s
 def test_lobby_dialect_2020_is_a_setting_and_a_flag():
     import pytest
 
-    from swc_local.server.settings import ConfigError
+    from swc_local.server.sections import ConfigError
     from swc_local.server.xml.settings import SECTION
 
     assert SECTION.read({"lobbyDialect": "2020"}, {"lobbyDialect": "server.properties:1"}) == {"lobby_dialect": "2020"}

@@ -102,7 +102,7 @@ async def test_captured_slow_join_player_with_timeouts_off(start_server, mock_cl
     here they are timed out unless the server's ``timeout`` key is false, as for every season."""
     mock_clock.autojump_threshold = 0.1
     actions, clients = load(FOLDER, "join_slow")
-    assert_all_equal(await replay(start_server, actions, clients, timed=True, join_timeout=False), clients)
+    assert_all_equal(await replay(start_server, actions, clients, timed=True, sections={"xml": {"join_timeout": False}}), clients)
 
 
 def _socha_folder(name: str, tmp_path: Path) -> tuple[Path, Path]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 
 import trio
@@ -113,7 +114,7 @@ def test_swc_match_and_swc_replay(tmp_path, capsys):
     assert main(["replay", str(paths[0])]) == 0
     printed = capsys.readouterr().out
     assert "player1 (ONE) vs player2 (TWO)" in printed
-    assert "turn 0, ONE to move, ambers ONE 0, TWO 0" in printed and "ONE moves: from(x=" in printed
+    assert "turn 0, ONE to move, ambers ONE 0, TWO 0" in printed and re.search(r"^ONE moves: (Herzmuschel|Moewe|Seestern|Robbe) \(\d,\d\) -> \(\d,\d\)$", printed, re.M)
     assert "  ONE REGULAR [" in printed
 
 

@@ -80,7 +80,7 @@ async def test_captured_timeouts_of_prepared_slots(start_server, mock_clock, nam
 async def test_join_players_without_timeouts_as_22_final(start_server, mock_clock):
     """With ``timeout = false`` a ``<join/>`` player may think 13 s, as on 22.final."""
     mock_clock.autojump_threshold = 0.1
-    result, clients = await replay(start_server, "notimeout_join", timed=True, join_timeout=False)
+    result, clients = await replay(start_server, "notimeout_join", timed=True, sections={"xml": {"join_timeout": False}})
     assert_all_equal(result, clients)
 
 

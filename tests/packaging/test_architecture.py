@@ -127,9 +127,8 @@ def test_the_settings_are_the_house_fields_and_every_section_none_privileged():
     from swc_local.server.config import Settings, sections
 
     assert not any(issubclass(Settings, section.model) for section in sections())
-    settings = Settings(port=0, paused=True, sections={"web": {"port": 0}})
-    assert settings.section("xml").paused is True and settings.paused is True
-    assert settings.section("web").port == 0 and settings.port == 0
+    settings = Settings(free_ports=True, paused=True, sections={"web": {"port": 0}})
+    assert settings.section("xml").paused is True and settings.section("web").port == 0
 
 
 # ---- the house names no game: a game or family named in generic code ---------------------------
@@ -150,9 +149,6 @@ FAMILY_CONSTANTS = frozenset({"XML"})  # the names of a family's constant (games
 GAME_TYPE = re.compile(r"^swc_\d{4}_[a-z_]+$")
 
 ALLOWED = {
-    # server/web/ and server/config.py are the host change's (branch host): removed by the host change
-    ("swc_local.server.web.seats", "branches on the family XML"):
-        "removed by the host change: the viewer's table host knows no family, the XML tables move to server/xml/",
     # the XML family's match adapter switches ReversiXT's door off by its section's name; a door-neutral
     # "this family's door only" setting needs the host change's settings (server/config.py)
     ("swc_local.tools.xml_match", "names 'reversixt'"): "removed with the host change's per-door settings",

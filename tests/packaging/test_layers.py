@@ -26,6 +26,12 @@ stated precisely (a module is named by its dotted path below ``swc_local``):
 7. **No module found by a string**: no ``importlib.import_module``, ``__import__`` or
    ``importlib.util.find_spec`` call whose argument is a literal naming a module of the package
    (a string import hides a dependency from this test and from every reader).
+8. **The viewer is below the families**: a module of ``server/web/`` imports no family's
+   subpackage (``server/<family>/``: every subpackage of ``server/`` but ``web/``) and no module of
+   ``server/`` that reaches one through its imports (``server/families.py``, ``doors.py``,
+   ``app.py``, ``config.py`` ...), lazy imports included; the families import the viewer's parts
+   (records on ``web/book.py``, tables on ``web/table_host.py``) and the host hands the viewer
+   the families. One direction, so a family's hooks are the only way in.
 
 Each rule has a test that plants its violation in a copy of the package and sees it fail.
 """
@@ -253,6 +259,53 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return components
 
 
+VIEWER = "web"
+
+
+def server_families(modules: dict[str, Path] = MODULES) -> set[str]:
+    """``xml``, ``reversixt``, ``roborally``: every subpackage of server/ but the viewer's."""
+    return {parts[2] for parts in (name.split(".") for name in modules)
+            if len(parts) > 3 and parts[1] == "server" and parts[2] != VIEWER}
+
+
+def _family_of(name: str, families: set[str]) -> str | None:
+    parts = name.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "server" and parts[2] in families else None
+
+
+def above_families(modules: dict[str, Path] = MODULES) -> set[str]:
+    """The modules of server/ outside the viewer and the families that reach a family's module
+    through their imports (directly or not): the host's side."""
+    graph, families = import_graph(modules), server_families(modules)
+    reaching: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, targets in graph.items():
+            if name in reaching or layer(name) != "server":
+                continue
+            if any(_family_of(t, families) or t in reaching for t in targets):
+                reaching.add(name)
+                changed = True
+    return {name for name in reaching if not _family_of(name, families) and name.split(".")[2:3] != [VIEWER]}
+
+
+def viewer_violations(modules: dict[str, Path] = MODULES) -> list[str]:
+    """Imports by a module of server/web/ of a family or of what is above the families (rule 8)."""
+    families, above = server_families(modules), above_families(modules)
+    found = []
+    for name, path in modules.items():
+        if name.split(".")[1:3] != ["server", VIEWER]:
+            continue
+        for imported in imports_of(name, modules):
+            family = _family_of(imported.target, families)
+            if family:
+                found.append(f"{path.name}:{imported.line}: {name}: the viewer imports the family {family} ({imported.target})")
+            elif imported.target in above:
+                found.append(f"{path.name}:{imported.line}: {name}: the viewer imports {imported.target}, which is above the families")
+    return found
+
+
 def cycles(modules: dict[str, Path] = MODULES) -> list[list[str]]:
     return [component for component in strongly_connected(import_graph(modules)) if len(component) > 1]
 
@@ -269,6 +322,12 @@ def test_the_package_has_no_import_cycle():
 
 def test_no_module_of_the_package_is_imported_by_a_string():
     assert string_imports() == []
+
+
+def test_the_viewer_is_below_the_families():
+    assert server_families() >= {"xml", "reversixt", "roborally"}
+    assert {"swc_local.server.families", "swc_local.server.doors", "swc_local.server.app"} <= above_families()
+    assert viewer_violations() == []
 
 
 # ---- the checker itself ----------------------------------------------------------------------
@@ -351,3 +410,12 @@ def test_a_planted_import_of_another_game_is_found(tmp_path):
     modules = _copy_with(tmp_path, "games/piranhas_2026/rules.py", (ROOT / "games/piranhas_2026/rules.py").read_text()
                          + "\nfrom swc_local.games.piranhas.rules import RED  # noqa\n")
     assert any("the game piranhas_2026 imports the game piranhas" in line for line in violations(modules))
+
+
+def test_a_planted_import_of_a_family_or_the_host_by_the_viewer_is_found(tmp_path):
+    modules = _copy_with(tmp_path, "server/web/files.py", (ROOT / "server/web/files.py").read_text()
+                         + "\n\ndef _lazy():\n    from swc_local.server import families  # noqa\n"
+                         + "    from swc_local.server.xml.seats import Tables  # noqa\n")
+    found = viewer_violations(modules)
+    assert any("the viewer imports swc_local.server.families, which is above the families" in line for line in found)
+    assert any("the viewer imports the family xml (swc_local.server.xml.seats)" in line for line in found)

@@ -86,7 +86,7 @@ async def test_join_players_without_timeouts_as_23_x(start_server, mock_clock):
     times ``<join/>`` players out, as for Ostseeschach 2022: see docs/games/penguins.md)."""
     mock_clock.autojump_threshold = 0.1
     actions, clients = load(FOLDER, "notimeout_join")
-    replay = await run(start_server, "notimeout_join", actions, clients, timed=True, join_timeout=False)
+    replay = await run(start_server, "notimeout_join", actions, clients, timed=True, sections={"xml": {"join_timeout": False}})
     assert_all_equal(replay, clients)
 
 

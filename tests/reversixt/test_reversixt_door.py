@@ -155,7 +155,7 @@ async def test_eight_player_games_five_at_a_time_end_cleanly():
 
 async def test_swc_serve_opens_the_door_beside_the_xml_port():
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0)).run)
+        server = await nursery.start(Server(Settings(free_ports=True)).run)
         door = server.door("reversixt")
         assert door is not None and door.port not in (None, server.door("xml").port)
         door.settings.timing = Timing(0, 0)
@@ -168,7 +168,7 @@ async def test_swc_serve_opens_the_door_beside_the_xml_port():
 
 async def test_swc_serve_without_the_door():
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, sections={"reversixt": {"enabled": False}})).run)
+        server = await nursery.start(Server(Settings(free_ports=True, sections={"reversixt": {"enabled": False}})).run)
         assert server.door("reversixt") is None
         nursery.cancel_scope.cancel()
 
@@ -183,7 +183,7 @@ def test_properties_keys(tmp_path):
     part = settings.section("reversixt")
     assert (part.port, part.map, part.time_limit) == (7788, "my.map", 0.5)
     assert (part.depth, part.zleep, door_port(settings)) == (3, 10.0, 7788)
-    assert door_port(Settings()) == 7777 and door_port(Settings(port=0)) == 0
+    assert door_port(Settings()) == 7777 and door_port(Settings(free_ports=True)) == 0
     path.write_text("reversixt = maybe\n")
     with pytest.raises(ConfigError):
         load_settings(path)
@@ -199,7 +199,7 @@ async def test_swc_serve_stops_when_the_door_port_is_busy():
     busy.listen(1)
     with pytest.raises(BaseExceptionGroup) as raised:
         async with trio.open_nursery() as nursery:
-            await nursery.start(Server(Settings(port=0, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
+            await nursery.start(Server(Settings(free_ports=True, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
     busy.close()
     assert raised.group_contains(CannotListen, match="--reversixt-port PORT moves it, --no-reversixt turns it off")
 

@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from swc_local.protocol.roborally import Incoming, decode_line
-from swc_local.server.roborally.lobby import CLOSED, Door, Peer, RoboRallySettings
+from swc_local.server.roborally.lobby import CLOSED, Peer, RoboRallySettings, Switchboard
 
 TYPES = ["HelloServer", "Alive", "PlayerValues", "SetStatus", "MapSelected", "SendChat", "SetStartingPoint",
          "SelectedCard", "PlayCard", "SelectedDamage", "RebootDirection", "Welcome", "Bogus"]
@@ -47,7 +47,7 @@ def start_players(door, peers):
                                            st.sampled_from(["message", "timeout", "leave"])), max_size=60))
 def test_random_traffic_never_raises(players, steps):
     sink = []
-    door = Door(RoboRallySettings(map="Death Trap", seed=1, single_game=False))
+    door = Switchboard(RoboRallySettings(map="Death Trap", seed=1, single_game=False))
     peers = [make_peer(door, sink, i) for i in range(players + 1)]  # the last one only watches
     start_players(door, peers[:players])
     door.handle(peers[-1], Incoming("HelloServer", {"group": "g", "protocol": "Version 1.0"}))

@@ -161,7 +161,7 @@ async def test_whole_first_round_message_by_message(autojump_clock):
         await both("ActivePhase", {"phase": 2})
         assert (await one.expect("YourCards"))["cardsInHand"]
         await two.expect("NotYourCards", {"clientID": 1, "cardsInHand": 9})
-        room = next(iter(door.door.rooms))
+        room = next(iter(door.switchboard.rooms))
         robots = room.game.robots
         assert (robots[1].pos, robots[1].facing, robots[1].energy) == ((4, 6), "left", 5)
         assert (robots[2].pos, robots[2].facing, robots[2].energy) == ((2, 7), "right", 5)

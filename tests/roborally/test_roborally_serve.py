@@ -18,7 +18,7 @@ def swc_serve_settings(settings, args=None):
 
 
 async def test_door_runs_beside_the_xml_server_and_keeps_serving():
-    settings = Settings(port=0, sections={"roborally": {"port": 0, "keys": {"timer": "0.05", "map": "Dizzy Highway"}}})
+    settings = Settings(free_ports=True, sections={"roborally": {"port": 0, "keys": {"timer": "0.05", "map": "Dizzy Highway"}}})
     async with trio.open_nursery() as nursery:
         server = await nursery.start(Server(settings).run)
         assert server.door("xml").port and server.door("roborally") is not None and server.door("roborally").port != server.door("xml").port
@@ -43,7 +43,7 @@ async def test_a_busy_port_stops_the_server_naming_the_flag():
     port = blocker.getsockname()[1]
     with pytest.raises(BaseExceptionGroup) as raised:
         async with trio.open_nursery() as nursery:
-            await nursery.start(Server(Settings(port=0, sections={"roborally": {"port": port}})).run)
+            await nursery.start(Server(Settings(free_ports=True, sections={"roborally": {"port": port}})).run)
     blocker.close()
     assert raised.group_contains(CannotListen, match=f"{port}.*--roborally-port PORT moves it", depth=None)
 

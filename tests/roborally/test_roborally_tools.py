@@ -76,3 +76,23 @@ def test_pytest_fixture_plays_a_client_command(roborally_server):
     assert roborally_server.port
     game = roborally_server.play(greedy_bot_command(), opponents=1)
     assert game.winner in (0, 1) and game.rounds >= 1
+
+
+def test_swc_replay_names_each_register_of_each_round(tmp_path, capsys):
+    """A round's moves are its registers, each robot's card in the order the server runs them
+    (issue 41: before, a round showed only its reboots and checkpoints, never what was played)."""
+    import gzip
+    from pathlib import Path
+
+    log = tmp_path / "death_trap.jsonl"
+    log.write_bytes(gzip.decompress((Path(__file__).parent.parent / "data" / "roborally" / "death_trap_game.jsonl.gz").read_bytes()))
+    assert main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    round_1 = out.split("== after round 1")[1].split("==")[0]
+    assert [line.strip() for line in round_1.splitlines() if line.strip().startswith("register ")] == [
+        "register 1: robot 2 TurnLeft, robot 1 MoveII",
+        "register 2: robot 2 MoveII, robot 1 Again",
+        "register 3: robot 2 TurnRight, robot 1 MoveI",
+        "register 4: robot 2 MoveII, robot 1 MoveII",
+        "register 5: robot 2 MoveI, robot 1 MoveI",
+    ]

@@ -27,7 +27,7 @@ async def swc_serve(roborally: dict | None = None, reversixt: dict | None = None
     keys.update(roborally or {})
     sections = {"roborally": {"port": 0, "keys": keys}, "reversixt": reversixt or {}}
     async with trio.open_nursery() as nursery:
-        server = await nursery.start(Server(Settings(port=0, sections=sections, **settings)).run)
+        server = await nursery.start(Server(Settings(free_ports=True, sections=sections, **settings)).run)
         # a finished game's seats close after 0.05 s, not the default 2 s (no property sets it)
         roborally_door = server.door("roborally")
         roborally_door.settings = dataclasses.replace(roborally_door.settings, close_delay=0.05)
@@ -64,7 +64,7 @@ async def test_the_lab_random_bot_without_a_group_is_welcomed():
         await odd.expect("Error", {"error": "Invalid field: group"})
         await odd.send("HelloServer", {"group": "17", "isAI": True, "protocol": "Version 1.0"})
         await odd.expect("Welcome")
-        lobby = server.door("roborally").door.lobby
+        lobby = server.door("roborally").switchboard.lobby
         assert sorted(peer.group for peer in lobby.peers) == ["", "", "17"]
 
 
@@ -133,7 +133,7 @@ async def test_a_log_that_cannot_be_written_costs_that_log_only(tmp_path, caplog
         door = server.door("roborally")
         reports = await play_roborally_game(door.port)
         assert all(report.finished for report in reports)
-        await until(lambda: door.door.games_finished == 1)
+        await until(lambda: door.switchboard.games_finished == 1)
         await until(lambda: "game log" in caplog.text and "not written" in caplog.text)
         assert door.log_files == type(door.log_files)()
         # the same door and the other doors go on
@@ -271,7 +271,7 @@ async def test_robo_rally_players_that_never_get_ready_cannot_block_the_lobby(au
         door = server.door("roborally")
         blocker, _ = await join(door.port, "never ready", 3)  # alone it blocks nobody and stays
         await trio.sleep(0.5)
-        assert len(door.door.lobby.players()) == 1
+        assert len(door.switchboard.lobby.players()) == 1
         reports = await play_roborally_game(door.port, timeout=3600)  # ready at once: the blocker is closed for them
         assert all(report.finished for report in reports), reports
         await read_until_closed(blocker)

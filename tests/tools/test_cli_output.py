@@ -69,7 +69,7 @@ def test_text_boards_have_coordinates_and_the_blokus_move_line_its_position(tmp_
     out = io.StringIO()
     print_replay(read_replay(path), out)
     text = out.getvalue()
-    assert f"position(x={move.x} y={move.y})" in text  # the move line says where the piece went
+    assert f" at ({move.x},{move.y})" in text  # the move line says where the piece went
     lines = text.splitlines()
     assert "   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9" in lines and f"{SIZE - 1} " + " ".join("." * SIZE) in lines
     piranhas = registry.get("swc_2019_piranhas").describe(registry.get("swc_2019_piranhas").new_game(random.Random(2)))

@@ -23,7 +23,7 @@ def test_as_blue_with_the_play_fixture(swc_play):
 @pytest.mark.swc_server(password="secret", paused=True)
 def test_options_reach_the_server(swc_server):
     assert swc_server.password == "secret"
-    assert swc_server.server.settings.paused
+    assert swc_server.server.settings.section("xml").paused
     assert swc_server.port > 0
 '''
 

@@ -35,7 +35,7 @@ class ToyRecord(GameRecord):
         return "finished"
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+def read_record_file(data: bytes, source: str):
     """A toy log (``swc match --replays`` writes ``gameNNN.toy``: ``name 1`` first); None for any
     other file (known by its bytes, as every family's reader: the name is only a label)."""
     if re.match(rb"[^\s<{]+ 1\n", data) is None:

@@ -75,7 +75,7 @@ def test_bombs_are_drawn_with_their_blast():
             _, x, y, _ = move
             if before is not None and state.squares[y * state.game_map.width + x] == HOLE:
                 root = parse_svg(views.render("reversixt", state, move, before))
-                assert "bombed" in "".join(root.itertext())
+                assert ": bomb (" in "".join(root.itertext())
                 bombs += 1
     assert bombs >= 3
 

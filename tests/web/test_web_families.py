@@ -15,6 +15,7 @@ from swc_local.games import registry
 from swc_local.server import families
 from swc_local.server.door import ServerFamily
 from swc_local.server.web.book import GameBook, GameRecord, SeatRow, Step
+from swc_local.server.families import record_readers
 from swc_local.server.web.files import open_bytes
 
 from tests import toy_family
@@ -48,7 +49,7 @@ def watch_for_viewer(door, book) -> None:
     book.add(CountRecord("live", ["waiting"]))
 
 
-def read_record_file(data: bytes, source: str, *, max_message_bytes: int, max_depth: int):
+def read_record_file(data: bytes, source: str):
     if not data.startswith(b"COUNTED "):
         return None
     return CountRecord(source, data.decode().splitlines())
@@ -76,9 +77,9 @@ async def test_a_fourth_familys_door_is_watched_through_its_door_module(nursery,
 
 def test_a_fourth_familys_log_is_opened_by_its_reader_and_xml_stays_the_fallback(monkeypatch):
     register(monkeypatch)
-    record = open_bytes(b"COUNTED ann 1\nCOUNTED bob 2\n", "game.toy")
+    record = open_bytes(b"COUNTED ann 1\nCOUNTED bob 2\n", "game.toy", record_readers())
     assert isinstance(record, CountRecord) and record.count() == 2 and record.source == "game.toy"
-    replay = open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml")  # asked of the toy reader first
+    replay = open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml", record_readers())  # asked of the toy reader first
     assert replay.family == "xml" and replay.count() > 1
 
 
@@ -87,5 +88,5 @@ def test_a_family_without_viewer_hooks_is_served_but_not_shown(monkeypatch):
     from swc_local.server.web.door import watch_doors
 
     book = GameBook()
-    watch_doors([toy_family.ToyDoor("127.0.0.1", 0, 10)], book)
+    watch_doors(families.FAMILIES, [toy_family.ToyDoor("127.0.0.1", 0, 10)], book)
     assert not book.records

@@ -17,6 +17,7 @@ from swc_local.games import registry
 from swc_local.server.web.app import WebContext, game_feed, list_event, list_feed
 from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
+from swc_local.server.families import record_readers
 from swc_local.server.web.files import open_bytes
 from swc_local.server.web.live import LIST_INTERVAL, LiveBudget
 from swc_local.server.xml.records import XmlRecord
@@ -29,7 +30,7 @@ DRAWING_CPU = 0.02
 
 
 def states() -> list:
-    return open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml")._mementos
+    return open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml", record_readers())._mementos
 
 
 def end(record: XmlRecord) -> None:
@@ -39,9 +40,9 @@ def end(record: XmlRecord) -> None:
 
 def test_a_summary_s_json_is_the_summary_encoded_for_every_family_and_state():
     book = GameBook()
-    files = [open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml"),
-             open_bytes(REFERENCE_REVERSIXT.read_bytes(), "log_game.txt"),
-             open_bytes(gzip.decompress(ROBORALLY_LOG_GZ.read_bytes()), "game.jsonl")]
+    files = [open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml", record_readers()),
+             open_bytes(REFERENCE_REVERSIXT.read_bytes(), "log_game.txt", record_readers()),
+             open_bytes(gzip.decompress(ROBORALLY_LOG_GZ.read_bytes()), "game.jsonl", record_readers())]
     live = XmlRecord(PIRANHAS, "live")
     for record in (*files, live):
         book.add(record)

@@ -15,6 +15,7 @@ from swc_local.games import registry
 from swc_local.server.web.app import WebContext, game_feed
 from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
+from swc_local.server.families import record_readers
 from swc_local.server.web.files import open_bytes
 from swc_local.server.web.live import FEED_INTERVAL, FLOOR, SHARE, LiveBudget
 from swc_local.server.xml.records import XmlRecord
@@ -30,7 +31,7 @@ class LiveGame:
     """A live Piranhas game fed the official capture's states one by one, with pages following it."""
 
     def __init__(self, nursery: trio.Nursery, pages: int) -> None:
-        self.states = open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml")._mementos
+        self.states = open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml", record_readers())._mementos
         self.cpu = 0.0
         self.book = GameBook()
         self.context = WebContext(self.book, Gate("127.0.0.1", None), renderer=self.draw)

@@ -56,7 +56,29 @@ def test_a_long_name_is_cut_to_fit_the_board_header_and_escaped():
     labels = re.findall(r'class="seat">([^<]*)</text>', svg)
     assert labels[1] == "Bob"
     assert labels[0].startswith("&lt;Bot&gt;xxx") and labels[0].endswith("\u2026")
-    assert len(labels[0].replace("&lt;", "<").replace("&gt;", ">")) < 40
+    assert len(labels[0].replace("&lt;", "<").replace("&gt;", ">")) < 70  # drawn smaller first, then cut
+
+
+def test_a_seat_line_a_little_too_long_is_drawn_smaller_whole_not_cut():
+    line = "RED (Alice), carrots 37, salads 5, cards [EAT_SALAD, HURRY_AHEAD], last advance 4"
+    svg = header(682, [("#c00", line), ("#00c", "Bob")], [("turn 12", "#333"), ("RED to move", "#c00")])  # a hare track
+    first = re.search(r'<text[^>]*font-size="([0-9.]+)"[^>]*class="seat">([^<]*)</text>', svg)
+    assert first.group(2) == line  # whole: no "la\u2026"
+    assert float(first.group(1)) < 13
+
+
+def test_a_long_status_line_stays_inside_the_picture():
+    """A line under the hare track and a status line over a board: drawn smaller to fit the
+    picture's width, not run off its edge."""
+    from swc_local.games.hare_track import panel
+
+    stock = "ONE (ONE): field 41, carrots 112, salads 3, cards [EAT_SALAD, HURRY_AHEAD, FALL_BACK, SWAP_CARROTS], last advance 12"
+    drawn = re.search(r'font-size="([0-9.]+)"[^>]*>([^<]*)</text>', panel(300, 682, [(stock, "#c00")]))
+    assert drawn.group(2) == stock and len(stock) * float(drawn.group(1)) * 0.6 <= 682
+    moved = "last move: accelerate +1, advance 2, turn DOWN_RIGHT, advance 3, push UP_RIGHT"
+    status = re.search(r'font-size="([0-9.]+)"[^>]*class="status">([^<]*)</text>', header(480, [("#c00", "A"), ("#00c", "B")],
+                                                                                           [(moved, "#c00")]))
+    assert status.group(2) == moved and len(moved) * float(status.group(1)) * 0.6 <= 480 - 16
 
 
 async def test_a_page_of_an_unknown_game_says_so_and_leads_back(nursery):
@@ -266,8 +288,10 @@ async def test_room_buttons_on_the_game_page_steer_a_paused_room(nursery, browse
                 wait(browser, lambda d: buttons(d) == ["pause", "cancel"])
                 click("pause")
                 wait(browser, lambda d: d.find_element(By.ID, "status").text == "paused")
-                click("cancel")
-                wait(browser, lambda d: d.find_element(By.ID, "status").text == "finished")
+                click("cancel")  # asks first
+                wait(browser, lambda d: d.find_element(By.ID, "cancel-confirm").is_displayed())
+                browser.find_element(By.ID, "cancel-yes").click()
+                wait(browser, lambda d: d.find_element(By.ID, "status").text == "cancelled")
                 wait(browser, lambda d: not d.find_element(By.ID, "room-controls").is_displayed())
 
             with trio.fail_after(120):

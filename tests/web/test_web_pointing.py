@@ -59,7 +59,7 @@ def test_the_steps_name_one_legal_move_and_every_cell_has_its_box(game_type):
         keys = set()
         for move in moves:
             steps = move_steps(game_type, game, move)
-            assert steps and all(set(s) <= {"cell", "choice", "preview", "shape"} for s in steps)
+            assert steps and all(set(s) <= {"cell", "choice", "preview", "shape", "ship"} for s in steps)
             key = json.dumps([[s.get("cell"), s.get("choice")] for s in steps])
             assert key not in keys, f"two moves share the clicks {key}"
             keys.add(key)
@@ -74,6 +74,24 @@ def test_the_steps_name_one_legal_move_and_every_cell_has_its_box(game_type):
     assert seen_cells > 0 or game_type == "swc_2024_mississippi_queen"
 
 
+def test_a_mississippi_queen_move_previews_the_ship_where_the_rules_put_it():
+    """Each action's step names where the ship stands after it; after the last, where the rules'
+    own ``push`` of the whole move leaves it (field and heading)."""
+    from swc_local.games.mississippi_queen.rules import DIRECTIONS
+
+    checked = 0
+    for _, game, moves in playout("swc_2024_mississippi_queen", 5, 6):
+        for move in moves:
+            steps = move_steps("swc_2024_mississippi_queen", game, move)
+            after = game.position.copy()
+            mover = after.current
+            after.push(move)
+            ship = after.ships[mover]
+            assert steps[-1]["ship"] == {"cell": f"{ship.q},{ship.r}", "heading": DIRECTIONS[ship.direction]}, move
+            checked += 1
+    assert checked > 100
+
+
 @pytest.mark.parametrize("game_type", ["swc_2021_blokus", "swc_2027_blokus"])
 def test_a_blokus_placement_previews_its_cells_and_a_colour_skips_after_its_first_move(game_type):
     from swc_local.games.blokus_common import SetMove, SkipMove
@@ -86,7 +104,8 @@ def test_a_blokus_placement_previews_its_cells_and_a_colour_skips_after_its_firs
             if isinstance(move, SetMove):
                 assert [s.get("choice") is not None for s in steps] == [True, True, False]
                 assert sorted(map(tuple, steps[1]["shape"])) == sorted((x - move.x, y - move.y) for x, y in move.cells())
-                assert steps[2]["cell"] == f"{move.x},{move.y}"
+                top_left = min(move.cells(), key=lambda c: (c[1], c[0]))
+                assert steps[2]["cell"] == f"{top_left[0]},{top_left[1]}"  # a square the piece covers
                 assert sorted(steps[2]["preview"]) == sorted(f"{x},{y}" for x, y in move.cells())
             else:
                 assert steps == [{"choice": "skip this colour's turn"}]

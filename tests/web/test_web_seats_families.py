@@ -253,7 +253,7 @@ class _Wire:
 
 
 async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_its_registers(nursery):
-    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.door_tables import DoorTable
     from swc_local.server.roborally.seats import RoboSeat
 
     table = DoorTable("t", "roborally", "Robo Rally", ["1", "2"], nursery, ("you", "bot"))
@@ -301,7 +301,7 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     from swc_local.games.reversixt.mapfile import parse_map
     from swc_local.games.reversixt.rules import State
     from swc_local.protocol import reversixt as wire
-    from swc_local.server.web.family_seats import DoorTable
+    from swc_local.server.web.door_tables import DoorTable
     from swc_local.server.reversixt.seats import MAX_LISTED, ReversiSeat
 
     rows = ["1 2" + " 0" * 198] + ["0" + " 0" * 199] * 199
@@ -311,7 +311,7 @@ async def test_a_reversixt_seat_lists_at_most_ten_thousand_bomb_targets_of_a_lar
     seat.receive(wire.Frame(wire.REQUEST, wire.encode_request(0, 1)[5:]))
     data = seat.json()
     assert data["moves_total"] == 200 * 200 and len(data["moves"]) == len(data["cells"]) == MAX_LISTED
-    assert data["moves"][0]["text"] == "bomb (0, 0)" and data["clock"]["deadline_ms"] is None
+    assert data["moves"][0]["text"] == "player 1: bomb (0,0)" and data["clock"]["deadline_ms"] is None
 
 
 async def test_a_table_whose_persons_left_before_the_game_began_is_called_off(nursery):
@@ -324,3 +324,26 @@ async def test_a_table_whose_persons_left_before_the_game_began_is_called_off(nu
         with trio.fail_after(10):
             await tables.tables[table["table"]].ended.wait()
         assert tables.done(tables.tables[table["table"]])  # no longer counted against the table limit
+
+
+@pytest.mark.parametrize("family", ["reversixt", "roborally"])
+async def test_without_an_xml_door_the_viewer_offers_a_familys_tables(nursery, monkeypatch, family):
+    """The viewer's table host knows no family: a server whose only door is ReversiXT's (or Robo
+    Rally's) still offers that family's persons' tables, as it registers them itself."""
+    from swc_local.server import families
+
+    monkeypatch.setattr(families, "FAMILIES", tuple(f for f in families.FAMILIES if f.name == family))
+    server = await start_viewer_server(nursery, sections={"roborally": {"port": 0}, "reversixt": {"enabled": True}})
+    assert [door.name for door in server.doors] == [family, "web"]
+    url = server.door("web").url
+    status, offered = await http(f"{url}/api/tables")
+    assert status == 200 and offered["available"] is True and offered["games"] == []
+    assert [offer["game"] for offer in offered["families"]] == [family]
+    table = await take_seat(url, {"game": family, "seats": ["you", "open"]})
+    assert table["game"] == family and table["seats"][1]["port"] > 0
+    status, seat = await http(f"{url}/api/seats/{table['seats'][0]['seat']}")
+    assert status == 200 and seat["game"] == family and not seat["over"]
+    status, page = await http(f"{url}/seat/{table['seats'][0]['seat']}")
+    assert status == 200 and b"seat_family.js" in page
+    status, refused = await post(f"{url}/api/tables", {"game": "piranhas", "seats": ["you", "bot"]})
+    assert status == 400 and refused["error"] == f"a table is for {family}, not 'piranhas'"

@@ -16,8 +16,8 @@ from swc_local.games.mississippi_queen.rules import Position, Ship, generate_boa
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.roborally.seats import RoboSeat
-from swc_local.server.web.family_seats import DoorTable
-from swc_local.server.web.seats import PersonSeat
+from swc_local.server.web.door_tables import DoorTable
+from swc_local.server.xml.seats import PersonSeat
 
 from tests.conftest import PASSWORD
 from tests.web_helpers import http, renderer, start_viewer_server, without_reversixt_pauses

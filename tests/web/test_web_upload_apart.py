@@ -10,7 +10,7 @@ import json
 import trio
 
 from swc_local.games import registry
-from swc_local.server.web.read_apart import is_xml
+from swc_local.server.xml.read_apart import is_xml
 
 from tests.web.test_web_hardening import acall
 from tests.web_helpers import OFFICIAL_PIRANHAS, REFERENCE_REVERSIXT, ROBORALLY_LOG_GZ, start_viewer_server

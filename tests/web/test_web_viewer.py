@@ -18,6 +18,7 @@ from swc_local.server.web.app import WebContext
 from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
 from swc_local.server.web.door import WebDoor
+from swc_local.server.families import record_readers
 from swc_local.server.web.files import FileError, open_bytes
 
 from tests.web_helpers import (OFFICIAL_PIRANHAS, PASSWORD, REFERENCE_REVERSIXT, ViewProcess, http, renderer,
@@ -87,14 +88,14 @@ def test_swc_view_refuses_a_file_it_cannot_show(tmp_path):
 def test_files_are_parsed_with_the_game_ports_limits():
     deep = b"<protocol><room>" + b"<a>" * 40 + b"</a>" * 40 + b"</room></protocol>"
     try:
-        open_bytes(deep, "deep.xml", max_depth=32)
+        open_bytes(deep, "deep.xml", record_readers())  # the XML reader's own depth limit, 32
     except FileError as error:
         assert "deep.xml" in str(error) and "depth" in str(error)
     else:
         raise AssertionError("a file nested deeper than maxDepth was read")
     bomb = gzip.compress(b" " * (9 << 20))
     try:
-        open_bytes(bomb, "bomb.xml.gz")
+        open_bytes(bomb, "bomb.xml.gz", record_readers())
     except FileError as error:
         assert "more than" in str(error)
     else:
@@ -154,7 +155,7 @@ async def test_stream_sends_the_newest_summary(nursery):
 
 async def test_off_loopback_every_page_asks_for_the_passphrase(nursery):
     book = GameBook()
-    book.add(open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml"))
+    book.add(open_bytes(OFFICIAL_PIRANHAS.read_bytes(), "official.xml", record_readers()))
     gate = Gate("0.0.0.0", PASSWORD)  # as for a server on every interface; bound to loopback for the test
     door = await nursery.start(WebDoor(WebContext(book, gate, renderer=renderer()), "127.0.0.1", 0).run)
     url = door.url

@@ -73,7 +73,7 @@ async def test_at_max_connections_a_freed_slot_is_taken_at_once(nursery, mock_cl
     timer): the accept loop waiting at the cap must be woken by the close of a connection, not
     by a timer, so the join is answered without the clock moving."""
     mock_clock.autojump_threshold = 5.0
-    server = await nursery.start(Server(Settings(port=0, password="secret", seed=1, max_connections=4)).run)
+    server = await nursery.start(Server(Settings(free_ports=True, password="secret", seed=1, max_connections=4)).run)
     holders = queue_up(server.door("xml").port, 4, b"<protocol>")  # the four slots, held
     for _ in range(1000):
         if len(server.door("xml").connections) == 4:

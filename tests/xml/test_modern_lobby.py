@@ -265,7 +265,7 @@ async def test_join_players_time_out_unless_timeout_is_off(start_server, mock_cl
     assert b'cause="SOFT_TIMEOUT" reason="Der Spieler hat innerhalb von 10 Sekunden' in two.received
     assert b"<winner" not in two.received
 
-    server = await start_server(default_game="test_2022_toy", join_timeout=False)
+    server = await start_server(default_game="test_2022_toy", sections={"xml": {"join_timeout": False}})
     one, two, room_id = await pair(server.door("xml").port)
     await trio.sleep(30)
     await one.send(move(room_id, 0, 1))
@@ -280,7 +280,8 @@ def test_settings_keys_and_flags(tmp_path):
     path = tmp_path / "server.properties"
     path.write_text("defaultGame = test_2022_toy\ntimeout = false\nlobbyDialect = modern\n")
     settings = load_settings(path)
-    assert (settings.default_game, settings.join_timeout, settings.lobby_dialect) == ("test_2022_toy", False, "modern")
+    xml = settings.section("xml")
+    assert (xml.default_game, xml.join_timeout, xml.lobby_dialect) == ("test_2022_toy", False, "modern")
     path.write_text("lobbyDialect = both\n")
     with pytest.raises(ConfigError):
         load_settings(path)
@@ -445,13 +446,13 @@ async def test_2025_cancel_scores_the_current_leader(start_server):
 def test_routing_of_a_connections_first_message(first, dialect):
     """Which dialect answers a fresh connection's first message (None: the lobbyDialect)."""
     from swc_local.protocol.element import parse
-    from swc_local.server.config import Settings
+    from swc_local.server.xml.settings import XmlDoorSettings
     from swc_local.server.xml.connection import Connection
     from swc_local.server.xml.lobby import Lobby
     from swc_local.server.xml.dialects import route
 
     for fallback in ("classic", "modern"):
-        lobby = Lobby(Settings(lobby_dialect=fallback), spawn=lambda *args: None)
+        lobby = Lobby(XmlDoorSettings(lobby_dialect=fallback), spawn=lambda *args: None)
         connection = Connection(None)
         connection.fallback_dialect = fallback
         assert route(lobby, connection, parse(first)) == (dialect or fallback)

@@ -12,7 +12,7 @@ from swc_local.games.plugin import CLASSIC, MODERN, SEASON_2021
 from swc_local.protocol import messages as msg
 from swc_local.protocol import modern as wire
 from swc_local.protocol.element import parse
-from swc_local.server.config import Settings
+from swc_local.server.xml.settings import XmlDoorSettings
 from swc_local.server.xml.classic_lobby import ClassicLobby
 from swc_local.server.xml import season_2020
 from swc_local.server.xml.dialects import LOBBY_CLASSES, ROOM_CLASSES, SEASON_ROOM_CLASSES
@@ -69,7 +69,7 @@ def test_each_dialect_has_its_room_and_its_answers_and_the_lobby_keeps_only_what
     assert issubclass(LOBBY_CLASSES[season_2020.LOBBY_DIALECT], ClassicLobby)
     assert all(issubclass(room, ROOM_CLASSES[dialect]) for (dialect, _), room in SEASON_ROOM_CLASSES.items())
     assert not [name for name in vars(Lobby) if name.startswith("_on_")]
-    lobby = Lobby(Settings(), spawn=lambda *args: None)
+    lobby = Lobby(XmlDoorSettings(), spawn=lambda *args: None)
     assert {dialect: type(answers) for dialect, answers in lobby.answers.items()} == LOBBY_CLASSES
 
 

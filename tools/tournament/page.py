@@ -64,6 +64,7 @@ class TournamentSource:
         return self._data | {"viewer": dict(self.viewer)}
 
     def _open_replays(self, games: list[dict]) -> None:
+        from swc_local.server.families import record_readers
         from swc_local.server.web.files import MAX_UPLOAD_BYTES, FileError, open_bytes
 
         for game in games:
@@ -73,7 +74,7 @@ class TournamentSource:
             path = Path(replay)
             try:
                 data = path.read_bytes()
-                record = open_bytes(data, path.name, limit=max(MAX_UPLOAD_BYTES, len(data)))
+                record = open_bytes(data, path.name, record_readers(), limit=max(MAX_UPLOAD_BYTES, len(data)))
             except (OSError, FileError, ValueError):
                 continue  # not (yet) beside the database: the game is listed without a link
             (self.add or self.book.add)(record)

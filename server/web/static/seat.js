@@ -24,13 +24,17 @@ function show(data) {
   document.title = data.title + " \u2014 your seat";
   text("color", data.color);
   $("watch").href = data.game_id ? "/game/" + encodeURIComponent(data.game_id) : "/";
-  text("status", data.over ? "finished" : (data.your_turn ? "your turn" : "waiting"));
-  $("status").className = "status " + (data.over ? "finished" : "running");
+  // the room's status as the game page shows it: a paused room is "paused" on both pages
+  const paused = !data.over && data.status === "paused";
+  const ended = (data.result_rows || []).some(r => r.cause === "CANCELLED") ? "cancelled" : "finished";
+  text("status", data.over ? ended : paused ? "paused" : (data.your_turn ? "your turn" : "waiting"));
+  $("status").className = "status " + (data.over ? ended : paused ? "paused" : "running");
+  $("paused-note").hidden = !paused || data.your_turn;
   const players = $("players");
   players.replaceChildren();
   for (const p of data.players || []) {
     const item = document.createElement("li");
-    item.textContent = String(p.seat).toUpperCase() + " (" + p.name + ")";
+    item.textContent = playerName(p);
     players.appendChild(item);
   }
   text("to-move", data.over ? "\u2014" : (data.to_move || "\u2014"));
@@ -169,9 +173,12 @@ function drawTargets(moves) {
     button.addEventListener("click", () => back(moves));
     choices.appendChild(button);
   }
+  const chosen = picked.length && candidates.length ? candidates[0].steps[picked.length - 1] : null;
+  if (layer && chosen && chosen.ship) drawShip(svg, layer, chosen.ship);
   if (layer) svg.appendChild(layer);
   $("board").dataset.step = picked.length;
   const where = [cellsShown ? "a framed field" : "", choicesShown ? "a choice beside the board" : ""].filter(Boolean);
+  $("hint").className = "";
   text("hint", where.length ? "Click " + where.join(" or ") + (picked.length ? " (or back)." : ".")
                             : complete ? "Send the move, or go back." : "");
 }
@@ -190,6 +197,29 @@ function shapeIcon(cells) {
     icon.appendChild(rect);
   }
   return icon;
+}
+
+// The ship where the actions chosen so far take it (Mississippi Queen): a ring on its field and
+// a bar towards its heading, drawn over the board while the move is built.
+const HEADINGS = {RIGHT: 0, DOWN_RIGHT: 60, DOWN_LEFT: 120, LEFT: 180, UP_LEFT: 240, UP_RIGHT: 300};
+
+function drawShip(svg, layer, ship) {
+  const box = cellBox(svg, ship.cell);
+  if (!box) return;
+  const [x, y, w, h] = box, cx = x + w / 2, cy = y + h / 2, r = Math.min(w, h) * 0.42;
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", "seat-ship");
+  group.dataset.cell = ship.cell;
+  group.dataset.heading = ship.heading;
+  group.style.pointerEvents = "none";
+  const ring = document.createElementNS(SVG, "circle");
+  for (const [k, v] of Object.entries({cx, cy, r})) ring.setAttribute(k, v);
+  const angle = (HEADINGS[ship.heading] || 0) * Math.PI / 180;
+  const bar = document.createElementNS(SVG, "line");
+  for (const [k, v] of Object.entries({x1: cx, y1: cy, x2: cx + Math.cos(angle) * r * 1.5, y2: cy + Math.sin(angle) * r * 1.5}))
+    bar.setAttribute(k, v);
+  group.append(ring, bar);
+  layer.appendChild(group);
 }
 
 function showPreview(svg, layer, cells) {
@@ -240,6 +270,25 @@ async function follow() {
     } catch (error) { await new Promise(done => setTimeout(done, 1000)); }
   }
 }
+
+// A click on the board that is no step of a legal move says why nothing happened and what is
+// offered instead (a framed field, or first a choice beside the board).
+function hintOffBoardStep(event) {
+  if (!seat || event.target.closest("g.seat-targets")) return;
+  const hint = $("hint");
+  if (!seat.your_turn || seat.over) {
+    if (!seat.over) { text("hint", seat.status === "paused" ? "The game is paused." : "Not your turn: wait for the other side."); hint.className = "refused"; }
+    return;
+  }
+  const cell = event.target.closest("[data-cell]");
+  const where = cell ? "Field " + cell.dataset.cell + " is no legal step now" : "That is no legal step now";
+  const framed = $("board").querySelectorAll("g.seat-targets rect.seat-from, g.seat-targets rect.seat-to").length;
+  const choices = $("choices").querySelectorAll("button.choice:not(.back)").length;
+  const offer = framed ? "click one of the " + framed + " framed fields" : choices ? "pick a choice beside the board first" : "pick a move from the list";
+  text("hint", where + ": " + offer + ".");
+  hint.className = "refused";
+}
+$("board").addEventListener("click", hintOffBoardStep);
 
 setInterval(showClock, 200);
 fetch(api).then(r => r.json()).then(data => { if (data.seat) show(data); follow(); });

@@ -8,6 +8,7 @@
 "use strict";
 
 let seat = null, version = -1, sending = false, shownAt = 0, picked = null;
+const QUESTION = /: pick /, NOTES_SHOWN = 6;
 
 function button(label, className, onClick, data = {}) {
   const b = document.createElement("button");
@@ -48,7 +49,7 @@ function show(data) {
   players.replaceChildren();
   for (const p of data.players || []) {
     const item = document.createElement("li");
-    item.textContent = String(p.seat).toUpperCase() + " (" + p.name + ")";
+    item.textContent = playerName(p);
     players.appendChild(item);
   }
   text("to-move", data.over ? "\u2014" : (data.to_move ? "you" : "\u2014"));
@@ -62,8 +63,11 @@ function show(data) {
   picked = null;
   $("choice-box").hidden = true;
   if (data.game === "roborally") showRobo(); else showReversi();
+  // what happened, newest last; a question ("...: pick its direction") only while it is asked
+  // (the hint shows the current one), so old prompts never pile up
   const notes = $("notes");
-  notes.replaceChildren(...(data.notes || []).map(n => { const li = document.createElement("li"); li.textContent = n; return li; }));
+  const told = (data.notes || []).filter(n => !QUESTION.test(n)).slice(-NOTES_SHOWN);
+  notes.replaceChildren(...told.map(n => { const li = document.createElement("li"); li.textContent = n; return li; }));
   showResult();
   $("closed").hidden = !data.closed || !!data.result;
   text("closed", data.closed ? "This seat is closed: " + data.closed : "");

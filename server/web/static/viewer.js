@@ -10,8 +10,6 @@ let count = 0, index = 0, follow = true, playing = null, summary = null, loading
 
 function text(id, value) { $(id).textContent = value ?? ""; }
 
-// "RED (Unknown)": the seat first, so two players without a name are still told apart.
-function seatName(p) { return String(p.seat).toUpperCase() + " (" + p.name + ")"; }
 
 // The result belongs to the last step: earlier steps show the game as it was then.
 function showResult() { $("result-box").hidden = !(summary && summary.result) || index !== count - 1; }
@@ -25,13 +23,15 @@ function showSummary(data) {
   summary = data;
   text("title", data.title + (data.source !== "live" ? " \u2014 " + data.source : ""));
   document.title = data.title + " \u2014 swc-local";
-  text("status", data.status);
-  $("status").className = "status " + data.status;
+  // a game an admin cancelled says so (its result rows: CANCELLED), not just "finished"
+  const cancelled = data.status === "finished" && (data.result || []).some(r => r.cause === "CANCELLED");
+  text("status", cancelled ? "cancelled" : data.status);
+  $("status").className = "status " + (cancelled ? "cancelled" : data.status);
   const players = $("players");
   players.replaceChildren();
   for (const p of data.players) {
     const item = document.createElement("li");
-    item.textContent = seatName(p);
+    item.textContent = playerName(p);
     players.appendChild(item);
   }
   fillResultTable(data.result);
@@ -96,6 +96,7 @@ function togglePlay() {
 // An admin's buttons for a live room: only the actions possible now are shown.
 function showControls(controls) {
   $("room-controls").hidden = controls.length === 0;
+  if (!controls.includes("cancel")) $("cancel-confirm").hidden = true;
   for (const button of $("control-form").querySelectorAll("button"))
     button.hidden = !controls.includes(button.dataset.action);
 }
@@ -111,8 +112,14 @@ async function control(action) {
 }
 
 function bind() {
+  // Cancel ends the game for good: it asks first, in the page (Yes / No)
   for (const button of $("control-form").querySelectorAll("button"))
-    button.addEventListener("click", () => control(button.dataset.action));
+    button.addEventListener("click", () => {
+      if (button.dataset.action === "cancel") { $("cancel-confirm").hidden = false; return; }
+      control(button.dataset.action);
+    });
+  $("cancel-yes").addEventListener("click", () => { $("cancel-confirm").hidden = true; control("cancel"); });
+  $("cancel-no").addEventListener("click", () => { $("cancel-confirm").hidden = true; });
   const moves = {first: () => 0, back100: () => index - 100, back10: () => index - 10, back: () => index - 1,
                  forward: () => index + 1, forward10: () => index + 10, forward100: () => index + 100, last: () => count - 1};
   for (const [id, where] of Object.entries(moves)) $(id).addEventListener("click", () => go(where()));
@@ -148,6 +155,7 @@ async function start() {
   const data = await response.json();
   needPassphrase = Boolean(data.controls_need_passphrase);
   $("control-passphrase").hidden = !needPassphrase;
+  $("passphrase").hidden = data.play_from_needs_passphrase === false;  // loopback, no passphrase of its own
   if (wanted !== null && /^-?\d+$/.test(wanted)) { follow = false; index = Number(wanted); if (index < 0) index += data.count; }
   showSummary(data);
   if (!follow) go(index, false);

@@ -1,5 +1,6 @@
 """People at the table for the families without reservations (ReversiXT, Robo Rally): what their
-tables and persons' seats share, beside the XML seats of :mod:`.seats`.
+tables and persons' seats share; the viewer's table host (:mod:`.table_host`) keeps them beside
+every other family's, and each family registers its tables with it (``person_tables``).
 
 A table of these families gets **a door of its own**, as ``swc match`` gives every game one
 (tools/reversixt_match.py, tools/roborally_match.py): the family's door class, started in the
@@ -35,7 +36,7 @@ from typing import Any
 
 import trio
 
-from .seats import TableError, TableLimit, fill
+from .table_host import FamilyTables, TableError, TableLimit, fill  # noqa: F401 -- FamilyTables: the families import it from here
 
 log = logging.getLogger("swc.web.seats")
 
@@ -46,7 +47,7 @@ ABANDON_POLL = 0.5
 
 @dataclass
 class DoorTable:
-    """One game on a door of its own; kept in :class:`~.seats.Tables` beside the XML tables."""
+    """One game on a door of its own; kept by the table host (:class:`~.table_host.TableHost`)."""
 
     id: str
     game: str
@@ -59,7 +60,6 @@ class DoorTable:
     seats: list = field(default_factory=list)
     processes: list = field(default_factory=list)
     created: float = 0.0
-    room_id: None = None  # no XML room: Tables.done() reads this
     ended: trio.Event = field(default_factory=trio.Event)
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
 
@@ -67,9 +67,15 @@ class DoorTable:
     def finished(self) -> bool:
         return self.ended.is_set() and all(s.over for s in self.seats) and all(p.returncode is not None for p in self.processes)
 
+    def done(self) -> bool:
+        """The table's door has ended, its persons and bots too (the table host asks)."""
+        return self.finished
+
 
 class FamilySeat:
     """A person's client of a table's door: what it was told, its turn, the page's version."""
+
+    PAGE = "seat_family.html"  # the viewer's page of this seat (server/web/static/)
 
     def __init__(self, seat_id: str, table: DoorTable, index: int, kind: str) -> None:
         self.id, self.table, self.index, self.kind = seat_id, table, index, kind
@@ -142,11 +148,7 @@ def read_seats(request: dict, count: int) -> list[tuple[str, str | None]]:
 
 
 def check_room(tables) -> None:
-    if tables.nursery is None:
-        raise TableError("the viewer is not serving yet")
-    if tables.open_tables() >= tables.limits.max_tables:
-        raise TableLimit(f"{tables.limits.max_tables} tables are being played; finish or leave one first")
-    tables._forget_old()
+    tables.check_room()
 
 
 def new_table(tables, game: str, title: str, labels: list[str], kinds) -> DoorTable:
@@ -159,9 +161,7 @@ def seat_id() -> str:
 
 
 def register_seat(tables, seat: FamilySeat) -> None:
-    seat.table.seats.append(seat)
-    tables.seats[seat.id] = seat
-    tables.nursery.start_soon(tables._idle_watch, seat)
+    tables.add_seat(seat)
 
 
 def bot_argv(entry, kind: str, command: str | None, port: int, index: int, seed: int) -> list[str]:
@@ -179,7 +179,7 @@ async def fill_in_order(tables, table: DoorTable, entry, seats, persons: dict, j
         if person is not None:
             tables.nursery.start_soon(person.run, table.door.port)
         elif kind != "open":
-            argv = bot_argv(entry, kind, command, table.door.port, index, tables.lobby.rng.getrandbits(31))
+            argv = bot_argv(entry, kind, command, table.door.port, index, tables.rng.getrandbits(31))
             tables.nursery.start_soon(tables._run_bot, table, argv)
         while not joined(index + 1):
             if table.ended.is_set() or (person is not None and person.over):
@@ -242,19 +242,6 @@ def close_table(table: DoorTable, persons: dict) -> None:
 
 def start_logged(table: DoorTable, what: str) -> None:
     log.info("table %s: %s with %s", table.id, what, ", ".join(table.kinds))
-
-
-@dataclass(frozen=True)
-class FamilyTables:
-    """What a family whose tables get a door of their own lends the viewer: its game's name, how
-    a table is made (``create(tables, request) -> answer``, server/<family>/seats.py) and what the
-    start page offers for one (``offer() -> dict``: title, maps or courses, the seats' range).  The
-    family's ``share_with_viewer`` hook (server/door.py's ServerFamily) puts it into the viewer's
-    ``WebContext.family_tables``, so the viewer's routes name no family."""
-
-    game: str
-    create: Callable[[Any, dict], Awaitable[dict]]
-    offer: Callable[[], dict]
 
 
 __all__ = ["FamilyTables", "DoorTable", "FamilySeat", "FAMILY_KINDS", "read_seats", "check_room", "new_table", "register_seat",

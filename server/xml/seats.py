@@ -6,7 +6,9 @@ bot (the registry's ``bot`` command, run as a subprocess), ``command`` any bot c
 ``{host} {port} {reservation}`` (and ``{seed}``), ``open`` a reservation code for a bot started
 by hand.  A person is a real client: :class:`PersonSeat` opens a TCP connection to the server's
 own XML door, sends ``joinPrepared`` and reads the wire with the ``protocol/`` codecs, so the
-referee, the messages and the replay are exactly those of a bot game.
+referee, the messages and the replay are exactly those of a bot game.  The XML door lends these
+tables to the viewer's table host (server/web/table_host.py) through its family's
+``share_with_viewer`` hook, as the other families lend theirs: the viewer names no family.
 
 Conformance notes (choices where the issue and the specs are silent):
 
@@ -22,11 +24,11 @@ Conformance notes (choices where the issue and the specs are silent):
 * A move by index is one of the legal moves computed, on the seat's turn, by the game's own
   ``plugin.legal_moves`` from the room's own position (the referee's, in this process), plus
   the moves that list leaves out but the rules allow (a Blokus colour's skip,
-  :func:`.pointing.extra_moves`): a person is offered exactly what the referee accepts, also
-  where the memento hides part of the position (Mississippi Queen sends only the revealed
-  segments, while the referee accepts moves into the next ones, spec §10 D1).  The memento's
-  game serves only if the room is gone or at another turn.  Each move comes with its pointing
-  steps (:mod:`.pointing`, drawn on the memento's game, as the page shows it); a raw
+  server/web/pointing.py's ``extra_moves``): a person is offered exactly what the referee
+  accepts, also where the memento hides part of the position (Mississippi Queen sends only the
+  revealed segments, while the referee accepts moves into the next ones, spec §10 D1).  The
+  memento's game serves only if the room is gone or at another turn.  Each move comes with its
+  pointing steps (the same module, drawn on the memento's game, as the page shows it); a raw
   ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
   anything a bot could and see the server's own ``error`` text.
 * A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
@@ -42,6 +44,7 @@ Conformance notes (choices where the issue and the specs are silent):
   that reason instead of waiting for ever for a move nobody can make.
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
+* ``"start"``: ``"now"`` (default), ``"paused"`` or seconds a move (:mod:`.pace`).
 """
 
 from __future__ import annotations
@@ -50,24 +53,24 @@ import json
 import logging
 import secrets
 import shlex
-import subprocess
-import sys
 from dataclasses import dataclass, field
 
 import trio
 
 from swc_local.games import registry
-from swc_local.games.plugin import GameHooks, seat_labels
+from swc_local.games.plugin import seat_labels
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element, parse
 from swc_local.protocol.reader import Message, ProtocolError, StreamEnded, StreamReader
 
-from .pointing import board_boxes, extra_moves, move_steps
+from swc_local.server.web.pointing import board_boxes, extra_moves, move_steps
+from swc_local.server.web.table_host import (  # noqa: F401 -- KINDS, SeatLimits, TableLimit: read from here too
+    KINDS, PERSONS, FamilyTables, NotOffered, SeatLimits, TableError, TableHost, TableLimit, fill,
+)
+from swc_local.server.web.pace import pace_room, read_start
 
 log = logging.getLogger("swc.web.seats")
 
-KINDS = ("you", "person", "bot", "command", "open")
-PERSONS = ("you", "person")
 RECEIVE_SIZE = 65536
 
 
@@ -77,24 +80,12 @@ def game_title(plugin) -> str:
     return game.title if game is not None and game.title else plugin.game_type
 
 
-class TableError(ValueError):
-    """A request for a table that cannot be served; the text is the answer (status 400)."""
-
-
-class TableLimit(TableError):
-    """Too many unfinished tables (status 503)."""
-
-
-@dataclass
-class SeatLimits:
-    max_tables: int = 16  # unfinished tables at once
-    idle_seconds: float = 600.0  # a person's seat nobody reads is closed after this
-    wait_seconds: float = 15.0  # longest wait of GET /api/seats/ID?after=N
-
-
 @dataclass
 class PersonSeat:
     """One person's client of a prepared room: its connection, what it was told, its turn."""
+
+    PAGE = "seat.html"  # the viewer's page of this seat (server/web/static/)
+    FOLLOWS_ROOM = True  # the seat API reads the room's newest step too (server/web/seat_routes.py)
 
     id: str
     table: Table
@@ -207,7 +198,7 @@ class PersonSeat:
 
     async def send_request(self, body: bytes) -> None:
         """A move request's body (:func:`read_move_body`) sent; the seat API calls this for every
-        family's seat (server/web/family_seats.py has the others)."""
+        family's seat (server/web/door_tables.py has the others)."""
         index, raw = read_move_body(body)
         await self.send_move(index, raw)
 
@@ -246,7 +237,17 @@ class PersonSeat:
         self.your_turn, self.over = False, True
 
     def move_text(self, move: object) -> str:
-        return self.game.move_text(move) if isinstance(self.game, GameHooks) else str(move)
+        """The move in the game's own notation, as the pages and ``swc replay`` write it."""
+        return self.table.plugin.notation(move, self.game)
+
+    def room_view(self, newest, data: dict) -> dict:
+        """Turn and side to move from the room's newest step (``newest``, the viewer's record of
+        it), as the game page shows them: a paused room shows a move to its observers only (the
+        players get that state with the next step)."""
+        view = {"turn": getattr(newest.state, "turn", data["turn"])}
+        if not data["over"] and newest.to_move is not None and hasattr(newest.state, "current_seat"):
+            view["to_move"] = seat_labels(self.table.plugin)[newest.state.current_seat]
+        return view
 
     def json(self) -> dict:
         plugin = self.table.plugin
@@ -306,6 +307,11 @@ class Table:
     processes: list = field(default_factory=list)
     commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
     created: float = 0.0
+    rooms: dict = field(default_factory=dict)  # the lobby's rooms: the table's room is over once gone
+
+    def done(self) -> bool:
+        """The table's room is over (gone from the lobby), its persons and bots too."""
+        return self.room_id not in self.rooms and self.finished
 
     def deadline_ms(self, index: int) -> int | None:
         return self.plugin.hard_timeout_ms if self.timed[index] else None
@@ -313,17 +319,6 @@ class Table:
     @property
     def finished(self) -> bool:
         return all(seat.over for seat in self.seats) and all(p.returncode is not None for p in self.processes)
-
-
-def fill(args: list[str], host: str, port: int, reservation: str, seed: int) -> list[str]:
-    values = {"{host}": host, "{port}": str(port), "{reservation}": reservation, "{seed}": str(seed),
-              "{python}": sys.executable}
-    out = []
-    for arg in args:
-        for key, value in values.items():
-            arg = arg.replace(key, value)
-        out.append(arg)
-    return out
 
 
 def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
@@ -348,50 +343,42 @@ def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
 
 
 def table_games() -> tuple:
-    """The games these tables are for: the XML family's (the other families lend their own,
-    server/web/family_seats.py)."""
+    """The games these tables are for: the XML family's (the other families register their own
+    with the viewer's table host, server/web/table_host.py)."""
     return tuple(g for g in registry.entries() if g.family == registry.XML)
 
 
-class Tables:
-    """Every table of the viewer: prepares rooms, runs persons and bots, answers the seat API."""
+def game_rows() -> list[dict]:
+    """The start page's menu of XML games: name, title and the reference bot's strengths."""
+    return [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
+             "strengths": [name for name, _ in g.strengths]} for g in table_games()]
 
-    def __init__(self, lobby, host: str, port: int, book, limits: SeatLimits | None = None) -> None:
+
+class Tables:
+    """The XML door's tables: prepares rooms through its lobby, runs persons and bots as clients
+    of its port; registered with the viewer's table host (:meth:`family_tables`), which keeps
+    the tables and seats of every family."""
+
+    def __init__(self, lobby, host: str, port: int) -> None:
         self.lobby = lobby
         # the person's client and the bots reach the XML door where it listens (any address: loopback)
         self.host = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)
         self.port = port
-        self.book = book
-        self.limits = limits or SeatLimits()
-        self.tables: dict[str, Table] = {}
-        self.seats: dict[str, PersonSeat] = {}
-        self.nursery: trio.Nursery | None = None
-        self.house = None  # the Server (its doors and settings), for the tables of the other families
 
-    def done(self, table: Table) -> bool:
-        """The table's room is over (gone from the lobby), its persons and bots too."""
-        return table.room_id not in self.lobby.rooms and table.finished
+    def family_tables(self) -> FamilyTables:
+        """What the XML family registers with the viewer's table host: every XML game (the
+        fallback: a game has several names), its menu and the join on a reservation code."""
+        return FamilyTables(registry.XML, self.create, games=game_rows, join=self.join, fallback=True)
 
-    def open_tables(self) -> int:
-        return sum(1 for table in self.tables.values() if not self.done(table))
-
-    def _forget_old(self) -> None:
-        finished = [t for t in self.tables.values() if self.done(t)]
-        while finished and len(self.tables) >= 2 * self.limits.max_tables:
-            table = finished.pop(0)
-            del self.tables[table.id]
-            for seat in table.seats:
-                self.seats.pop(seat.id, None)
-
-    def create(self, request: dict) -> dict:
+    def create(self, tables: TableHost, request: dict) -> dict:
         """Prepare a room for ``request`` (``game``, ``seats``, ``names``, ``timeout``) and start
         its persons and bots; the table's seats as JSON."""
-        if self.nursery is None:
+        if tables.nursery is None:
             raise TableError("the viewer is not serving yet")
         entry = registry.entry(request.get("game") if isinstance(request.get("game"), str) else "")
         if entry is None or entry not in table_games():
             xml_games = ", ".join(g.name for g in table_games())
-            raise TableError(f"a table is for reversixt, roborally or an XML game ({xml_games}), not {request.get('game')!r}"[:400])
+            raise NotOffered(f"an XML game ({xml_games})")  # the host names the other families' games first
         plugin = registry.get(entry.game_type)
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
@@ -402,119 +389,68 @@ class Tables:
             names = [kind for kind, _ in seats]
         names = [name[:60] for name in names]
         person_timed = request.get("timeout") is True
-        if self.open_tables() >= self.limits.max_tables:
-            raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
-        self._forget_old()
+        try:
+            paused, pace = read_start(request)
+        except ValueError as error:
+            raise TableError(str(error)) from None
+        tables.check_room()
         timed = tuple(person_timed if kind in PERSONS else True for kind, _ in seats)
         descriptors = tuple(msg.SlotDescriptor(display_name=name, can_timeout=t) for name, t in zip(names, timed))
-        room, codes = self.lobby.prepare(plugin, descriptors, paused=False)
-        table = Table(secrets.token_urlsafe(12), plugin, self.nursery, tuple(k for k, _ in seats), timed,
-                      room_id=room.id, created=trio.current_time())
-        self._register(table, room)
+        room, codes = self.lobby.prepare(plugin, descriptors, paused=paused)
+        table = Table(secrets.token_urlsafe(12), plugin, tables.nursery, tuple(k for k, _ in seats), timed,
+                      room_id=room.id, created=trio.current_time(), rooms=self.lobby.rooms)
+        self._register(tables, table, room)
+        record = tables.book.get(table.record_id or "")
+        if pace is not None and record is not None:
+            record.pace = pace
+            tables.nursery.start_soon(pace_room, record, pace)
         answer = []
         for index, ((kind, command), code) in enumerate(zip(seats, codes)):
             label = seat_labels(plugin)[index]
             if kind in PERSONS:
-                seat = self._seat_person(table, index, kind, code)
+                seat = self._seat_person(tables, table, index, kind, code)
                 answer.append({"kind": kind, "color": label, "seat": seat.id, "url": f"/seat/{seat.id}"})
             elif kind == "open":
                 answer.append({"kind": kind, "color": label, "reservation": code})
             else:
                 argv = fill(shlex.split(command), self.host, self.port, code, self.lobby.rng.getrandbits(31))
                 table.commands.append(argv)
-                self.nursery.start_soon(self._run_bot, table, argv)
+                tables.nursery.start_soon(tables._run_bot, table, argv)
                 answer.append({"kind": kind, "color": label})
         log.info("table %s: room %s (%s) with %s", table.id, room.id, plugin.game_type, ", ".join(table.kinds))
         return {"table": table.id, "room": room.id, "game": plugin.game_type, "game_id": table.record_id,
                 "seats": answer}
 
-    def _register(self, table: Table, room) -> None:
-        table.record_id = next((r.id for r in self.book.records.values() if getattr(r, "room", None) is room), None)
+    def _register(self, tables: TableHost, table: Table, room) -> None:
+        table.record_id = next((r.id for r in tables.book.records.values() if getattr(r, "room", None) is room), None)
         table.room = room
-        self.tables[table.id] = table
+        tables.tables[table.id] = table
 
-    def _seat_person(self, table: Table, index: int, kind: str, code: str) -> PersonSeat:
+    def _seat_person(self, tables: TableHost, table: Table, index: int, kind: str, code: str) -> PersonSeat:
         seat = PersonSeat(secrets.token_urlsafe(16), table, index, kind, code, last_read=trio.current_time())
-        table.seats.append(seat)
-        self.seats[seat.id] = seat
-        self.nursery.start_soon(seat.run, self.host, self.port)
-        self.nursery.start_soon(self._idle_watch, seat)
+        tables.add_seat(seat)
+        tables.nursery.start_soon(seat.run, self.host, self.port)
         return seat
 
-    def join(self, code: object) -> dict:
+    def join(self, tables: TableHost, code: object) -> dict:
         """A person's seat on a reservation code of a room prepared elsewhere (an admin's
         ``prepare``, ``swc match --prepare-only``, "play from here"): its client joins with it."""
-        if self.nursery is None:
+        if tables.nursery is None:
             raise TableError("the viewer is not serving yet")
         entry = self.lobby.reservations.get(code) if isinstance(code, str) else None
         if entry is None:
             raise TableError("unknown reservation code")
-        if self.open_tables() >= self.limits.max_tables:
-            raise TableLimit(f"{self.limits.max_tables} tables are being played; finish or leave one first")
-        self._forget_old()
+        tables.check_room()
         room, index = entry
         timed = tuple(slot.can_timeout for slot in room.slots)
-        table = Table(secrets.token_urlsafe(12), room.plugin, self.nursery, ("you",), timed, room_id=room.id,
-                      created=trio.current_time())
-        self._register(table, room)
-        seat = self._seat_person(table, index, "you", code)
+        table = Table(secrets.token_urlsafe(12), room.plugin, tables.nursery, ("you",), timed, room_id=room.id,
+                      created=trio.current_time(), rooms=self.lobby.rooms)
+        self._register(tables, table, room)
+        seat = self._seat_person(tables, table, index, "you", code)
         log.info("table %s: a person joins room %s on a reservation", table.id, room.id)
         return {"table": table.id, "room": room.id, "game": room.plugin.game_type, "game_id": table.record_id,
                 "seats": [{"kind": "you", "color": seat_labels(room.plugin)[index], "seat": seat.id,
                            "url": f"/seat/{seat.id}"}]}
-
-    async def _run_bot(self, table: Table, argv: list[str]) -> None:
-        try:
-            process = await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                       stderr=subprocess.DEVNULL)
-        except OSError as error:
-            log.warning("table %s: the bot %r did not start: %s", table.id, argv[0], error)
-            return
-        table.processes.append(process)
-        try:
-            await process.wait()
-            if process.returncode:
-                log.warning("table %s: the bot %r ended with exit code %d", table.id, argv[0], process.returncode)
-        finally:
-            if process.returncode is None:
-                process.kill()
-
-    async def _idle_watch(self, seat: PersonSeat) -> None:
-        """Close a person's seat nobody read for ``idle_seconds`` (its client hangs up: LEFT)."""
-        while not seat.over:
-            await trio.sleep_until(seat.last_read + self.limits.idle_seconds)
-            if not seat.over and trio.current_time() >= seat.last_read + self.limits.idle_seconds:
-                log.info("seat %s: nobody read it for %g s; closing it", seat.id, self.limits.idle_seconds)
-                seat.finish(f"nobody read this seat for {self.limits.idle_seconds:g} s")
-
-    def seat(self, seat_id: str) -> PersonSeat | None:
-        seat = self.seats.get(seat_id)
-        if seat is not None:
-            seat.last_read = trio.current_time()
-        return seat
-
-    async def wait(self, seat: PersonSeat, after: int, seconds: float | None = None) -> None:
-        """Until ``seat`` changed past version ``after`` (at most ``seconds``, else ``wait_seconds``)."""
-        with trio.move_on_after(self.limits.wait_seconds if seconds is None else seconds):
-            while seat.version <= after:
-                await seat.changed.wait()
-        seat.last_read = trio.current_time()
-
-    async def wait_turn(self, seat: PersonSeat) -> None:
-        """Until it is ``seat``'s turn or its game is over (at most ``wait_seconds``)."""
-        with trio.move_on_after(self.limits.wait_seconds):
-            while not (seat.your_turn or seat.over or seat.result is not None):
-                await seat.changed.wait()
-        seat.last_read = trio.current_time()
-
-    def close_all(self, reason: str = "the viewer stopped") -> None:
-        for seat in list(self.seats.values()):
-            if not seat.over:
-                seat.finish(reason)
-        for table in self.tables.values():
-            for process in table.processes:
-                if process.returncode is None:
-                    process.kill()
 
 
 def read_move_body(body: bytes) -> tuple[int | None, str | None]:
@@ -532,4 +468,4 @@ def read_move_body(body: bytes) -> tuple[int | None, str | None]:
     return index, None
 
 
-__all__ = ["PersonSeat", "SeatLimits", "Table", "TableError", "TableLimit", "Tables", "read_move_body"]
+__all__ = ["PersonSeat", "SeatLimits", "Table", "TableError", "TableLimit", "Tables", "game_rows", "read_move_body"]

@@ -10,11 +10,12 @@ for that file, a few milliseconds), and the reader's temporary memory is the chi
 it exits.
 
 What goes to the child: a file whose first byte (after whitespace, unpacked when it is gzip) is
-``<``: an XML replay or nothing readable. ReversiXT and Robo Rally logs are read in a thread as
-before (a ReversiXT log is kept as its text and replayed when a page asks; a Robo Rally log's
-record is many small objects, slower to send back than to read).
+``<``: an XML replay or nothing readable. This is the XML family's ``read_upload`` hook
+(server/door.py's ServerFamily): the viewer asks it first and reads any other upload in a thread,
+as ReversiXT and Robo Rally logs are (a ReversiXT log is kept as its text and replayed when a page
+asks; a Robo Rally log's record is many small objects, slower to send back than to read).
 
-``python -m swc_local.server.web.read_apart MAX_MESSAGE_BYTES MAX_DEPTH LIMIT SOURCE`` reads the
+``python -m swc_local.server.xml.read_apart MAX_MESSAGE_BYTES MAX_DEPTH LIMIT SOURCE`` reads the
 file from its standard input and writes a pickle of ``("record", record)`` or
 ``("error", message)``; anything else (a crash, a kill) is a FileError in the server.
 """
@@ -27,11 +28,12 @@ import logging
 import pickle
 import sys
 import zlib
+from functools import partial
 
 import trio
 
-from .book import _ids
-from .files import FileError, open_bytes
+from swc_local.server.web.book import _ids
+from swc_local.server.web.files import FileError, open_bytes
 
 log = logging.getLogger("swc.web")
 
@@ -48,8 +50,11 @@ def is_xml(data: bytes) -> bool:
     return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<"
 
 
-async def open_apart(data: bytes, source: str, *, max_message_bytes: int, max_depth: int, limit: int):
-    """The record of an XML file, read by a child process (FileError as :func:`open_bytes` raises)."""
+async def open_apart(data: bytes, source: str, limit: int, *, max_message_bytes: int, max_depth: int):
+    """The record of an XML file, read by a child process (FileError as :func:`open_bytes` raises);
+    None when the file is no XML (the viewer reads it in a thread with every family's reader)."""
+    if not is_xml(data):
+        return None
     command = [sys.executable, "-m", __name__, str(max_message_bytes), str(max_depth), str(limit), source]
     done = await trio.run_process(command, stdin=data, capture_stdout=True, capture_stderr=True, check=False)
     try:
@@ -65,11 +70,13 @@ async def open_apart(data: bytes, source: str, *, max_message_bytes: int, max_de
 
 
 def main(argv: list[str]) -> int:
+    from swc_local.server.xml.records import read_xml_replay  # the child's own: the XML reader only
+
     max_message_bytes, max_depth, limit, source = int(argv[0]), int(argv[1]), int(argv[2]), argv[3]
     data = sys.stdin.buffer.read()
     try:
-        answer: tuple = ("record", open_bytes(data, source, max_message_bytes=max_message_bytes,
-                                              max_depth=max_depth, limit=limit))
+        answer: tuple = ("record", open_bytes(data, source, [partial(read_xml_replay, max_message_bytes=max_message_bytes,
+                                                                     max_depth=max_depth)], limit=limit))
     except FileError as error:
         answer = ("error", str(error))
     sys.stdout.buffer.write(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))

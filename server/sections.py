@@ -1,4 +1,9 @@
-"""What every settings section shares: the error type, value readers, and :class:`Section`.
+"""What a door's settings section is: :class:`Section`, the error type and the value readers.
+
+The split: this module is the part of the settings that every door's section is built on (a door's
+``server/<family>/settings.py`` imports it), and server/config.py is the whole, the house's
+``Settings`` and the reading of ``server.properties``, which needs every door's section (through
+server/doors.py's tuple), so the two cannot be one module without an import cycle.
 
 ``server.properties`` is one file, but each door reads its own part of it. A door declares its
 part as a :class:`Section` (its keys, its frozen pydantic model, its ``swc serve`` flags, the
@@ -18,6 +23,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 PORT_RANGE = "0..65535"
+DEFAULT_PASSWORD = "examplepassword"
+"""The passphrase without a ``server.properties`` file: public (in every manual), so it guards
+nothing that loopback does not (the viewer's gate, server/web/auth.py)."""
 
 log = logging.getLogger("swc.config")
 
@@ -138,6 +146,19 @@ class Section:
         listens (raise :class:`ConfigError`, one line)."""
         return part
 
+    def asks_for_free_ports(self, part: BaseModel) -> bool:
+        """Whether this part asks ``swc serve`` to put every door whose port is not given on a
+        free port (``Settings.free_ports``); no section does by default."""
+        return False
+
+
+def door_port(port: int | None, default: int, settings: Any) -> int:
+    """A door's port: its section's own (``port``), else a free one when the house asks for free
+    ports (``Settings.free_ports``: tests, ``swc serve --port 0``), else ``default``."""
+    if port is not None:
+        return port
+    return 0 if settings.free_ports else default
+
 
 class PortSettings(BaseModel):
     """A door whose one setting is its port."""
@@ -149,7 +170,8 @@ class PortSettings(BaseModel):
 
 class PortSection(Section):
     """The section of a door whose one key is its port (``key``, flag ``flag``): unset in-process,
-    ``default_port`` for ``swc serve`` (a free port when the XML port is 0, as in tests), -1 off."""
+    ``default_port`` for ``swc serve`` (a free port when the house asks for free ports, as in
+    tests), -1 off."""
 
     key: ClassVar[str]
     flag: ClassVar[str]
@@ -175,4 +197,4 @@ class PortSection(Section):
     def serve(self, part: BaseModel, settings: Any, args: argparse.Namespace) -> BaseModel:
         if part.port is not None:  # type: ignore[attr-defined]
             return part
-        return part.model_copy(update={"port": self.default_port if settings.port != 0 else 0})
+        return part.model_copy(update={"port": door_port(None, self.default_port, settings)})
