@@ -194,7 +194,7 @@ async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str 
     args = argparse.Namespace(bound=bound, stall=stall)
     tally = Tally()
     async with trio.open_nursery() as outer:
-        server = await outer.start(Server(Settings(port=0, seed=1, sections={"web": {"port": 0}})).run)
+        server = await outer.start(Server(Settings(free_ports=True, seed=1, sections={"web": {"port": 0}})).run)
         server.door("reversixt").settings.timing = Timing(start_delay=0.0, turn_delay=0.0)
         server.door("web").context.tables.limits.max_tables = max(16, 2 * parallel)
         url = server.door("web").url

@@ -15,6 +15,8 @@ from swc_local.games.mississippi_queen.plugin import MississippiQueenGame
 from swc_local.games.mississippi_queen.rules import Position, Ship, generate_board
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
+from swc_local.server.xml.door import XmlDoor
+from swc_local.server.xml.settings import door_settings
 from swc_local.server.roborally.seats import RoboSeat
 from swc_local.server.web.door_tables import DoorTable
 from swc_local.server.xml.seats import PersonSeat
@@ -72,7 +74,8 @@ async def test_a_mississippi_queen_seat_offers_the_moves_into_unrevealed_segment
     def factory(plugin, rng):
         return mississippi_queen_at_the_issues_position() if plugin.game_type == MQ.game_type else None
 
-    server = Server(Settings(port=0, password=PASSWORD, seed=1, sections={"web": {"port": 0}}), game_factory=factory)
+    settings = Settings(free_ports=True, password=PASSWORD, seed=1, sections={"web": {"port": 0}})
+    server = Server(settings, prepared={XmlDoor.name: XmlDoor(door_settings(settings), factory)})
     server.web_renderer = renderer()
     server = await nursery.start(server.run)
     url = server.door("web").url
@@ -86,7 +89,7 @@ async def test_a_mississippi_queen_seat_offers_the_moves_into_unrevealed_segment
         referee = mississippi_queen_at_the_issues_position()
         seen = MQ.game_from_state(referee.state_element())  # what the memento tells a client: no move
         assert seen.position.board.visible == 3 and MQ.legal_moves(seen) == []
-        assert offered == {referee.move_text(m) for m in MQ.legal_moves(referee)}
+        assert offered == {MQ.notation(m, referee) for m in MQ.legal_moves(referee)}
         data = await play_to_the_end(url, seat, random.Random(41))
     assert data["error"] is None and [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
 
