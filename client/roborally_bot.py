@@ -15,10 +15,12 @@ skipped.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import logging
 import random
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import trio
@@ -63,6 +65,7 @@ class RoboRallyBot:
         self.my_cards: dict[int, str] = {}
         self.player_set = False
         self.out: list[dict] = []
+        self.damage_picks: Iterator[list[str]] = iter(())
 
     def send(self, message_type: str, body: dict) -> None:
         self.out.append({"messageType": message_type, "messageBody": body})
@@ -105,6 +108,8 @@ class RoboRallyBot:
         log.info("bot %d: Error %s", self.me, text)
         if text.startswith("Figure") and not self.player_set:
             self._offer_values()
+        if text == "Invalid damage selection":
+            self._next_damage_pick()
 
     def on_SelectMap(self, body: dict) -> None:
         choice = self.map_name if self.map_name in body["availableMaps"] else self.rng.choice(body["availableMaps"])
@@ -177,8 +182,19 @@ class RoboRallyBot:
         return [first] + cards[:4]
 
     def on_PickDamage(self, body: dict) -> None:
+        """One card from each pile in turn; the piles' sizes are not on the wire, so a pick the
+        server refuses (a pile holds fewer) is followed by the next possible one."""
         piles, count = list(body["availablePiles"]), body["count"]
-        self.send("SelectedDamage", {"cards": [piles[i % len(piles)] for i in range(count)] if len(piles) >= 1 else []})
+        first = [piles[i % len(piles)] for i in range(count)] if piles else []
+        others = [list(pick) for pick in itertools.combinations_with_replacement(piles, count)
+                  if sorted(pick) != sorted(first)]
+        self.damage_picks = iter([first] + others)
+        self._next_damage_pick()
+
+    def _next_damage_pick(self) -> None:
+        pick = next(self.damage_picks, None)
+        if pick is not None:
+            self.send("SelectedDamage", {"cards": pick})
 
     def on_CheckPointReached(self, body: dict) -> None:
         if body["clientID"] == self.me:

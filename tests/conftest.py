@@ -62,6 +62,7 @@ SLOW_MODULES = {
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
+    "test_seat_soak.py",  # every game the start page offers, played to its end through the seat API
     "test_web_setup_browser.py",  # tables set up and steered in Chromium
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
 }
@@ -82,6 +83,8 @@ SLOW_TESTS = {
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # a whole Robo Rally game on Extra Crispy through the seat API (about a minute)
+    "test_web_seats_never_stuck.py": {"test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_to_the_end"},
     # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each
     "test_web_setup_api.py": {"test_play_from_here_on_loopback_asks_a_passphrase_only_of_a_server_that_has_its_own"},
 }

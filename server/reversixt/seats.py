@@ -21,6 +21,10 @@ Conformance notes (choices where the issue and the spec are silent):
 * **Large maps.** A read lists at most :data:`MAX_LISTED` legal moves (``moves_total`` counts
   them all; an index beyond the list is still a legal move): phase 2 on a huge map offers every
   square that is not a hole, which a page cannot frame anyway (such a map is drawn as an image).
+* **Nothing to offer.** The door requests a move only from a player that has one (phase 1: a
+  legal square or an overwrite stone to use; phase 2: a bomb); a REQUEST this seat finds no move
+  for is a defect of the seat: it logs it and leaves (the door then treats it as any client that
+  left), instead of waiting for a move nobody can make.
 * **A rejected move.** ReversiXT answers a bad move with DISQ and no text; the seat shows
   "disqualified" and the referee's reason as the game's log writes it.  A forged move is the
   body ``{"x": X, "y": Y, "special": S}``, sent as a MOVE frame whatever it is.
@@ -121,6 +125,10 @@ class ReversiSeat(FamilySeat):
             self.time_ms, _depth = wire.decode_request(frame.payload)
             self.moves = self.legal_moves()
             self.your_turn, self.turn_since, self.error = True, trio.current_time(), None
+            if not self.moves:  # the door skips a player without a move (spec C.2): a defect, never a wait
+                log.error("seat %s: REQUEST in phase %d with no legal move to offer; the seat leaves", self.id, self.phase)
+                self.closed_reason = f"no legal move to offer in phase {self.phase} (a defect, logged): this seat left"
+                self.your_turn, self.over = False, True
         elif frame.type == wire.MOVED:
             move, player = wire.decode_moved(frame.payload)
             self.apply(player, move)

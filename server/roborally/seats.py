@@ -16,6 +16,17 @@ Conformance notes (choices where the issue and the spec are silent):
   5 s and 2 s; the protocol's own 30-second programming timer (it starts when the first player
   has filled five registers) stays, and the page shows it.  With ``"timeout": true`` the table
   keeps the house door's times.
+* **Questions.** Each question the door asks (the start point, programming, a damage pick, the
+  reboot direction) stays offered until it is answered or the door moves past it (the
+  programming's end, the round's end for a direction, ``DrawDamage`` for a pick the server made
+  after its wait), in whatever order the door asks them.  Two open at once (a ``Reboot``, then a
+  ``PickDamage`` for its damage, spec §5.8, §5.9): the newest is offered first, since the game
+  waits for it, and the older one is offered again once it is answered; the direction may come
+  until the round ends (spec §5.8).
+* **Damage picks.** ``PickDamage`` names the piles but not how many cards each holds, and the
+  door refuses a pick that asks a pile for more than it holds (spec §5.9); the seat offers the
+  picks the table's own game accepts (its piles, read from the table's door in this process).
+  A refused pick asks again, as the door keeps waiting.
 * ``PlayCard`` is sent by the seat's client on its ``CurrentPlayer`` of the activation phase,
   with the register's card (``CurrentCards``): it is no choice, and the server would play it
   after ``playCardTimeout`` anyway.
@@ -52,6 +63,10 @@ log = logging.getLogger("swc.web.seats")
 GAME = "roborally"
 PERSON_WAIT = 3600.0  # seconds a table with a person waits for a damage pick or a reboot direction
 REGISTERS = 5
+ASKED_BY = {"start": "SetStartingPoint", "program": "SelectedCard", "damage": "SelectedDamage",
+            "reboot": "RebootDirection"}
+"""The questions the door asks a seat, and the message that answers each."""
+DAMAGE_REFUSED = "Invalid damage selection"
 
 
 class RoboSeat(FamilySeat):
@@ -72,7 +87,7 @@ class RoboSeat(FamilySeat):
         self.pending: dict[int, str | None] = {}
         self.finished_selection = False
         self.timer_since: float | None = None
-        self.step: str | None = None  # "start", "program", "damage", "reboot" while the person is asked
+        self.questions: list[str] = []  # "start", "program", "damage", "reboot": asked, not yet answered
         self.damage: tuple[int, list[str]] | None = None
         self.active_cards: dict[int, str] = {}
         self.current: int | None = None
@@ -157,22 +172,24 @@ class RoboSeat(FamilySeat):
         self.error = text
         self.pending.clear()
         self.note(f"Error: {text}")
+        if text == DAMAGE_REFUSED and self.damage is not None:  # the door keeps waiting for a pick (spec §5.9)
+            self.ask("damage")
 
     def on_GameStarted(self, body: dict) -> None:
         self.board = board_from_game_map(self.table.course, body["gameMap"])
 
     def on_ActivePhase(self, body: dict) -> None:
         self.phase = body["phase"]
-        if self.phase == 2:
+        if self.phase == 2:  # a new round: a reboot direction not sent by now is the server's default
             self.registers, self.pending, self.finished_selection, self.timer_since = [None] * REGISTERS, {}, False, None
+            self.settle("reboot", "damage")
         if self.phase == 3:
-            self.ask(None)
+            self.settle("start", "program")
 
     def on_CurrentPlayer(self, body: dict) -> None:
         self.current = body["clientID"]
         if self.current != self.me:
-            if self.step == "start":
-                self.ask(None)
+            self.settle("start")
             return
         if self.phase == 0:
             self.ask("start")
@@ -183,7 +200,7 @@ class RoboSeat(FamilySeat):
         self.positions[body["clientID"]] = (body["x"], body["y"])
         if body["clientID"] == self.me:
             self.robot = (body["x"], body["y"], self.board.antenna[2] if self.board is not None else "right")
-            self.ask(None)
+            self.settle("start")
 
     def on_Movement(self, body: dict) -> None:
         self.positions[body["clientID"]] = (body["x"], body["y"])
@@ -212,13 +229,11 @@ class RoboSeat(FamilySeat):
             if card in self.hand:
                 self.hand.remove(card)
             self.registers[register - 1] = card
-        if self.step == "program":
-            self.ask("program")
 
     def on_SelectionFinished(self, body: dict) -> None:
         if body["clientID"] == self.me:
             self.finished_selection = True
-            self.ask(None)
+            self.settle("program")
 
     def on_TimerStarted(self, body: dict) -> None:
         self.timer_since = trio.current_time()
@@ -227,8 +242,7 @@ class RoboSeat(FamilySeat):
         self.timer_since = None
         if self.me in body.get("clientIDs", []):
             self.note("the timer ended: the empty registers were filled from the pile")
-        if self.step == "program":
-            self.ask(None)
+        self.settle("program")
 
     def on_CardsYouGotNow(self, body: dict) -> None:
         cards = iter(body["cards"])
@@ -243,8 +257,9 @@ class RoboSeat(FamilySeat):
         self.ask("damage")
 
     def on_DrawDamage(self, body: dict) -> None:
-        if body["clientID"] == self.me:
+        if body["clientID"] == self.me:  # the pick is made (by the person, or by the server after its wait)
             self.note("damage: " + ", ".join(body["cards"]))
+            self.settle("damage")
 
     def on_Reboot(self, body: dict) -> None:
         self.positions.pop(body["clientID"], None)
@@ -262,17 +277,35 @@ class RoboSeat(FamilySeat):
     def on_GameFinished(self, body: dict) -> None:
         self.winner = body["clientID"]
         self.result = {"winner": self.winner, "you_won": self.winner == self.me, "checkpoints": self.checkpoints}
-        self.ask(None)
+        self.settle(*ASKED_BY)
 
-    def ask(self, step: str | None) -> None:
-        self.step = step
-        self.your_turn = step is not None
-        if step is not None and self.turn_since is None:
-            self.turn_since = trio.current_time()
-        if step is None:
-            self.turn_since = None
-        elif step != "program":
+    @property
+    def step(self) -> str | None:
+        """The question offered now: the newest one still open, the one the door waits on (a
+        damage pick stops the game; the reboot direction it asked before may come until the
+        round ends, so it is offered again once the pick is sent)."""
+        return self.questions[-1] if self.questions else None
+
+    def ask(self, step: str) -> None:
+        """The door asked ``step``: it stays offered until answered or the door moves past it."""
+        if step in self.questions:
+            self.questions.remove(step)
+        self.questions.append(step)
+        if step != "program":
             self.error = None
+        self._turn()
+
+    def settle(self, *steps: str) -> None:
+        """``steps`` are answered, or the door no longer waits for them."""
+        self.questions = [step for step in self.questions if step not in steps]
+        self._turn()
+
+    def _turn(self) -> None:
+        self.your_turn = bool(self.questions)
+        if not self.your_turn:
+            self.turn_since = None
+        elif self.turn_since is None:
+            self.turn_since = trio.current_time()
 
     # -- moves ------------------------------------------------------------------------------------
 
@@ -297,13 +330,21 @@ class RoboSeat(FamilySeat):
             return out
         if self.step == "damage" and self.damage is not None:
             count, piles = self.damage
+            held = self.pile_sizes()
             return [{"text": "take " + ", ".join(pick), "cards": list(pick),
                      "message": ("SelectedDamage", {"cards": list(pick)})}
-                    for pick in itertools.combinations_with_replacement(piles, count)]
+                    for pick in itertools.combinations_with_replacement(piles, count)
+                    if held is None or all(pick.count(pile) <= held.get(pile, 0) for pile in piles)]
         if self.step == "reboot":
             return [{"text": f"face {d}", "direction": d, "message": ("RebootDirection", {"direction": d})}
                     for d in DIRECTIONS]
         return []
+
+    def pile_sizes(self) -> dict[str, int] | None:
+        """The damage piles' sizes in the table's own game (the wire never says them), or None."""
+        door = getattr(self.table.door, "door", None)
+        room = next(iter(getattr(door, "rooms", ())), None)
+        return dict(room.game.piles) if room is not None else None
 
     async def send_request(self, body: bytes) -> None:
         """JSON ``{"index": N}`` (one of :meth:`moves`) or ``{"message": {...}}`` (sent as it is)."""
@@ -330,8 +371,8 @@ class RoboSeat(FamilySeat):
         kind, message = moves[index]["message"]
         if kind == "SelectedCard":
             self.pending[message["register"]] = message["card"]
-        else:  # a start point, a damage pick, a direction: one answer, the step is done
-            self.ask(None)
+        else:  # a start point, a damage pick, a direction: one answer, that question is done
+            self.settle(*(step for step, answer in ASKED_BY.items() if answer == kind))
         self.error = None
         self.touch()
         try:

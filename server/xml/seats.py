@@ -22,9 +22,13 @@ Conformance notes (choices where the issue and the specs are silent):
   refused with 503); finished tables stay readable until newer ones push them out (at most
   ``2 * max_tables`` kept).  Seat ids are ``secrets.token_urlsafe(16)``.
 * A move by index is one of the legal moves computed, on the seat's turn, by the game's own
-  ``plugin.legal_moves`` from the last memento the seat received (what a client knows), plus
+  ``plugin.legal_moves`` from the room's own position (the referee's, in this process), plus
   the moves that list leaves out but the rules allow (a Blokus colour's skip,
-  server/web/pointing.py's ``extra_moves``); each comes with its pointing steps (the same module); a raw
+  server/web/pointing.py's ``extra_moves``): a person is offered exactly what the referee
+  accepts, also where the memento hides part of the position (Mississippi Queen sends only the
+  revealed segments, while the referee accepts moves into the next ones, spec §10 D1).  The
+  memento's game serves only if the room is gone or at another turn.  Each move comes with its
+  pointing steps (the same module, drawn on the memento's game, as the page shows it); a raw
   ``<data>`` body is sent as it is, wrapped in ``<room roomId=...>``, so a script can send
   anything a bot could and see the server's own ``error`` text.
 * A table may start any bot command on this machine, so ``POST /api/tables``, ``/api/seats`` and
@@ -35,6 +39,9 @@ Conformance notes (choices where the issue and the specs are silent):
   registry row's ``strengths`` (the XML reference bot plays ``random``, and ``greedy`` where the
   plugin has a ``greedy_move``: Blokus 2021 and 2027); without one it is the reference bot as
   ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
+* A move request with nothing to offer is a defect (the referee ends a game where the player to
+  move has no move): the seat logs it as an error and leaves, so the room scores it LEFT with
+  that reason instead of waiting for ever for a move nobody can make.
 * Default display names: what the request's ``names`` say, else the seat's kind (``you``,
   ``person``, ``bot``, ``command``, ``open``).
 * ``"start"``: ``"now"`` (default), ``"paused"`` or seconds a move (:mod:`.pace`).
@@ -153,6 +160,8 @@ class PersonSeat:
             elif kind in (msg.MOVE_REQUEST_CLASS, "moveRequest"):
                 self.your_turn, self.turn_since, self.error = True, trio.current_time(), None
                 self.moves = self.legal_moves()
+                if not self.moves:
+                    self.stuck()
             elif kind == "error":
                 self.error = data.get("message") or "error"
                 self.your_turn, self.moves = False, []
@@ -205,10 +214,27 @@ class PersonSeat:
     # -- what the page and a script read ----------------------------------------------------------
 
     def legal_moves(self) -> list:
-        if self.game is None:
+        game = self.referee_game()
+        if game is None:
             return []
         game_type = self.table.plugin.game_type
-        return list(self.table.plugin.legal_moves(self.game)) + extra_moves(game_type, self.game)
+        return list(self.table.plugin.legal_moves(game)) + extra_moves(game_type, game)
+
+    def referee_game(self) -> object | None:
+        """The room's own game while it stands where the memento says, else the memento's."""
+        room, seen = self.table.room, self.game
+        own = getattr(room, "game", None)
+        if seen is None or own is None:
+            return seen
+        return own if (own.turn, own.current_seat) == (seen.turn, seen.current_seat) else seen
+
+    def stuck(self) -> None:
+        """Asked to move with no move to offer: log the defect and leave (never wait for ever)."""
+        turn = self.game.turn if self.game is not None else None
+        log.error("seat %s: %s asks a move at turn %s and this seat has no legal move to offer; "
+                  "the seat leaves", self.id, self.table.plugin.game_type, turn)
+        self.closed_reason = f"no legal move to offer at turn {turn} (a defect, logged): this seat left"
+        self.your_turn, self.over = False, True
 
     def move_text(self, move: object) -> str:
         """The move in the game's own notation, as the pages and ``swc replay`` write it."""
@@ -276,6 +302,7 @@ class Table:
     timed: tuple[bool, ...]
     room_id: str | None = None
     record_id: str | None = None
+    room: object | None = None  # the GameRoom, whose referee's position the legal moves come from
     seats: list[PersonSeat] = field(default_factory=list)
     processes: list = field(default_factory=list)
     commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
@@ -396,6 +423,7 @@ class Tables:
 
     def _register(self, tables: TableHost, table: Table, room) -> None:
         table.record_id = next((r.id for r in tables.book.records.values() if getattr(r, "room", None) is room), None)
+        table.room = room
         tables.tables[table.id] = table
 
     def _seat_person(self, tables: TableHost, table: Table, index: int, kind: str, code: str) -> PersonSeat:

@@ -283,7 +283,7 @@ async def test_a_robo_rally_seat_offers_damage_piles_and_directions_and_keeps_it
         ["Virus", "Virus"], ["Virus", "Trojan"], ["Trojan", "Trojan"]]
     await seat.send_request(b'{"index": 1}')
     assert wire.sent[-1] == {"messageType": "SelectedDamage", "messageBody": {"cards": ["Virus", "Trojan"]}}
-    assert not seat.json()["your_turn"]
+    assert seat.json()["asked"] == "program"  # the question asked before the pick is offered again
     seat.receive("Reboot", {"clientID": 1})
     assert [m["direction"] for m in seat.json()["moves"]] == ["top", "right", "bottom", "left"]
     await seat.send_request(b'{"index": 3}')
