@@ -58,6 +58,8 @@ SLOW_MODULES = {
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
     "test_web_seat_family_browser.py",  # whole ReversiXT and Robo Rally games played by clicking
+    "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
+    "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
