@@ -72,3 +72,11 @@ def test_swc_serve_in_the_sandbox_opens_every_door_and_the_viewer(swc, tmp_path)
             process.wait(timeout=30)
     log = log_path.read_text()
     assert "classic_2p.map" in log and "Traceback" not in log and "internal error" not in log, log
+
+
+def test_the_start_time_benchmark_measures_every_way_of_starting(swc):
+    from benchmarks.executable import measure
+
+    result = measure(swc, samples=1)
+    assert set(result) == {"executable", "pip install", "executable in the sandbox"}, result
+    assert all(wall > 0 for wall, _ in result.values()) and result["executable"][1] > 0, result
