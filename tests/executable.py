@@ -22,8 +22,10 @@ INSIDE = "/swc"
 
 
 def _newest_source() -> float:
-    return max(path.stat().st_mtime for folder in SOURCE_FOLDERS for path in (REPOSITORY / folder).rglob("*")
-               if path.is_file() and "__pycache__" not in path.parts)
+    """The newest change to what the executable is built from: the package's folders and the build's configuration."""
+    files = [path for folder in SOURCE_FOLDERS for path in (REPOSITORY / folder).rglob("*")
+             if path.is_file() and "__pycache__" not in path.parts]
+    return max(path.stat().st_mtime for path in [*files, REPOSITORY / "setup.py", REPOSITORY / "pyproject.toml"])
 
 
 def built_swc() -> Path:
