@@ -8,14 +8,19 @@ ReversiXT map, the Robo Rally courses and the viewer's pages come from the bundl
 
 from __future__ import annotations
 
+import json
 import subprocess
+import urllib.request
 from pathlib import Path
 
 import pytest
 import trio
 
 from tests.executable import INSIDE, built_swc, sandbox
+from tests.helpers import DATA
 from tests.packaging.test_packaging import _one_game_of_every_family, _read_ports, _viewer_lists_the_games
+
+OFFICIAL_PIRANHAS = DATA / "piranhas_2019" / "game_seed2_admin_observer_recv.xml"  # as tests/web_helpers.py names it
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +59,19 @@ def test_swc_match_plays_reversixt_on_the_bundled_map_in_the_sandbox(swc):
     assert f"{INSIDE} -m swc_local.client.reversixt_bot" in out and "Traceback" not in out, out
 
 
+def _viewer_reads_an_upload_in_a_child_process(port: int) -> None:
+    """An uploaded XML file is read by ``sys.executable -m swc_local.server.web.read_apart``:
+    inside the executable, the executable itself with that ``-m``."""
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/upload", data=OFFICIAL_PIRANHAS.read_bytes(),
+                                     headers={"X-File-Name": "official.xml"}, method="POST")
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert json.load(response)["game"] == "swc_2019_piranhas"
+
+
 def test_swc_serve_in_the_sandbox_opens_every_door_and_the_viewer(swc, tmp_path):
     """Its doors, reached from outside the sandbox, each play a whole game (XML, ReversiXT on the
-    bundled default map, Robo Rally on a bundled course) and the viewer serves its pages."""
+    bundled default map, Robo Rally on a bundled course) and the viewer serves its pages and reads
+    an uploaded replay."""
     log_path = tmp_path / "serve.log"
     command = sandbox(swc, INSIDE, "serve", "--port", "0", "--reversixt-port", "0", "--roborally-port", "0",
                       "--viewer-port", "0", "--roborally-timer", "0.05", "--roborally-map", "Dizzy Highway",
@@ -67,6 +82,7 @@ def test_swc_serve_in_the_sandbox_opens_every_door_and_the_viewer(swc, tmp_path)
             ports = _read_ports(log_path, process, timeout=120)
             trio.run(_one_game_of_every_family, ports)
             _viewer_lists_the_games(ports["viewer"])
+            _viewer_reads_an_upload_in_a_child_process(ports["viewer"])
         finally:
             process.terminate()
             process.wait(timeout=30)
