@@ -52,11 +52,15 @@ def test_swc_match_plays_a_whole_piranhas_game_between_two_reference_bots_in_the
     assert "every game ended with a result" in out, out
 
 
-def test_swc_match_plays_reversixt_on_the_bundled_map_in_the_sandbox(swc):
-    played = run(sandbox(swc, INSIDE, "match", "reversixt", "--games", "1", "--seed", "2"))
+@pytest.mark.parametrize("game", ["reversixt", "roborally"])
+def test_swc_match_plays_the_other_families_on_their_bundled_maps_in_the_sandbox(swc, game):
+    """Their reference bots are ``sys.executable -m swc_local.client.<family>_bot``; the default
+    map (ReversiXT's classic_2p, Robo Rally's Dizzy Highway) is the bundle's package data."""
+    played = run(sandbox(swc, INSIDE, "match", game, "--games", "1", "--seed", "2"))
     out = played.stdout + played.stderr
     assert played.returncode == 0, out
-    assert f"{INSIDE} -m swc_local.client.reversixt_bot" in out and "Traceback" not in out, out
+    assert f"{INSIDE} -m swc_local.client.{game}_bot" in out and "Traceback" not in out, out
+    assert "every game ended with a result" in out, out
 
 
 def _viewer_reads_an_upload_in_a_child_process(port: int) -> None:
