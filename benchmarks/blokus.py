@@ -12,7 +12,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from swc_local.games.blokus.plugin import PLUGIN
+from swc_local.games.blokus.entry import ENTRY as BLOKUS_ENTRY
+
+PLUGIN = BLOKUS_ENTRY.plugin
 
 
 @dataclass(frozen=True)

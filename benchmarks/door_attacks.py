@@ -15,7 +15,7 @@ that never send their group, and Robo Rally lines holding a lone surrogate (with
 and at the web viewer (benchmarks/web_attacks.py, issue 34): five 200 MB bodies, six 7.8 MB
 uploads, a passphrase flood while the admin works, and 3,000 event streams from one client.
 
-Numbers only, no pass/fail: tests/test_door_hardening.py asserts the behaviour.
+Numbers only, no pass/fail: tests/server/test_door_hardening.py asserts the behaviour.
 """
 
 from __future__ import annotations

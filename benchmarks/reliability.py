@@ -16,7 +16,7 @@ rooms), and prints what the healthy games saw:
 * join cost: one ``<join>``'s round trip and server CPU with 0 and with 10,000 prepared rooms
   waiting (also a row of ``python -m benchmarks``).
 
-Numbers only, no pass/fail: the suite (tests/test_reliability.py) asserts the behaviour.
+Numbers only, no pass/fail: the suite (tests/xml/test_reliability.py) asserts the behaviour.
 """
 
 from __future__ import annotations

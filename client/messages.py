@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from swc_local.games.plugin import Game, GamePlugin
+from swc_local.games.plugin import GamePlugin, RunningGame
 from swc_local.protocol.modern import violation_cause  # noqa: F401 -- the 2025+ texts' causes
 from swc_local.protocol import responses as msg
 from swc_local.protocol.element import Element
@@ -93,7 +93,7 @@ class Memento:
         return int(value) if value is not None and value.lstrip("-").isdigit() else None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> RunningGame:
         """The game rebuilt from this state (a fresh object on every access)."""
         plugin = self.plugin or plugin_for_state(self.state)
         if plugin is None:

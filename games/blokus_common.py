@@ -6,7 +6,7 @@ Why one module: the official 2021 and 2027 plugins have the same 21 shapes, the 
 ``PieceShape`` transforms and ``HashSet`` cell order, the same validation order and the same
 colour removal; they differ in a handful of constants (start-piece pool, where a first piece
 goes, the round limit, two texts) and in where the placement search starts.  No game imports
-another game (``tests/test_layers.py``), so both import this.
+another game (``tests/packaging/test_layers.py``), so both import this.
 
 Why bitboards: the expensive question is "every placement of every remaining piece for the colour
 to move" (the reference bots, colour removal after every move).  Every (shape, distinct

@@ -18,6 +18,8 @@ Conformance notes (what XStream does with the official classes; the same in both
 
 from __future__ import annotations
 
+import random
+
 from swc_local.games.blokus_common import (
     COLOR_INDEX,
     COLORS,
@@ -25,6 +27,7 @@ from swc_local.games.blokus_common import (
     ROTATIONS,
     SHAPE_INDEX,
     SHAPE_NAMES,
+    SHAPE_SIZES,
     SIZE,
     W,
     BlokusPosition,
@@ -36,6 +39,7 @@ from swc_local.games.blokus_common import (
 )
 from swc_local.games.blokus_common import RuleViolation
 from swc_local.games.plugin import InvalidMove, MalformedMove, PositionGame
+from swc_local.games.textboard import with_coordinates
 from swc_local.protocol.element import Element
 from swc_local.protocol.xstream import java_int
 
@@ -351,3 +355,27 @@ class BlokusSeatGame(PositionGame):
 
     def score_parts(self, seat: int) -> list[str]:
         return [str(self.position.team_points(seat))]
+
+
+def greedy_move(game: BlokusSeatGame, rng: random.Random) -> Move | None:
+    """The greedy bot of both seasons: a random placement among those of the largest remaining
+    piece size."""
+    moves = game.position.legal_moves()
+    if not moves:
+        return None
+    largest = max(SHAPE_SIZES[m.kind] for m in moves)
+    return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
+
+
+def describe(position: BlokusPosition, verdict: str | None) -> str:
+    """The text board of both seasons: turn, round, who moves (or ``verdict`` once over), the
+    points, the colours in play and the board with coordinates."""
+    points = f"points ONE {position.team_points(0)}, TWO {position.team_points(1)}"
+    if verdict is not None:
+        head = f"turn {position.turn}, round {position.round}, game over: {verdict} ({points})"
+    else:
+        color, team = COLORS[position.current_color], ("ONE", "TWO")[position.current_team]
+        head = f"turn {position.turn}, round {position.round}, {color} ({team}) to move, {points}"
+    valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
+    board = with_coordinates(position.text(), y_up=False)  # x, y of a SetMove: its top-left corner
+    return f"{head}\nin play: {valid}\n{board}"

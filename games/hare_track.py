@@ -112,3 +112,9 @@ def track_picture(game: str, kinds: tuple[str, ...], names: tuple[str, str], sea
     ]
     title = f"{game}, turn {turn}: {names[0]} vs {names[1]}"
     return svg.document(width, panel_top + 17 * len(lines) + 10, "".join(out), title)
+
+
+def track_boxes(fields: int) -> dict[str, list[float]]:
+    """The box of every field as :func:`track_picture` lays the track out (a person's pointing)."""
+    grid = track_grid(fields, svg.header_height(2) + 6)
+    return {str(i): [*grid.corner(*snake(i)), grid.cell, grid.cell] for i in range(fields)}

@@ -1,7 +1,7 @@
 """The contract between the server and a game.
 
-The server knows a game only through :class:`GamePlugin` (one object per game type, found in
-:mod:`swc_local.games.registry`) and the :class:`Game` objects it creates (one per room).  Everything a game
+The server knows a game only through :class:`GamePlugin` (one object per game type, an
+:class:`XmlPlugin` its season's value builds, found in :mod:`swc_local.games.registry`) and the :class:`RunningGame` objects it creates (one per room).  Everything a game
 needs from XML goes through :class:`swc_local.protocol.element.Element`, so a game never sees bytes and the
 server never sees a board.
 
@@ -22,32 +22,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from swc_local.games.dialects import (  # noqa: F401  (the dialects are declared with the contract)
+    CLASSIC, ENVELOPE_2022, ENVELOPE_2025, MODERN, SEASON_2021, TEAM_DIALECTS, Dialect, Envelope,
+)
 from swc_local.protocol.element import Element
+from swc_local.protocol.xstream import java_int
 from swc_local.protocol.responses import ScoreFragment  # noqa: F401  (the plugins declare their result columns with it)
-
-CLASSIC = "classic"
-"""The 2018/2019 wire dialect: ``<room><data class=...>``, colours RED/BLUE."""
-
-MODERN = "modern"
-"""The 2022+ dialect: ``<join/>``, ``moveRequest``, teams ONE/TWO, ``<scores><entry>``."""
-
-SEASON_2021 = "2021"
-"""The 2021 hybrid (Blokus 2021): the classic move request, result and connection ends with the
-2022 team names, state and admin requests (spec blokus_2021.md §8; server/xml/season_2021.py)."""
-
-TEAM_DIALECTS = frozenset({MODERN, SEASON_2021})
-"""The dialects whose seats are the teams ONE/TWO (the others: red/blue)."""
-
-ENVELOPE_2022 = "2022"
-"""Modern envelope of the 22.x servers (Ostseeschach): ``<score cause reason>``, ``<winner team/>``
-only for a win, no timeouts for ``<join/>`` players, a forced step on a half-empty room ignored."""
-
-ENVELOPE_2025 = "2025"
-"""Modern envelope of the 24.2+ servers (Hase und Igel 2025, Piranhas 2026, Blokus 2027):
-``<score>`` with parts only, always ``<winner [team] regular reason/>``, the violator's parts all
-0, timeouts for ``<join/>`` players too (server key ``timeout``), ``<close/>`` answered with
-``</protocol>``, a forced step on a half-empty room cancels it.  See modern_dialect_2023plus.md."""
-
 
 def seat_labels(plugin: object) -> tuple[str, str]:
     """What a person calls the two seats of ``plugin``'s game, first seat first.
@@ -86,6 +66,18 @@ class MalformedMove(Exception):
         self.cause = cause
 
 
+def int_attr(element: Element, name: str, cause: str = "UNKNOWN") -> int:
+    """An int attribute of a move as XStream reads it (``Long.decode``, wrapped to a Java int); a
+    missing one is Java's default 0; one XStream cannot read is MalformedMove with ``cause``."""
+    text = element.get(name)
+    if text is None:
+        return 0
+    try:
+        return java_int(text)
+    except ValueError as error:
+        raise MalformedMove(str(error), cause=cause) from None
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A win condition that holds: ``winner`` is a seat, or None for a draw.  ``regular`` False:
@@ -98,7 +90,7 @@ class Outcome:
 
 
 @runtime_checkable
-class Game(Protocol):
+class RunningGame(Protocol):
     """One running game: a pure, mutable rules engine plus its XML mapping."""
 
     @property
@@ -157,7 +149,7 @@ class GamePlugin(Protocol):
 
     game_type: str  # e.g. "swc_2019_piranhas"
     display_name: str
-    dialect: str  # CLASSIC, MODERN or SEASON_2021
+    dialect: Dialect  # CLASSIC, MODERN or SEASON_2021 (games/dialects.py)
     soft_timeout_ms: int
     hard_timeout_ms: int
     score_fragments: tuple[ScoreFragment, ...]
@@ -167,15 +159,15 @@ class GamePlugin(Protocol):
     # and the hooks of :class:`PluginHooks` (envelope, season, recognizes_state), which a plugin
     # inherits with their defaults and overrides only where its game differs.
 
-    def new_game(self, rng: random.Random) -> Game:
+    def new_game(self, rng: random.Random) -> RunningGame:
         """A fresh game; the board is generated now, from ``rng`` only."""
         ...
 
-    def game_from_state(self, state: Element) -> Game:
+    def game_from_state(self, state: Element) -> RunningGame:
         """Rebuild a game from a memento's ``<state>`` (bots, replays, loading a position)."""
         ...
 
-    def legal_moves(self, game: Game) -> list[object]:
+    def legal_moves(self, game: RunningGame) -> list[object]:
         """Every legal move for the side to move (may be empty)."""
         ...
 
@@ -183,11 +175,11 @@ class GamePlugin(Protocol):
         """The ``<data class="move" ...>`` element a client sends for ``move``."""
         ...
 
-    def random_move(self, game: Game, rng: random.Random) -> object | None:
+    def random_move(self, game: RunningGame, rng: random.Random) -> object | None:
         """A uniformly random legal move, or None when there is none (the reference bot)."""
         ...
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: RunningGame) -> str:
         """A small text board for people (replays, logs)."""
         ...
 
@@ -200,8 +192,9 @@ class PluginHooks:
     are the model), and a misspelt override is a plain attribute, found by reading the class.
     """
 
-    envelope: str = ENVELOPE_2022
-    """Modern dialect: the result and timeout envelope, ENVELOPE_2022 or ENVELOPE_2025."""
+    envelope: Envelope = ENVELOPE_2022
+    """Modern dialect: the result and timeout envelope, ENVELOPE_2022 or ENVELOPE_2025 (an
+    :class:`XmlPlugin` reads it from its season's value)."""
 
     season: int | None = None
     """The year of the game (e.g. 2022); None: the year in its game type. ``<join/>`` without
@@ -215,12 +208,12 @@ class PluginHooks:
     """Modern dialect: a ``step`` while a move request is open sends the memento and a second
     request (24.x); False: it is ignored."""
 
-    def game_from_replay(self, states: list[Element]) -> Game:
+    def game_from_replay(self, states: list[Element]) -> RunningGame:
         """The game at the first of a replay's memento ``<state>`` s (``swc replay --check``);
         a game whose states show only part of its board may take the rest from the later ones."""
         return self.game_from_state(states[0])
 
-    def copy_game(self, game: Game) -> Game:
+    def copy_game(self, game: RunningGame) -> RunningGame:
         """An independent copy of ``game`` (by default through its state's XML)."""
         return self.game_from_state(game.state_element())
 
@@ -231,7 +224,7 @@ class PluginHooks:
 
 
 class GameHooks:
-    """The optional members of a :class:`Game`, declared with their defaults (see PluginHooks)."""
+    """The optional members of a :class:`RunningGame`, declared with their defaults (see PluginHooks)."""
 
     def move_text(self, move: object) -> str:
         """Modern dialect: the move's Kotlin toString, e.g. "Zug von [0|1] zu [1|2]", quoted in
@@ -273,10 +266,28 @@ class PositionGame(GameHooks):
     crash: ClassVar[type[Exception] | tuple[type[Exception], ...]] = ()
     move_type: ClassVar[type | tuple[type, ...]] = object
     game_name: ClassVar[str] = ""
+    wire: ClassVar[Any] = None
+    """The season's XML mapping (its ``xmlmap`` module): ``decode_move``, ``move_element`` and
+    ``position_from_state`` (the default :meth:`from_state`)."""
+    position_class: ClassVar[Any] = None
+    """The rules' position (``start(rng)``: the default :meth:`start`)."""
 
     def __init__(self, position: Any, names: tuple[str, str] = ("", "")) -> None:
         self.position = position
         self.names = names
+
+    @classmethod
+    def start(cls, rng: random.Random) -> PositionGame:
+        """A fresh game, its board drawn from ``rng`` only."""
+        return cls(cls.position_class.start(rng))
+
+    @classmethod
+    def from_state(cls, state: Element) -> PositionGame:
+        """The game a memento's ``<state>`` shows."""
+        return cls(cls.wire.position_from_state(state))
+
+    def decode_move(self, data: Element) -> object:
+        return self.wire.decode_move(data)
 
     @property
     def turn(self) -> int:
@@ -320,6 +331,63 @@ class RandomMoveFromLegal:
     :meth:`legal_moves`: the same ``rng.choice`` on the same list, so every plugin that uses it
     draws the same moves for the same seed as before."""
 
-    def random_move(self, game: Game, rng: random.Random) -> object | None:
+    def random_move(self, game: RunningGame, rng: random.Random) -> object | None:
         moves = self.legal_moves(game)
         return rng.choice(moves) if moves else None
+
+
+class XmlPlugin(PluginHooks, RandomMoveFromLegal):
+    """The one plugin base of every XML season, parametrised by its game class (:attr:`game_class`,
+    a :class:`PositionGame` whose ``wire`` is the season's XML mapping and ``position_class`` its
+    rules) and given the season's value (games/<game>/entry.py) when the value loads it: the
+    game type, display name, dialect, envelope and year are read from that value, stated once.
+
+    A season overrides only what differs: its result columns and class aliases (class
+    attributes), ``recognizes_state``, ``describe`` and, rarely, ``new_game`` or ``random_move``.
+    """
+
+    game_class: ClassVar[type[PositionGame]]
+    soft_timeout_ms: ClassVar[int] = 2000
+    hard_timeout_ms: ClassVar[int] = 10000
+
+    def __init__(self, entry: Any) -> None:
+        self.entry = entry  # the season's value (an XmlSeason)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game_type!r})"
+
+    @property
+    def game_type(self) -> str:
+        return self.entry.game_type
+
+    @property
+    def display_name(self) -> str:
+        return self.entry.display_name
+
+    @property
+    def dialect(self) -> Dialect:  # type: ignore[override]
+        return self.entry.dialect
+
+    @property
+    def envelope(self) -> Envelope:  # type: ignore[override]
+        return self.entry.envelope
+
+    @property
+    def season(self) -> int | None:  # type: ignore[override]
+        return self.entry.season
+
+    @property
+    def wire(self) -> Any:
+        return self.game_class.wire
+
+    def new_game(self, rng: random.Random) -> PositionGame:
+        return self.game_class.start(rng)
+
+    def game_from_state(self, state: Element) -> PositionGame:
+        return self.game_class.from_state(state)
+
+    def legal_moves(self, game: PositionGame) -> list:
+        return game.legal_moves()
+
+    def move_element(self, move: object) -> Element:
+        return self.wire.move_element(move)

@@ -1,207 +1,70 @@
 """Every game this server hosts, of every wire family, in one tuple: :data:`GAMES`.
 
-A row (:class:`Game`) states everything the layers above need to know about a game: its game
-type, its wire family's name, its short names, its title, its seats, its plugin (XML family) or
-rules package (other families, both imported by the row's loader on first use), the reference
-bot's command;
-its view (the SVG picture, ``games/<game>/view.py``) comes from the pure layer's table, games/views.py.  The layers above keep their own part of
-a family as typed values of their own (``server/families.py``, ``client/bots.py``,
-``tools/families.py``, ``swc_pytest/families.py``) and join it to these rows by the family's name.
+Each game package states one value about itself (``games/<game>/entry.py``, a
+:class:`~swc_local.games.entry.GameEntry`, for the XML family an
+:class:`~swc_local.games.entry.XmlSeason`): its game type, family, short names, title, seats,
+season, dialect and envelope, reference bot, and the loaders of its plugin or rules, view and
+pointing.  This module lists those values and derives every lookup from them: the XML door finds
+its plugins through :func:`get` and :func:`all_plugins`; ``swc match``, ``swc replay``, ``swc
+bot`` and the pytest fixtures through :func:`entry`; the viewer draws through ``entry.view``
+(games/views.py) and points through ``entry.pointing`` (server/web/pointing.py).  The layers above
+keep their own part of a family as typed values of their own (``server/families.py``,
+``client/bots.py``, ``tools/families.py``, ``swc_pytest/families.py``) and join it to these values
+by the family's name.
 
-Adding a game of an existing family is one loader and one :class:`Game` line here and its view in
-games/views.py (ARCHITECTURE.md, "Where new things go").  The XML door looks its games up through :func:`get` and
-:func:`all_plugins`; ``swc match``, ``swc replay``, ``swc bot`` and the pytest fixtures through
-:func:`entry`; the viewer draws through :attr:`Game.view` (``games/views.py``).
+Adding a game is its folder and one line in :data:`GAMES` (ARCHITECTURE.md, "Where new things
+go"); this tuple is the one place outside a game's folder that imports its modules
+(tests/packaging/test_architecture.py checks it).  Importing it costs only the values: each
+loads its parts on first use (issue 30).
 """
 
 from __future__ import annotations
 
 import difflib
-import sys
-from collections.abc import Callable
-from types import ModuleType
+from typing import TYPE_CHECKING
 
-from swc_local.games.plugin import GamePlugin
-from swc_local.protocol.element import Element
+from swc_local.games.blokus import entry as blokus
+from swc_local.games.blokus_2021 import entry as blokus_2021
+from swc_local.games.entry import PYTHON, XML, GameEntry, XmlSeason  # noqa: F401 (PYTHON, XML: names the layers above use)
+from swc_local.games.hase_und_igel import entry as hase_und_igel
+from swc_local.games.hase_und_igel_2025 import entry as hase_und_igel_2025
+from swc_local.games.hive import entry as hive
+from swc_local.games.mississippi_queen import entry as mississippi_queen
+from swc_local.games.ostseeschach import entry as ostseeschach
+from swc_local.games.penguins import entry as penguins
+from swc_local.games.piranhas import entry as piranhas
+from swc_local.games.piranhas_2026 import entry as piranhas_2026
+from swc_local.games.reversixt import entry as reversixt
+from swc_local.games.roborally import entry as roborally
 
-PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
-XML = "xml"
-"""The name of the Software-Challenge family (the XML lobby); the other families name themselves."""
+if TYPE_CHECKING:  # annotations only: the tuple loads no wire code (the viewer draws without it)
+    from swc_local.games.plugin import GamePlugin
+    from swc_local.protocol.element import Element
 
-
-class Game:
-    """One game's row. Its plugin (XML family) or rules package (other families) is given as a
-    value or as a loader, a function that imports it (``load_plugin``, ``load_rules``): the
-    registry's own rows load theirs when first asked, so a process that only names the games
-    (``swc --help``) does not import every game's rules (issue 30). The loaders' imports are real
-    ones, in functions, pointing down the graph (tests/packaging/test_layers.py reads them)."""
-
-    __slots__ = ("game_type", "family", "short_names", "seats", "bot", "title", "bot_flags",
-                 "strengths", "_plugin", "_rules", "_load_plugin", "_load_rules")
-
-    def __init__(self, game_type: str, family: str, short_names: tuple[str, ...], seats: tuple[int, int],
-                 bot: tuple[str, ...], plugin: GamePlugin | None = None, title: str = "",
-                 rules: ModuleType | None = None, bot_flags: tuple[str, ...] = (), *,
-                 load_plugin: Callable[[], GamePlugin] | None = None,
-                 load_rules: Callable[[], ModuleType] | None = None,
-                 strengths: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> None:
-        self.game_type = game_type
-        self.family = family  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
-        self.short_names = short_names
-        self.seats = seats  # (fewest, most)
-        self.bot = bot  # the reference bot's command; {python} and the runner's placeholders
-        self.title = title  # what people read (the viewer's lists): "Piranhas 2019"
-        self.bot_flags = bot_flags  # other families: what ``swc bot GAME`` gives the family's bot before --host
-        self.strengths = strengths  # the reference bot's strengths and their flags
-        self._plugin, self._load_plugin = plugin, load_plugin
-        self._rules, self._load_rules = rules, load_rules
-
-    def __repr__(self) -> str:
-        return f"Game({self.game_type!r}, {self.family!r})"
-
-    @property
-    def plugin(self) -> GamePlugin | None:
-        """XML family: the game's plugin (loaded on first use)."""
-        if self._plugin is None and self._load_plugin is not None:
-            self._plugin = self._load_plugin()
-        return self._plugin
-
-    @property
-    def rules(self) -> ModuleType | None:
-        """Other families: the package its door plays it with (loaded on first use)."""
-        if self._rules is None and self._load_rules is not None:
-            self._rules = self._load_rules()
-        return self._rules
-
-    @property
-    def name(self) -> str:
-        """The name a person types: the first short name."""
-        return self.short_names[0] if self.short_names else self.game_type
-
-    @property
-    def view(self) -> ModuleType:
-        """Its picture (``render_svg(state, last_move, previous)``), from the pure layer's table of
-        views (games/views.py: drawing imports no wire mapping, so that table is not this one).
-        Imported when first asked: a server without a viewer never loads the pictures."""
-        from swc_local.games import views
-
-        return views.view_module(self.game_type)
-
-    def bot_command(self, strength: str | None = None) -> list[str]:
-        """The reference bot's command; ``strength`` (one of :attr:`strengths`) swaps its flags in."""
-        args = list(self.bot)
-        if strength is not None:
-            flags, n = list(self.strength_flags(strength)), len(self.bot_flags)
-            at = next((i for i in range(len(args)) if n and tuple(args[i:i + n]) == self.bot_flags), None)
-            args = args[:at] + flags + args[at + n:] if at is not None else args + flags
-        return [sys.executable if arg == PYTHON else arg for arg in args]
-
-    def strength_flags(self, strength: str) -> tuple[str, ...]:
-        """The bot's flags for ``strength``; KeyError if its reference bot has no such strength."""
-        return dict(self.strengths)[strength]
-
-
-def _xml(game_type: str, short: str, load: Callable[[], GamePlugin], title: str, greedy: bool = False) -> Game:
-    """A game of the XML family: ``load`` imports its ``plugin.py`` and returns its ``PLUGIN``."""
-    bot = (PYTHON, "-m", "swc_local.tools.cli", "bot", game_type, "--host", "{host}", "--port", "{port}",
-           "--reservation", "{reservation}", "--seed", "{seed}")
-    # client/bot.py plays greedy where the plugin has a ``greedy_move`` (Blokus): said here, so
-    # that naming the strengths does not load the plugin
-    strengths = tuple((name, ("--strategy", name)) for name in ("random", "greedy")) if greedy else ()
-    return Game(game_type, XML, (short,), (2, 2), bot, title=title, load_plugin=load, strengths=strengths)
-
-
-# Each loader imports one game when its row is first asked for it (the Game docstring says why).
-
-
-def _piranhas() -> GamePlugin:
-    from swc_local.games.piranhas import plugin
-    return plugin.PLUGIN
-
-
-def _hase_und_igel() -> GamePlugin:
-    from swc_local.games.hase_und_igel import plugin
-    return plugin.PLUGIN
-
-
-def _ostseeschach() -> GamePlugin:
-    from swc_local.games.ostseeschach import plugin
-    return plugin.PLUGIN
-
-
-def _piranhas_2026() -> GamePlugin:
-    from swc_local.games.piranhas_2026 import plugin
-    return plugin.PLUGIN
-
-
-def _hase_und_igel_2025() -> GamePlugin:
-    from swc_local.games.hase_und_igel_2025 import plugin
-    return plugin.PLUGIN
-
-
-def _blokus() -> GamePlugin:
-    from swc_local.games.blokus import plugin
-    return plugin.PLUGIN
-
-
-def _penguins() -> GamePlugin:
-    from swc_local.games.penguins import plugin
-    return plugin.PLUGIN
-
-
-def _mississippi_queen() -> GamePlugin:
-    from swc_local.games.mississippi_queen import plugin
-    return plugin.PLUGIN
-
-
-def _blokus_2021() -> GamePlugin:
-    from swc_local.games.blokus_2021 import plugin
-    return plugin.PLUGIN
-
-
-def _hive() -> GamePlugin:
-    from swc_local.games.hive import plugin
-    return plugin.PLUGIN
-
-
-def _reversixt() -> ModuleType:
-    from swc_local.games import reversixt
-    return reversixt
-
-
-def _roborally() -> ModuleType:
-    from swc_local.games import roborally
-    return roborally
-
-
-GAMES: tuple[Game, ...] = (
-    _xml("swc_2019_piranhas", "piranhas", _piranhas, "Piranhas 2019"),
-    _xml("swc_2018_hase_und_igel", "hase_und_igel", _hase_und_igel, "Hase und Igel 2018"),
-    _xml("swc_2022_ostseeschach", "ostseeschach", _ostseeschach, "Ostseeschach 2022"),
-    _xml("swc_2026_piranhas", "piranhas_2026", _piranhas_2026, "Piranhas 2026"),
-    _xml("swc_2025_hase_und_igel", "hase_und_igel_2025", _hase_und_igel_2025, "Hase und Igel 2025"),
-    _xml("swc_2027_blokus", "blokus", _blokus, "Blokus 2027", greedy=True),
-    _xml("swc_2023_penguins", "penguins", _penguins, "Penguins 2023"),
-    _xml("swc_2024_mississippi_queen", "mississippi_queen", _mississippi_queen, "Mississippi Queen 2024"),
-    _xml("swc_2021_blokus", "blokus_2021", _blokus_2021, "Blokus 2021", greedy=True),
-    _xml("swc_2020_hive", "hive", _hive, "Hive 2020"),
-    Game("reversixt", "reversixt", ("reversixt",), (2, 8),
-         (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port", "{port}",
-          "--seed", "{seed}"),
-         title="ReversiXT", bot_flags=("--strategy", "greedy"), load_rules=_reversixt,
-         strengths=(("greedy", ("--strategy", "greedy")), ("random", ("--strategy", "random")))),
-    Game("roborally", "roborally", ("roborally",), (2, 6),
-         (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
-          "--seed", "{seed}"),
-         title="Robo Rally", bot_flags=("--greedy",), load_rules=_roborally,
-         strengths=(("greedy", ("--greedy",)), ("random", ()))),
+GAMES: tuple[GameEntry, ...] = (
+    piranhas.ENTRY,
+    hase_und_igel.ENTRY,
+    ostseeschach.ENTRY,
+    piranhas_2026.ENTRY,
+    hase_und_igel_2025.ENTRY,
+    blokus.ENTRY,
+    penguins.ENTRY,
+    mississippi_queen.ENTRY,
+    blokus_2021.ENTRY,
+    hive.ENTRY,
+    reversixt.ENTRY,
+    roborally.ENTRY,
 )
+"""Every game, the XML seasons first (``<join/>`` and the lists show them in this order)."""
+
+FIXTURE_GAME: GameEntry = piranhas.ENTRY
+"""The game the ``swc_server`` pytest fixture serves when a test names none (the first it served)."""
 
 
-_names: tuple[tuple[Game, ...], dict[str, Game]] = ((), {})
+_names: tuple[tuple[GameEntry, ...], dict[str, GameEntry]] = ((), {})
 
 
-def _by_name() -> dict[str, Game]:
+def _by_name() -> dict[str, GameEntry]:
     """Every name of every game, built again only when :data:`GAMES` is another tuple (a test
     may add a game of its own, as tests/toy_family.py adds a family)."""
     global _names
@@ -213,11 +76,11 @@ def _by_name() -> dict[str, Game]:
 # -- every game -------------------------------------------------------------------------------
 
 
-def entries() -> tuple[Game, ...]:
+def entries() -> tuple[GameEntry, ...]:
     return GAMES
 
 
-def entry(name: str) -> Game | None:
+def entry(name: str) -> GameEntry | None:
     """The game ``name`` names (game type or short name, any case), or None."""
     return _by_name().get(name.strip().lower()) if isinstance(name, str) else None
 
@@ -246,10 +109,10 @@ def game_names() -> list[str]:
 
 def game_types() -> list[str]:
     """The game types of the XML family (the games the XML door serves)."""
-    return [game.game_type for game in GAMES if game.family == XML]
+    return [game.game_type for game in GAMES if isinstance(game, XmlSeason)]
 
 
-def of_family(family: str) -> tuple[Game, ...]:
+def of_family(family: str) -> tuple[GameEntry, ...]:
     """The games of the family called ``family``."""
     return tuple(game for game in GAMES if game.family == family)
 

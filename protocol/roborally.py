@@ -454,10 +454,6 @@ def encode_unchecked(message_type: str, body: dict) -> bytes:
     return (json.dumps({"messageType": message_type, "messageBody": body}, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def error_line(text: str) -> bytes:
-    return encode("Error", {"error": text})
-
-
 def show(value: Any) -> str:
     """A sent value inside an error text: strings as sent, other JSON values compact (spec §7.3)."""
     if isinstance(value, str):

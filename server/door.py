@@ -50,7 +50,7 @@ A family's server part is one typed value, :class:`ServerFamily`, built in its s
 
 The viewer hooks import the family's records module (``server/<family>/records.py``) only when
 called, so a server without a viewer never imports the viewer's parts (those lazy imports point
-down the graph, never back: tests/test_layers.py counts them).
+down the graph, never back: tests/packaging/test_layers.py counts them).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ class RunningServer:
         self.plugin = resolve_plugin(game)
         self.seed = seed
         self.host = "127.0.0.1"
-        self.port: int = server.door("xml").port  # the XML door: the family of this fixture's games
+        self.port: int = server.door(registry.entry(self.plugin.game_type).family).port  # the door of its game's family
         self.password: str | None = server.settings.password
         self._games = 0
 
@@ -171,7 +171,7 @@ class RunningServer:
 
 @contextlib.contextmanager
 def start_server(
-    game: str = "piranhas",
+    game: str = registry.FIXTURE_GAME.name,
     seed: int | None = None,
     paused: bool = False,
     password: str | None = DEFAULT_PASSWORD,

@@ -141,7 +141,16 @@ PLUGIN = TOY_2022  # registry entries name a module with a PLUGIN; see register(
 
 def register(monkeypatch) -> None:
     """Make both toys known to the registry for one test."""
-    games = list(registry.GAMES)
-    for plugin in (TOY_2022, TOY_2025):
-        games.append(registry.Game(plugin.game_type, registry.XML, (), (2, 2), (), plugin))
-    monkeypatch.setattr(registry, "GAMES", tuple(games))  # the names follow GAMES
+    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, *(ToyEntry(plugin) for plugin in (TOY_2022, TOY_2025))))
+
+
+class ToyEntry(registry.XmlSeason):
+    """A registry value for one of the toys (the plugin is built here, not by the value)."""
+
+    def __init__(self, plugin: ToyPlugin) -> None:
+        super().__init__()
+        self.toy = plugin
+        self.game_type = plugin.game_type
+
+    def load_plugin(self):
+        return lambda entry: self.toy

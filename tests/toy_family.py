@@ -263,11 +263,18 @@ def add_commands(commands) -> None:
 
 # No seat adapter and no replay reader: this test family is served, not played by ``swc match``.
 TOY = ServerFamily("toy", SECTION, open_door, add_commands=add_commands)
-GAME = registry.Game("count_to_three", "toy", ("count_to_three",), (2, 2), bot=(), rules=sys.modules[__name__])
+class CountToThreeEntry(registry.GameEntry):
+    game_type, family, short_names = "count_to_three", "toy", ("count_to_three",)
+
+    def load_rules(self):
+        return sys.modules[__name__]
+
+
+GAME = CountToThreeEntry()
 
 
 def register(monkeypatch) -> None:
-    """The family's one entry in server/families.py's tuple and its game's one ``Game`` line in
+    """The family's one entry in server/families.py's tuple and its game's one value in
     ``games/registry.py``."""
     monkeypatch.setattr(families, "FAMILIES", (*families.FAMILIES, TOY))
     monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, GAME))

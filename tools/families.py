@@ -15,9 +15,9 @@ FAMILIES: tuple[ToolFamily, ...] = (
     ToolFamily("xml", xml_match, replay_check.main, (".xml",), xml_match.FLAGS,
                "the Software-Challenge games", "Software-Challenge games"),
     ToolFamily("reversixt", reversixt_match, reversixt_replay.main, (".log", ".txt"), reversixt_match.FLAGS,
-               "ReversiXT", "reversixt"),
+               "ReversiXT", "reversixt", reversixt_match.maps),
     ToolFamily("roborally", roborally_match, roborally_replay.main, (".jsonl",), roborally_match.FLAGS,
-               "Robo Rally", "roborally"),
+               "Robo Rally", "roborally", roborally_match.maps),
 )
 
 

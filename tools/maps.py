@@ -1,4 +1,5 @@
-"""``swc maps``: the bundled ReversiXT maps and Robo Rally courses, by the names the flags take.
+"""``swc maps``: the bundled maps of every family that has some (ReversiXT's maps, Robo Rally's
+courses), by the names the flags take; each family's tools value lists its own (tools/families.py).
 
 Every name printed here works as it is: ``swc match reversixt --map quad_4p``,
 ``swc serve --reversixt-map quad_4p``, ``swc reversixt -m quad_4p``, ``swc match roborally
@@ -17,20 +18,9 @@ def add_commands(commands) -> None:
 
 
 def lines() -> list[str]:
-    from swc_local.games.reversixt.mapfile import bundled_maps, load_map
-    from swc_local.games.roborally.board import MAP_FILES, load_map as load_course
+    from swc_local.tools import families
 
-    out = ["ReversiXT maps (--map NAME, or a map file):"]
-    for name, path in bundled_maps().items():
-        game_map = load_map(str(path))
-        out.append(f"  {name:<14} {game_map.players} players, {game_map.width}x{game_map.height}, "
-                   f"{len(game_map.transitions)} transitions")
-    out.append("Robo Rally courses (--map NAME):")
-    for name in MAP_FILES:
-        board = load_course(name)
-        out.append(f"  {name:<14} {len(board.start_points)} start points, {board.width}x{board.height}, "
-                   f"{len(board.checkpoints)} checkpoints")
-    return out
+    return [line for family in families.FAMILIES if family.maps is not None for line in family.maps()]
 
 
 def run(args: argparse.Namespace) -> int:

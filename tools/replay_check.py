@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from swc_local.client.messages import parse as parse_message
-from swc_local.games.plugin import MODERN, TEAM_DIALECTS, Game, GamePlugin, InvalidMove, MalformedMove
+from swc_local.games.plugin import MODERN, TEAM_DIALECTS, GamePlugin, InvalidMove, MalformedMove, RunningGame
 from swc_local.protocol.element import Element
 from swc_local.server.xml.replay import Replay
 
@@ -58,7 +58,7 @@ def sides(plugin: GamePlugin) -> tuple[str, str]:
     return ("ONE", "TWO") if getattr(plugin, "dialect", None) in TEAM_DIALECTS else ("RED", "BLUE")
 
 
-def _side(game: Game, plugin: GamePlugin | None = None) -> str:
+def _side(game: RunningGame, plugin: GamePlugin | None = None) -> str:
     return sides(plugin)[game.current_seat] if plugin is not None else ("RED", "BLUE")[game.current_seat]
 
 
@@ -69,7 +69,7 @@ def print_replay(replay: Replay, out: TextIO) -> None:
     print(f"{replay.game_type}: {replay.names[0]} ({first}) vs {replay.names[1]} ({second}), room {h.get('roomId', '?')}, seed {h.get('seed', '?')}", file=out)
     if "loadGameFile" in h:
         print(f"started from {h['loadGameFile']} at turn {h.get('turnToLoad')}", file=out)
-    previous: Game | None = None
+    previous: RunningGame | None = None
     for state in replay.states:
         game = replay.plugin.game_from_state(state)
         print("", file=out)
@@ -117,7 +117,7 @@ def result_text(result: Element | None, plugin: GamePlugin | None = None) -> str
     return "\n".join(lines)
 
 
-def _recorded_move(game: Game, state: Element, plugin: GamePlugin) -> object | None:
+def _recorded_move(game: RunningGame, state: Element, plugin: GamePlugin) -> object | None:
     """The state's ``<lastMove>`` as a move: its class when that is one of the game's move
     classes (Blokus: ``sc.plugin2021.SkipMove``, ...), else ``move``."""
     last = state.find("lastMove")
@@ -131,7 +131,7 @@ def _recorded_move(game: Game, state: Element, plugin: GamePlugin) -> object | N
         return None
 
 
-def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str | None]:
+def _step(replay: Replay, game: RunningGame, state: Element) -> tuple[RunningGame | None, str | None]:
     """The game after the move that leads to ``state``, or a disagreement."""
     plugin = replay.plugin
     expected = state.render()
@@ -153,7 +153,7 @@ def _step(replay: Replay, game: Game, state: Element) -> tuple[Game | None, str 
     return None, f"{where}: no legal move leads to the recorded state of turn {state.get('turn', '?')}"
 
 
-def _expected_scores(game: Game) -> list[tuple[str, str | None, list[str]]] | None:
+def _expected_scores(game: RunningGame) -> list[tuple[str, str | None, list[str]]] | None:
     outcome = game.outcome()
     if outcome is None:
         return None

@@ -51,6 +51,18 @@ FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family
 )
 
 
+def maps() -> list[str]:
+    """``swc maps``: the bundled maps by the names ``--map`` takes."""
+    from swc_local.games.reversixt.mapfile import bundled_maps
+
+    out = ["ReversiXT maps (--map NAME, or a map file):"]
+    for name, path in bundled_maps().items():
+        game_map = load_map(str(path))
+        out.append(f"  {name:<14} {game_map.players} players, {game_map.width}x{game_map.height}, "
+                   f"{len(game_map.transitions)} transitions")
+    return out
+
+
 def check_options(game: str, options: dict) -> str | None:
     """A one-line problem with the options (a map that cannot be loaded), or None."""
     from swc_local.games.reversixt.mapfile import MapError

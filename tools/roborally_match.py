@@ -47,6 +47,18 @@ FLAGS = (  # swc match's and swc tournament's flags of this family (tools/family
 )
 
 
+def maps() -> list[str]:
+    """``swc maps``: the bundled courses by the names ``--map`` takes."""
+    from swc_local.games.roborally.board import MAP_FILES, load_map
+
+    out = ["Robo Rally courses (--map NAME):"]
+    for name in MAP_FILES:
+        board = load_map(name)
+        out.append(f"  {name:<14} {len(board.start_points)} start points, {board.width}x{board.height}, "
+                   f"{len(board.checkpoints)} checkpoints")
+    return out
+
+
 def check_options(game: str, options: dict) -> str | None:
     """A one-line problem with the options (an unknown map), or None."""
     from swc_local.protocol.roborally import MAP_NAMES

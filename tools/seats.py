@@ -98,3 +98,4 @@ class ToolFamily:
     flags: tuple[Flag, ...] = ()  # its options of swc match and swc tournament
     title: str = ""  # the heading of its flags in ``swc match --help`` ("ReversiXT")
     label: str = ""  # what its help says in ``swc tournament --help`` ("reversixt: map file")
+    maps: Callable[[], list[str]] | None = None  # ``swc maps``: its bundled maps, a heading line first

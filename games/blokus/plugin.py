@@ -24,10 +24,9 @@ from __future__ import annotations
 import random
 
 from swc_local.games.blokus import xmlmap
-from swc_local.games.blokus.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, TIE, Move, Position
-from swc_local.games.blokus_xml import BlokusSeatGame
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment
-from swc_local.games.textboard import with_coordinates
+from swc_local.games.blokus.rules import TEAM_NAMES, TIE, Move, Position
+from swc_local.games.blokus_xml import BlokusSeatGame, describe, greedy_move
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
@@ -35,9 +34,7 @@ class BlokusGame(BlokusSeatGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ()
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
+    wire, position_class = xmlmap, Position
 
     def outcome(self) -> Outcome | None:
         decision = self.position.decision()
@@ -61,25 +58,10 @@ class BlokusGame(BlokusSeatGame):
         return Element("winner", {"team": TEAM_NAMES[seat]})
 
 
-def greedy_move(game: BlokusGame, rng: random.Random) -> Move | None:
-    """The greedy bot: a random placement among those of the largest remaining piece size."""
-    moves = game.position.legal_moves()
-    if not moves:
-        return None
-    largest = max(SHAPE_SIZES[m.kind] for m in moves)
-    return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
+class BlokusPlugin(XmlPlugin):
+    """The ``swc_2027_blokus`` game type (its facts: games/blokus/entry.py)."""
 
-
-class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2027_blokus`` game type."""
-
-    game_type = "swc_2027_blokus"
-    display_name = "Blokus"
-    dialect = MODERN
-    envelope = ENVELOPE_2025
-    season = 2027
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = BlokusGame
     score_fragments = (
         ScoreFragment("Siegpunkte", "SUM"),
         ScoreFragment("Punkte", "AVERAGE"),
@@ -88,40 +70,14 @@ class BlokusPlugin(PluginHooks, RandomMoveFromLegal):
     data_classes = frozenset({xmlmap.STATE_CLASS})  # clients and replays find the plugin of a state
     error_echoes_move = True  # the error carries <originalMessage class="sc.plugin2027.…"> (spec §8)
 
-    def new_game(self, rng: random.Random) -> BlokusGame:
-        return BlokusGame(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> BlokusGame:
-        return BlokusGame(xmlmap.position_from_state(state))
-
     def recognizes_state(self, state: Element) -> bool:
         """A Blokus 2027 state has a ``startPiece`` attribute and ``<blueShapes>`` (others say ``state`` too),
         and no ``<first>`` (Blokus 2021's has)."""
         return state.get("startPiece") is not None and state.find("blueShapes") is not None and state.find("first") is None
 
-    def legal_moves(self, game: BlokusGame) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
-
     def greedy_move(self, game: BlokusGame, rng: random.Random) -> Move | None:
         return greedy_move(game, rng)
 
     def describe(self, game: BlokusGame) -> str:
-        position = game.position
-        points = f"points ONE {position.team_points(0)}, TWO {position.team_points(1)}"
-        if position.is_over():
-            outcome = game.outcome()
-            assert outcome is not None
-            head = f"turn {position.turn}, round {position.round}, game over: {outcome.reason} ({points})"
-        else:
-            color = COLORS[position.current_color]
-            team = TEAM_NAMES[position.current_team]
-            head = f"turn {position.turn}, round {position.round}, {color} ({team}) to move, {points}"
-        valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
-        board = with_coordinates(position.text(), y_up=False)  # x, y of a SetMove: its top-left corner
-        return f"{head}\nin play: {valid}\n{board}"
-
-
-PLUGIN = BlokusPlugin()
+        outcome = game.outcome() if game.position.is_over() else None
+        return describe(game.position, None if outcome is None else outcome.reason)

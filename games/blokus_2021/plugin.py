@@ -26,10 +26,9 @@ from __future__ import annotations
 import random
 
 from swc_local.games.blokus_2021 import xmlmap
-from swc_local.games.blokus_2021.rules import COLORS, SHAPE_SIZES, TEAM_NAMES, Move, Position
-from swc_local.games.blokus_xml import BlokusSeatGame
-from swc_local.games.plugin import SEASON_2021, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment
-from swc_local.games.textboard import with_coordinates
+from swc_local.games.blokus_2021.rules import TEAM_NAMES, Move, Position
+from swc_local.games.blokus_xml import BlokusSeatGame, describe, greedy_move
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
@@ -37,9 +36,11 @@ class Blokus2021Game(BlokusSeatGame):
     """One room's game: a :class:`Position` plus the display names the state shows."""
 
     __slots__ = ()
+    wire, position_class = xmlmap, Position
 
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
+    @classmethod
+    def from_state(cls, state: Element) -> Blokus2021Game:
+        return cls(xmlmap.position_from_state(state), xmlmap.names_from_state(state))
 
     def outcome(self) -> Outcome | None:
         """The winner by points at the end; the reason is empty, as every 2021 score's reason
@@ -69,15 +70,10 @@ class Blokus2021Game(BlokusSeatGame):
         return Element("winner", {"displayName": self.names[seat]}, [team])
 
 
-class Blokus2021Plugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2021_blokus`` game type."""
+class Blokus2021Plugin(XmlPlugin):
+    """The ``swc_2021_blokus`` game type (its facts: games/blokus_2021/entry.py)."""
 
-    game_type = "swc_2021_blokus"
-    display_name = "Blokus"
-    dialect = SEASON_2021
-    season = 2021
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = Blokus2021Game
     score_fragments = (
         ScoreFragment("Gewinner", "SUM"),
         ScoreFragment("∅ Punkte", "AVERAGE"),
@@ -86,44 +82,16 @@ class Blokus2021Plugin(PluginHooks, RandomMoveFromLegal):
     data_classes = frozenset({"state"})  # clients and replays find the plugin of a state
     error_echoes_move = True  # <originalMessage class="sc.plugin2021.…"> (§8.5)
 
-    def new_game(self, rng: random.Random) -> Blokus2021Game:
-        return Blokus2021Game(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> Blokus2021Game:
-        return Blokus2021Game(xmlmap.position_from_state(state), xmlmap.names_from_state(state))
-
     def recognizes_state(self, state: Element) -> bool:
         """A Blokus 2021 state has a ``startPiece`` attribute and ``<first>`` (2027's has neither
         ``<first>`` nor a ``startTeam`` element; other seasons say ``state`` too)."""
         return state.get("startPiece") is not None and state.find("first") is not None
 
-    def legal_moves(self, game: Blokus2021Game) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
-
     def greedy_move(self, game: Blokus2021Game, rng: random.Random) -> Move | None:
-        """A random placement among those of the largest remaining piece size."""
-        moves = game.position.legal_moves()
-        if not moves:
-            return None
-        largest = max(SHAPE_SIZES[m.kind] for m in moves)
-        return rng.choice([m for m in moves if SHAPE_SIZES[m.kind] == largest])
+        return greedy_move(game, rng)
 
     def describe(self, game: Blokus2021Game) -> str:
-        position = game.position
-        points = f"points ONE {position.team_points(0)}, TWO {position.team_points(1)}"
-        if position.is_over():
-            leader = game.leader()
-            verdict = "tie" if leader is None else f"{TEAM_NAMES[leader]} wins"
-            head = f"turn {position.turn}, round {position.round}, game over: {verdict} ({points})"
-        else:
-            head = (f"turn {position.turn}, round {position.round}, {COLORS[position.current_color]} "
-                    f"({TEAM_NAMES[position.current_team]}) to move, {points}")
-        valid = " ".join(COLORS[c] for c in position.valid_colors()) or "none"
-        board = with_coordinates(position.text(), y_up=False)  # x, y of a SetMove: its top-left corner
-        return f"{head}\nin play: {valid}\n{board}"
-
-
-PLUGIN = Blokus2021Plugin()
+        if not game.position.is_over():
+            return describe(game.position, None)
+        leader = game.leader()
+        return describe(game.position, "tie" if leader is None else f"{TEAM_NAMES[leader]} wins")

@@ -27,7 +27,6 @@ POSITION_2 = "POSITION_2"
 GOAL = "GOAL"
 INVALID = "INVALID"  # any index outside 0..64; never on the board, never sent
 
-FIELD_TYPES = (START, CARROT, HARE, SALAD, HEDGEHOG, POSITION_1, POSITION_2, GOAL)
 SIZE = 65
 GOAL_INDEX = 64
 

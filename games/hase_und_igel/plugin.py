@@ -12,24 +12,18 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-import random
-
-from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
+from swc_local.games.hase_und_igel import board, rules
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
-from swc_local.games.hase_und_igel.rules import Move
-from swc_local.games.plugin import CLASSIC, PluginHooks, RandomMoveFromLegal, ScoreFragment
-from swc_local.protocol.element import Element
+from swc_local.games.plugin import ScoreFragment, XmlPlugin
 
 _LETTERS = {board.START: "S", board.CARROT: "c", board.HARE: "H", board.SALAD: "L",
             board.HEDGEHOG: "I", board.POSITION_1: "1", board.POSITION_2: "2", board.GOAL: "Z"}
 
 
-class HaseUndIgelPlugin(PluginHooks, RandomMoveFromLegal):
-    game_type = "swc_2018_hase_und_igel"
-    display_name = "Hase und Igel"
-    dialect = CLASSIC
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+class HaseUndIgelPlugin(XmlPlugin):
+    """The ``swc_2018_hase_und_igel`` game type (its facts: games/hase_und_igel/entry.py)."""
+
+    game_class = HaseUndIgelGame
     score_fragments = (
         ScoreFragment("Gewinner", "SUM"),
         ScoreFragment("\u2205 Feldnummer", "AVERAGE"),
@@ -45,19 +39,6 @@ class HaseUndIgelPlugin(PluginHooks, RandomMoveFromLegal):
         "fallBack", "sc.plugin2018.FallBack", "skip", "sc.plugin2018.Skip",
         "hint", "sc.shared.DebugHint",
     })
-
-    def new_game(self, rng: random.Random) -> HaseUndIgelGame:
-        return HaseUndIgelGame(rules.new_state(board.generate(rng)))
-
-    def game_from_state(self, state: Element) -> HaseUndIgelGame:
-        parsed, names = xmlmap.parse_state(state)
-        return HaseUndIgelGame(parsed, names)
-
-    def legal_moves(self, game: HaseUndIgelGame) -> list[Move]:
-        return movegen.legal_moves(game.state)
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
 
     def describe(self, game: HaseUndIgelGame) -> str:
         state = game.state
@@ -78,6 +59,3 @@ class HaseUndIgelPlugin(PluginHooks, RandomMoveFromLegal):
             lines.append(" ".join(cells[row:row + 13]))
         lines.append("S start c carrot H hare L salad I hedgehog 1/2 position Z goal")
         return "\n".join(lines)
-
-
-PLUGIN = HaseUndIgelPlugin()

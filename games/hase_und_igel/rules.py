@@ -50,7 +50,6 @@ CARD_TYPES = (TAKE, EAT, HURRY, FALL)  # also the order of a fresh hand
 
 ADVANCE, CARD, EXCHANGE, EAT_SALAD, FALL_BACK, SKIP = (
     "advance", "card", "exchangeCarrots", "eatSalad", "fallBack", "skip")
-ACTION_KINDS = (ADVANCE, CARD, EXCHANGE, EAT_SALAD, FALL_BACK, SKIP)
 
 START_CARROTS = 68
 START_SALADS = 5

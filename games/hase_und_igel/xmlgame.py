@@ -1,6 +1,6 @@
 """One running Hase und Igel game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game` contract.
 
-Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/packaging/test_layers.py): the rules live
 in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 only maps their exceptions onto the server's two fault kinds (a rule text -> InvalidMove, an
 official crash -> MalformedMove) and keeps the display names the states and results show.
@@ -13,46 +13,45 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-from swc_local.games.hase_und_igel import movegen, rules, xmlmap
+from swc_local.games.hase_und_igel import board, movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.rules import Move, State
-from swc_local.games.plugin import GameHooks, InvalidMove, MalformedMove, Outcome
+from swc_local.games.plugin import Outcome, PositionGame
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgelGame(GameHooks):
-    """A game in progress; seat 0 is RED (always starts), seat 1 BLUE."""
+class HaseUndIgelGame(PositionGame):
+    """A game in progress; seat 0 is RED (always starts), seat 1 BLUE.  Its position is the
+    rules' :class:`State` (also called ``state``, as the rules name it)."""
 
-    def __init__(self, state: State, names: tuple[str | None, str | None] = ("Unknown", "Unknown")):
-        self.state = state
-        self.names = names
+    __slots__ = ()
+    violation, crash = rules.RuleViolation, rules.RuleCrash
+    wire = xmlmap
+
+    def __init__(self, state: State, names: tuple[str, str] = ("Unknown", "Unknown")):
+        super().__init__(state, names)
+
+    @classmethod
+    def start(cls, rng) -> HaseUndIgelGame:
+        return cls(rules.new_state(board.generate(rng)))
+
+    @classmethod
+    def from_state(cls, state: Element) -> HaseUndIgelGame:
+        return cls(*xmlmap.parse_state(state))
+
+    @property
+    def state(self) -> State:
+        return self.position
 
     def snapshot(self) -> HaseUndIgelGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return HaseUndIgelGame(self.state.copy(), self.names)
 
     @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
     def current_seat(self) -> int:
         return self.state.turn % 2
 
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
-
-    def apply(self, seat: int, move: Move) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} moved at turn {self.turn}")
-        try:
-            rules.perform_move(self.state, move)
-        except rules.RuleViolation as violation:
-            raise InvalidMove(violation.message) from None
-        except rules.RuleCrash as crash:
-            raise MalformedMove(str(crash)) from None
+    def push(self, move: Move) -> None:
+        rules.perform_move(self.state, move)
 
     def outcome(self) -> Outcome | None:
         result = rules.outcome(self.state)

@@ -23,9 +23,8 @@ import functools
 
 from swc_local.games.hase_und_igel import rules
 from swc_local.games.hase_und_igel.rules import Action, Move, Player, State
-from swc_local.games.plugin import MalformedMove
+from swc_local.games.plugin import MalformedMove, int_attr
 from swc_local.protocol.element import Element
-from swc_local.protocol.xstream import java_int
 
 _TAGS = {
     rules.ADVANCE: rules.ADVANCE, "sc.plugin2018.Advance": rules.ADVANCE,
@@ -38,30 +37,20 @@ _TAGS = {
 _HINT_TAGS = ("hint", "sc.shared.DebugHint")
 
 
-def _int_attr(element: Element, name: str) -> int:
-    text = element.get(name)
-    if text is None:
-        return 0
-    try:
-        return java_int(text)
-    except ValueError as error:
-        raise MalformedMove(str(error)) from None
-
-
 def decode_action(element: Element) -> Action:
     kind = _TAGS.get(element.tag)
     if kind is None or element.children:
         raise MalformedMove(f"unexpected element <{element.tag}> in a move")
-    order = _int_attr(element, "order")
+    order = int_attr(element, "order")
     if kind == rules.ADVANCE:
-        return Action(kind, order, _int_attr(element, "distance"))
+        return Action(kind, order, int_attr(element, "distance"))
     if kind == rules.CARD:
         card_type = element.get("type")
         if card_type is not None and card_type not in rules.CARD_TYPES:
             raise MalformedMove(f"no card type {card_type!r}")
-        return Action(kind, order, _int_attr(element, "value"), card_type)
+        return Action(kind, order, int_attr(element, "value"), card_type)
     if kind == rules.EXCHANGE:
-        return Action(kind, order, _int_attr(element, "value"))
+        return Action(kind, order, int_attr(element, "value"))
     return Action(kind, order)
 
 

@@ -15,23 +15,17 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-import random
-
-from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
+from swc_local.games.hase_und_igel_2025 import rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.xmlgame import HaseUndIgel2025Game
-from swc_local.games.hase_und_igel_2025.state import TEAMS, Move, State
-from swc_local.games.plugin import ENVELOPE_2025, MODERN, PluginHooks, RandomMoveFromLegal, ScoreFragment
+from swc_local.games.hase_und_igel_2025.state import TEAMS, State
+from swc_local.games.plugin import ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
-class HaseUndIgel2025Plugin(PluginHooks, RandomMoveFromLegal):
-    game_type = "swc_2025_hase_und_igel"
-    display_name = "Hase und Igel"
-    dialect = MODERN
-    envelope = ENVELOPE_2025  # the 24.2+ result and timeout envelope (modern_dialect_2023plus.md)
-    season = 2025
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+class HaseUndIgel2025Plugin(XmlPlugin):
+    """The ``swc_2025_hase_und_igel`` game type (its facts: games/hase_und_igel_2025/entry.py)."""
+
+    game_class = HaseUndIgel2025Game
     score_fragments = (
         ScoreFragment("Siegpunkte", "SUM"),
         ScoreFragment("Feldnummer", "AVERAGE"),
@@ -42,24 +36,12 @@ class HaseUndIgel2025Plugin(PluginHooks, RandomMoveFromLegal):
                               "card", "sc.plugin2025.Card"})
     error_echoes_move = True  # the invalid-move error carries <originalMessage> (captured)
 
-    def new_game(self, rng: random.Random) -> HaseUndIgel2025Game:
-        return HaseUndIgel2025Game(State(track.generate(rng)))
-
     def recognizes_state(self, state: Element) -> bool:
         """A 2025 state: ``<hare>`` children and a ``<board>`` of 65 ``<field>`` (other seasons
         also call their state class ``state``)."""
         board = state.find("board")
         return (state.find("hare") is not None and board is not None
                 and len(board.findall("field")) == track.SIZE)
-
-    def game_from_state(self, state: Element) -> HaseUndIgel2025Game:
-        return HaseUndIgel2025Game(xmlmap.parse_state(state))
-
-    def legal_moves(self, game: HaseUndIgel2025Game) -> list[Move]:
-        return movegen.sensible_moves(game.state)
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
 
     def describe(self, game: HaseUndIgel2025Game) -> str:
         return describe(game.state, game.names)
@@ -83,6 +65,3 @@ def describe(state: State, names: tuple[str, str] = ("", "")) -> str:
     lines.append("0 start K carrots H hare S salad I hedgehog M market 1/2 position Z goal; "
                  "A/B: hare ONE/TWO")
     return "\n".join(lines)
-
-
-PLUGIN = HaseUndIgel2025Plugin()

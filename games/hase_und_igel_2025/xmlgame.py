@@ -1,6 +1,6 @@
 """One running Hase und Igel 2025 game as the server drives it: rules behind the XML :class:`swc_local.games.plugin.Game`.
 
-Why a thin wrapper (named ``xml*`` as a wire mapping, tests/test_layers.py): the rules live
+Why a thin wrapper (named ``xml*`` as a wire mapping, tests/packaging/test_layers.py): the rules live
 in :mod:`rules` (pure) and the XML in :mod:`xmlmap`; this class
 maps a rule mistake onto the server's fault kind and keeps the display names the results show.
 
@@ -19,9 +19,9 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-from swc_local.games.hase_und_igel_2025 import movegen, rules, xmlmap
+from swc_local.games.hase_und_igel_2025 import movegen, rules, track, xmlmap
 from swc_local.games.hase_und_igel_2025.state import Move, State
-from swc_local.games.plugin import GameHooks, InvalidMove, Outcome
+from swc_local.games.plugin import InvalidMove, Outcome, PositionGame
 from swc_local.protocol.element import Element
 
 
@@ -33,42 +33,43 @@ class HuIInvalidMove(InvalidMove):
         self.mistake = violation.mistake.name
 
 
-class HaseUndIgel2025Game(GameHooks):
-    """A game in progress; seat 0 is ONE (always starts), seat 1 TWO."""
+class HaseUndIgel2025Game(PositionGame):
+    """A game in progress; seat 0 is ONE (always starts), seat 1 TWO.  Its position is the
+    rules' :class:`State` (also called ``state``, as the rules name it)."""
 
-    def __init__(self, state: State, names: tuple[str, str] = ("", "")):
-        self.state = state
-        self.names = names
+    __slots__ = ()
+    violation = rules.RuleViolation
+    wire = xmlmap
+
+    @classmethod
+    def start(cls, rng) -> HaseUndIgel2025Game:
+        return cls(State(track.generate(rng)))
+
+    @classmethod
+    def from_state(cls, state: Element) -> HaseUndIgel2025Game:
+        return cls(xmlmap.parse_state(state))
+
+    @property
+    def state(self) -> State:
+        return self.position
 
     def snapshot(self) -> HaseUndIgel2025Game:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return HaseUndIgel2025Game(self.state.copy(), self.names)
 
     @property
-    def turn(self) -> int:
-        return self.state.turn
-
-    @property
     def current_seat(self) -> int:
         return self.state.seat
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0] or "", names[1] or "")
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
 
     def move_text(self, move: Move) -> str:
         """The move as the official ``toString`` writes it (quoted in turn-order errors)."""
         return str(move)
 
-    def apply(self, seat: int, move: Move) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} moved at turn {self.turn}")
-        try:
-            rules.perform_move(self.state, move)
-        except rules.RuleViolation as violation:
-            raise HuIInvalidMove(violation) from None
+    def push(self, move: Move) -> None:
+        rules.perform_move(self.state, move)
+
+    def mistake(self, violation: rules.RuleViolation, move: object) -> HuIInvalidMove:
+        return HuIInvalidMove(violation)
 
     def outcome(self) -> Outcome | None:
         result = rules.result(self.state)

@@ -33,9 +33,8 @@ from swc_local.games.hase_und_igel_2025.state import (
     Move,
     State,
 )
-from swc_local.games.plugin import MalformedMove
+from swc_local.games.plugin import MalformedMove, int_attr
 from swc_local.protocol.element import Element
-from swc_local.protocol.xstream import java_int
 
 MOVE_CLASSES = {
     "advance": "advance", "sc.plugin2025.Advance": "advance",
@@ -48,16 +47,6 @@ MOVE_CLASSES = {
 def malformed(message: str) -> MalformedMove:
     """XStream could not read the move: the official server drops the player (PROTOCOL_ERROR)."""
     return MalformedMove(message, cause="PROTOCOL_ERROR")
-
-
-def _int_attr(element: Element, name: str) -> int:
-    text = element.get(name)
-    if text is None:
-        return 0
-    try:
-        return java_int(text)
-    except ValueError as error:
-        raise malformed(str(error)) from None
 
 
 def _card(element: Element) -> str:
@@ -77,14 +66,14 @@ def decode_move(data: Element) -> Move:
     if kind is None:
         raise malformed(f"no move class {data.get('class')!r}")
     if kind == "advance":
-        return Advance(_int_attr(data, "distance"), tuple(_card(c) for c in data.children))
+        return Advance(int_attr(data, "distance", "PROTOCOL_ERROR"), tuple(_card(c) for c in data.children))
     if data.children:
         raise malformed(f"unexpected element <{data.children[0].tag}> in a move")
     if kind == "eatsalad":
         return EatSalad()
     if kind == "fallback":
         return FallBack()
-    return ExchangeCarrots(_int_attr(data, "amount"))
+    return ExchangeCarrots(int_attr(data, "amount", "PROTOCOL_ERROR"))
 
 
 def action_element(action: Action, tag: str) -> Element:

@@ -23,9 +23,7 @@ import random
 
 from swc_local.games.hive import xmlmap
 from swc_local.games.hive.rules import COLOR_GERMAN, COLOR_NAMES, SKIP, Move, Position, RuleViolation, ScanCrash, SkipMove
-from swc_local.games.plugin import (
-    CLASSIC, PositionGame, InvalidMove, Outcome, PluginHooks, ScoreFragment,
-)
+from swc_local.games.plugin import InvalidMove, Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 class HiveGame(PositionGame):
@@ -33,15 +31,17 @@ class HiveGame(PositionGame):
 
     __slots__ = ()
     violation, crash = RuleViolation, ScanCrash
+    wire, position_class = xmlmap, Position
 
     def __init__(self, position: Position, names: tuple[str, str] = ("Unknown", "Unknown")):
         super().__init__(position, names)
 
+    @classmethod
+    def from_state(cls, state: Element) -> HiveGame:
+        return cls(*xmlmap.position_from_state(state))
+
     def snapshot(self) -> HiveGame:
         return HiveGame(self.position.copy(), self.names)
-
-    def decode_move(self, data: Element) -> xmlmap.WireMove:
-        return xmlmap.decode_move(data)
 
     def push(self, move: object) -> None:
         wire = xmlmap.wire_move(move)  # type: ignore[arg-type]
@@ -78,15 +78,11 @@ class HiveGame(PositionGame):
         return xmlmap.player_element("winner", self.names[seat], seat)
 
 
-class HivePlugin(PluginHooks):
-    """The ``swc_2020_hive`` game type."""
+class HivePlugin(XmlPlugin):
+    """The ``swc_2020_hive`` game type (its facts: games/hive/entry.py; its season's room:
+    server/xml/season_2020.py)."""
 
-    game_type = "swc_2020_hive"
-    display_name = "Hive"
-    dialect = CLASSIC
-    season = 2020  # the 2020 SDK's variant of the classic dialect (server/xml/season_2020.py)
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = HiveGame
     score_fragments = (
         ScoreFragment("Gewinner", "SUM"),
         ScoreFragment("\u2205 freie Felder", "AVERAGE"),
@@ -99,28 +95,12 @@ class HivePlugin(PluginHooks):
         """``class="state"`` is shared with other seasons: a Hive state has the undeployed lists."""
         return state.find("undeployedRedPieces") is not None
 
-    def new_game(self, rng: random.Random) -> HiveGame:
-        return HiveGame(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> HiveGame:
-        position, names = xmlmap.position_from_state(state)
-        return HiveGame(position, names)
-
-    def legal_moves(self, game: HiveGame) -> list[Move]:
-        return game.position.legal_moves()
-
     def random_move(self, game: HiveGame, rng: random.Random) -> Move:
         """A uniformly random legal move; a skip where the official list is empty (the bee is due
         and cannot be set): the server accepts it there (spec §5)."""
         moves = game.position.legal_moves()
         return rng.choice(moves) if moves else SKIP
 
-    def move_element(self, move: object) -> Element:
-        return xmlmap.move_element(move)  # type: ignore[arg-type]
-
     def describe(self, game: HiveGame) -> str:
         position = game.position
         return f"turn {position.turn}, {COLOR_NAMES[position.current]} to move\n{position.text()}"
-
-
-PLUGIN = HivePlugin()

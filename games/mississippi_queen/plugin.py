@@ -30,8 +30,6 @@ Conformance notes:
 
 from __future__ import annotations
 
-import random
-
 from swc_local.games.mississippi_queen import xmlmap
 from swc_local.games.mississippi_queen.rules import (
     DIRECTIONS,
@@ -43,10 +41,7 @@ from swc_local.games.mississippi_queen.rules import (
     RuleViolation,
     move_text,
 )
-from swc_local.games.plugin import (
-    ENVELOPE_2025, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal,
-    ScoreFragment,
-)
+from swc_local.games.plugin import InvalidMove, Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
@@ -55,6 +50,7 @@ class MississippiQueenGame(PositionGame):
 
     __slots__ = ("_segments",)
     violation, crash, move_type, game_name = RuleViolation, RuleCrash, tuple, "a Mississippi Queen"
+    wire, position_class = xmlmap, Position
 
     def __init__(self, position: Position, names: tuple[str, str] = ("", "")):
         super().__init__(position, names)
@@ -63,9 +59,6 @@ class MississippiQueenGame(PositionGame):
     def snapshot(self) -> MississippiQueenGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return MississippiQueenGame(self.position.copy(), self.names)
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
 
     def move_text(self, move: Move) -> str:
         return move_text(move)
@@ -97,18 +90,12 @@ class MississippiQueenGame(PositionGame):
         return Element("winner", {"team": TEAM_NAMES[seat]})
 
 
-class MississippiQueenPlugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2024_mississippi_queen`` game type."""
+class MississippiQueenPlugin(XmlPlugin):
+    """The ``swc_2024_mississippi_queen`` game type (its facts: games/mississippi_queen/entry.py)."""
 
-    game_type = "swc_2024_mississippi_queen"
-    display_name = "Mississippi Queen"
-    dialect = MODERN
-    envelope = ENVELOPE_2025
-    season = 2024
+    game_class = MississippiQueenGame
     close_alias = False
     step_repeats_request = True
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
     score_fragments = (
         ScoreFragment("Siegpunkte", "SUM"),
         ScoreFragment("Punkte", "AVERAGE"),
@@ -117,12 +104,6 @@ class MississippiQueenPlugin(PluginHooks, RandomMoveFromLegal):
     move_classes = xmlmap.MOVE_CLASSES
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §6)
-
-    def new_game(self, rng: random.Random) -> MississippiQueenGame:
-        return MississippiQueenGame(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> MississippiQueenGame:
-        return MississippiQueenGame(xmlmap.position_from_state(state))
 
     def game_from_replay(self, states: list[Element]) -> MississippiQueenGame:
         """The first state with the segments the later states revealed (unrevealed here)."""
@@ -135,12 +116,6 @@ class MississippiQueenPlugin(PluginHooks, RandomMoveFromLegal):
     def recognizes_state(self, state: Element) -> bool:
         """A 2024 state has a ``currentTeam`` attribute and ``<ship>`` children."""
         return state.get("currentTeam") is not None and state.find("ship") is not None
-
-    def legal_moves(self, game: MississippiQueenGame) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
 
     def describe(self, game: MississippiQueenGame) -> str:
         position = game.position
@@ -177,6 +152,3 @@ def text_board(position: Position) -> str:
                 line[2 * q + r - left] = ships.get((q, r)) or "~#PGS"[kind]
         lines.append("".join(line).rstrip())
     return "\n".join(lines)
-
-
-PLUGIN = MississippiQueenPlugin()

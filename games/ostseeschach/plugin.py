@@ -30,51 +30,23 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-import random
-
 from swc_local.games.ostseeschach import xmlmap
 from swc_local.games.ostseeschach.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
-)
+from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 
-class MoveMistake(InvalidMove):
-    """An invalid move with both official texts: ``reason`` (the score reason, the exception's
-    message) and ``detail`` (its toString, carried by the error message)."""
-
-    def __init__(self, violation: RuleViolation):
-        super().__init__(
-            str(violation), f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})"
-        )
-        self.mistake = violation.mistake
-        self.move = violation.move
-
-    @property
-    def error_message(self) -> str:
-        return self.detail
-
-
-class OstseeschachGame(PositionGame):
+class OstseeschachGame(FromToGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ()
     violation, crash, move_type, game_name = RuleViolation, RuleCrash, Move, "an Ostseeschach"
+    wire, position_class = xmlmap, Position
 
     def snapshot(self) -> OstseeschachGame:
         """A copy later moves do not change (the viewer keeps one per state)."""
         return OstseeschachGame(self.position.copy(), self.names)
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
-
-    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
-        return MoveMistake(violation)
-
-    def move_text(self, move: Move) -> str:
-        """The official ``Move.toString``, quoted in the not-your-turn reason."""
-        return str(move)
 
     @property
     def win_reason(self) -> str | None:
@@ -88,26 +60,11 @@ class OstseeschachGame(PositionGame):
             return None
         return Outcome(decision.winner, "")
 
-    def state_element(self) -> Element:
-        return xmlmap.state_element(self.position)
 
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(part) for part in self.position.score_parts(seat)]
+class OstseeschachPlugin(XmlPlugin):
+    """The ``swc_2022_ostseeschach`` game type (its facts: games/ostseeschach/entry.py)."""
 
-    def winner_element(self, seat: int) -> Element:
-        return xmlmap.team_element("winner", seat)
-
-
-class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2022_ostseeschach`` game type."""
-
-    game_type = "swc_2022_ostseeschach"
-    display_name = "Ostseeschach"
-    dialect = MODERN
-    envelope = ENVELOPE_2022
-    season = 2022
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = OstseeschachGame
     score_fragments = (
         ScoreFragment("Siegpunkte", "SUM"),
         ScoreFragment("Bernsteine", "AVERAGE"),
@@ -117,22 +74,10 @@ class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the 2022 error carries <originalMessage class="move"> (spec A.3)
 
-    def new_game(self, rng: random.Random) -> OstseeschachGame:
-        return OstseeschachGame(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> OstseeschachGame:
-        return OstseeschachGame(xmlmap.position_from_state(state))
-
     def recognizes_state(self, state: Element) -> bool:
         """A 2022 state has ``<startTeam>`` and ``<board><pieces>`` (2018's also says ``state``)."""
         board = state.find("board")
         return state.find("startTeam") is not None and board is not None and board.find("pieces") is not None
-
-    def legal_moves(self, game: OstseeschachGame) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
 
     def describe(self, game: OstseeschachGame) -> str:
         position = game.position
@@ -145,6 +90,3 @@ class OstseeschachPlugin(PluginHooks, RandomMoveFromLegal):
         else:
             head = f"turn {position.turn}, {TEAM_NAMES[position.current]} to move, {ambers}"
         return f"{head}\n{position.text()}"
-
-
-PLUGIN = OstseeschachPlugin()

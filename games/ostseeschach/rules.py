@@ -54,7 +54,6 @@ OUT_OF_BOUNDS = "Das Zielfeld liegt außerhalb des Spielfelds"
 INVALID_MOVEMENT = "%s kann sich nicht um %s bewegen"  # sic: sent unformatted by 22.final
 DESTINATION_BLOCKED = "Kann nicht auf ein Feld der eigenen Farbe ziehen"
 START_EMPTY = "Das Startfeld des Zuges ist leer"  # never sent: WRONG_COLOR fires first
-INVALID_FORMAT = "Der Zug konnte nicht erkannt werden"  # unreachable from the network
 
 _DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 _CARDINALS = ((-1, 0), (0, -1), (1, 0), (0, 1))

@@ -22,9 +22,9 @@ from __future__ import annotations
 from swc_local.games.ostseeschach.rules import (
     SIZE, TEAM_NAMES, Coordinates, Move, Piece, PieceType, Position,
 )
+from swc_local.games.from_to_xml import from_to, move_element, point_element, turn_and_board  # noqa: F401  (move_element: the season's)
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
-from swc_local.protocol.xstream import java_int
 
 STATE_CLASS = "state"
 _TEAMS_BY_NAME = {name: team for team, name in enumerate(TEAM_NAMES)}
@@ -35,45 +35,9 @@ _ENTRY_CACHE: dict[tuple[Coordinates, Piece], Element] = {}
 _ENTRY_CACHE_LIMIT = 1 << 14  # a bound, never reached in play (64 squares x 2 teams x 4 types x 16 heights)
 
 
-def _coordinates(c: Element) -> Coordinates:
-    if c.children:
-        raise MalformedMove(f"unexpected element <{c.children[0].tag}> in <{c.tag}>")
-    return (_int(c.attrs["x"]) if "x" in c.attrs else 0, _int(c.attrs["y"]) if "y" in c.attrs else 0)
-
-
-def _int(text: str) -> int:
-    """A coordinate as XStream's int converter reads it; MalformedMove where Java would throw."""
-    try:
-        return java_int(text)
-    except ValueError as error:
-        raise MalformedMove(str(error)) from None
-
-
 def decode_move(data: Element) -> Move:
-    """``<data class="move"><from x y/><to x y/></data>`` -> Move, or MalformedMove."""
-    found: dict[str, Coordinates] = {}
-    for child in data.children:
-        if child.tag not in ("from", "to"):
-            raise MalformedMove(f"unexpected element <{child.tag}> in a move")
-        if child.tag in found:
-            raise MalformedMove(f"duplicate <{child.tag}> in a move")
-        found[child.tag] = _coordinates(child)
-    return Move(found.get("from"), found.get("to"))
-
-
-def _coordinates_element(tag: str, c: Coordinates) -> Element:
-    return Element(tag, {"x": str(c[0]), "y": str(c[1])})
-
-
-def move_element(move: Move, tag: str = "data") -> Element:
-    """The move as a client sends it (``<data class="move">``) or as ``<lastMove>``."""
-    attrs = {"class": "move"} if tag == "data" else {}
-    children = []
-    if move.from_ is not None:
-        children.append(_coordinates_element("from", move.from_))
-    if move.to is not None:
-        children.append(_coordinates_element("to", move.to))
-    return Element(tag, attrs, children)
+    """``<data class="move"><from x y/><to x y/></data>`` -> Move, or MalformedMove (games/from_to_xml.py)."""
+    return Move(*from_to(data))
 
 
 def entry_element(c: Coordinates, piece: Piece) -> Element:
@@ -84,7 +48,7 @@ def entry_element(c: Coordinates, piece: Piece) -> Element:
         element = Element(
             "entry",
             children=[
-                _coordinates_element("coordinates", c),
+                point_element("coordinates", c),
                 Element("piece", {"type": piece.type.name, "team": TEAM_NAMES[piece.team], "count": str(piece.count)}),
             ],
         ).freeze()
@@ -125,15 +89,7 @@ def position_from_state(state: Element) -> Position:
     Raises ValueError when the state is not a well-formed Ostseeschach 2022 state.
     """
     try:
-        turn = int(state.attrs.get("turn", "0"))
-        if turn < 0:
-            raise ValueError(f"negative turn {turn}")
-        start_team = state.find("startTeam")
-        if start_team is not None and start_team.text.strip() not in ("", "ONE"):
-            raise ValueError("only startTeam ONE is supported")
-        board = state.find("board")
-        if board is None:
-            raise ValueError("state without <board>")
+        turn, board = turn_and_board(state)
         pieces_element = board.find("pieces")
         placed = []
         for entry in pieces_element.findall("entry") if pieces_element is not None else []:

@@ -33,26 +33,11 @@ import random
 
 from swc_local.games.penguins import xmlmap
 from swc_local.games.penguins.rules import TEAM_NAMES, Move, Position, RuleCrash, RuleViolation
-from swc_local.games.plugin import (
-    ENVELOPE_2022, MODERN, PositionGame, InvalidMove, Outcome, PluginHooks, RandomMoveFromLegal,
-    ScoreFragment,
-)
+from swc_local.games.from_to_xml import FromToGame, MoveMistake  # noqa: F401  (MoveMistake: the season's)
+from swc_local.games.plugin import Outcome, ScoreFragment, XmlPlugin
 from swc_local.protocol.element import Element
 
 log = logging.getLogger("swc.penguins")  # under "swc": the server and tools set its level
-
-
-class MoveMistake(InvalidMove):
-    """An invalid move with both official texts (the score reason and the error's detail)."""
-
-    def __init__(self, violation: RuleViolation):
-        super().__init__(str(violation), f"InvalidMoveException(mistake={violation.mistake}, move={violation.move})")
-        self.mistake = violation.mistake
-        self.move = violation.move
-
-    @property
-    def error_message(self) -> str:
-        return self.detail
 
 
 def random_seed(rng: random.Random) -> int:
@@ -60,27 +45,29 @@ def random_seed(rng: random.Random) -> int:
     return rng.getrandbits(32) - (1 << 31)
 
 
-class PenguinsGame(PositionGame):
+class PenguinsGame(FromToGame):
     """One room's game: a :class:`Position` plus the display names the server sets."""
 
     __slots__ = ("board_seed",)
     violation, crash, move_type, game_name = RuleViolation, RuleCrash, Move, "a Penguins"
+    wire = xmlmap
 
     def __init__(self, position: Position, names: tuple[str, str] = ("", ""), board_seed: int | None = None):
         super().__init__(position, names)
         self.board_seed = board_seed  # None: loaded from a state, not generated
 
+    @classmethod
+    def start(cls, rng: random.Random) -> PenguinsGame:
+        return cls.from_seed(random_seed(rng))
+
+    @classmethod
+    def from_seed(cls, seed: int) -> PenguinsGame:
+        """The official server's board for ``Board Seed: seed``."""
+        log.info("Board Seed: %d", seed)
+        return cls(Position.from_seed(seed), board_seed=seed)
+
     def snapshot(self) -> PenguinsGame:
         return PenguinsGame(self.position.copy(), self.names, self.board_seed)
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
-
-    def mistake(self, violation: RuleViolation, move: object) -> MoveMistake:
-        return MoveMistake(violation)
-
-    def move_text(self, move: Move) -> str:
-        return str(move)
 
     @property
     def win_reason(self) -> str | None:
@@ -95,51 +82,23 @@ class PenguinsGame(PositionGame):
             return None
         return Outcome(self.position.winner(), "")
 
-    def state_element(self) -> Element:
-        return xmlmap.state_element(self.position)
 
-    def score_parts(self, seat: int) -> list[str]:
-        return [str(part) for part in self.position.score_parts(seat)]
+class PenguinsPlugin(XmlPlugin):
+    """The ``swc_2023_penguins`` game type (its facts: games/penguins/entry.py)."""
 
-    def winner_element(self, seat: int) -> Element:
-        return xmlmap.team_element("winner", seat)
-
-
-class PenguinsPlugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2023_penguins`` game type."""
-
-    game_type = "swc_2023_penguins"
-    display_name = "Penguins"
-    dialect = MODERN
-    envelope = ENVELOPE_2022
-    season = 2023
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = PenguinsGame
     score_fragments = (ScoreFragment("Siegpunkte", "SUM"), ScoreFragment("Fische", "AVERAGE"))
     move_classes = frozenset({"move"})
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the 22.x error carries <originalMessage class="move"> (§8.5)
 
-    def new_game(self, rng: random.Random) -> PenguinsGame:
-        return self.game_from_seed(random_seed(rng))
-
     def game_from_seed(self, seed: int) -> PenguinsGame:
         """The official server's board for ``Board Seed: seed``."""
-        log.info("Board Seed: %d", seed)
-        return PenguinsGame(Position.from_seed(seed), board_seed=seed)
-
-    def game_from_state(self, state: Element) -> PenguinsGame:
-        return PenguinsGame(xmlmap.position_from_state(state))
+        return PenguinsGame.from_seed(seed)
 
     def recognizes_state(self, state: Element) -> bool:
         """A 2023 state has ``<board>`` rows of ``<field>`` and ``<fishes>`` (others say ``state`` too)."""
         return xmlmap.is_penguins_state(state)
-
-    def legal_moves(self, game: PenguinsGame) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
 
     def describe(self, game: PenguinsGame) -> str:
         position = game.position
@@ -152,6 +111,3 @@ class PenguinsPlugin(PluginHooks, RandomMoveFromLegal):
         else:
             head = f"turn {position.turn}, {TEAM_NAMES[position.current]} to move, {fish}{seed}"
         return f"{head}\n{position.text()}"
-
-
-PLUGIN = PenguinsPlugin()

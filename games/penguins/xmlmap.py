@@ -26,9 +26,9 @@ Spec-conformance notes (where §8 is silent):
 from __future__ import annotations
 
 from swc_local.games.penguins.rules import PENGUIN, SIZE, TEAM_NAMES, Move, Point, Position
+from swc_local.games.from_to_xml import from_to, move_element, point_element, turn_and_board  # noqa: F401  (move_element: the season's)
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
-from swc_local.protocol.xstream import java_int
 
 STATE_CLASS = "state"
 _START_TEAM = Element("startTeam", text="ONE").freeze()
@@ -39,42 +39,9 @@ _ROWS: dict[tuple[int, ...], Element] = {}
 _ROW_CACHE_LIMIT = 1 << 16  # a bound; a game sees at most a few hundred distinct rows
 
 
-def _coordinates(c: Element) -> Point:
-    if c.children:
-        raise MalformedMove(f"unexpected element <{c.children[0].tag}> in <{c.tag}>")
-    try:
-        x = java_int(c.attrs["x"]) if "x" in c.attrs else 0
-        y = java_int(c.attrs["y"]) if "y" in c.attrs else 0
-    except ValueError as error:
-        raise MalformedMove(str(error)) from None
-    return (x, y)
-
-
 def decode_move(data: Element) -> Move:
-    """``<data class="move">[<from x y/>]<to x y/></data>`` -> Move, or MalformedMove."""
-    found: dict[str, Point] = {}
-    for child in data.children:
-        if child.tag not in ("from", "to"):
-            raise MalformedMove(f"unexpected element <{child.tag}> in a move")
-        if child.tag in found:
-            raise MalformedMove(f"duplicate <{child.tag}> in a move")
-        found[child.tag] = _coordinates(child)
-    return Move(found.get("from"), found.get("to"))
-
-
-def _point_element(tag: str, point: Point) -> Element:
-    return Element(tag, {"x": str(point[0]), "y": str(point[1])})
-
-
-def move_element(move: Move, tag: str = "data") -> Element:
-    """The move as a client sends it (``<data class="move">``) or as ``<lastMove>``."""
-    attrs = {"class": "move"} if tag == "data" else {}
-    children = []
-    if move.from_ is not None:
-        children.append(_point_element("from", move.from_))
-    if move.to is not None:
-        children.append(_point_element("to", move.to))
-    return Element(tag, attrs, children)
+    """``<data class="move"><from x y/><to x y/></data>`` -> Move, or MalformedMove (games/from_to_xml.py)."""
+    return Move(*from_to(data))
 
 
 def _row(values: tuple[int, ...]) -> Element:
@@ -120,15 +87,7 @@ def position_from_state(state: Element) -> Position:
     Raises ValueError when the state is not a well-formed Penguins 2023 state.
     """
     try:
-        turn = int(state.attrs.get("turn", "0"))
-        if turn < 0:
-            raise ValueError(f"negative turn {turn}")
-        start_team = state.find("startTeam")
-        if start_team is not None and start_team.text.strip() not in ("", "ONE"):
-            raise ValueError("only startTeam ONE is supported")
-        board_el = state.find("board")
-        if board_el is None:
-            raise ValueError("state without <board>")
+        turn, board_el = turn_and_board(state)
         rows = board_el.findall("list")
         if len(rows) != SIZE or any(len(row.findall("field")) != SIZE for row in rows):
             raise ValueError(f"a board has {SIZE} <list> rows of {SIZE} <field>s")

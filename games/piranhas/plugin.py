@@ -14,11 +14,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-import random
-
-from swc_local.games.plugin import (
-    CLASSIC, GameHooks, InvalidMove, MalformedMove, Outcome, PluginHooks, RandomMoveFromLegal, ScoreFragment,
-)
+from swc_local.games.plugin import Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.games.piranhas import xmlmap
 from swc_local.games.piranhas.rules import BLUE, RED, Move, Position, RuleViolation, ScanCrash
 from swc_local.games.textboard import with_coordinates
@@ -30,15 +26,20 @@ _SEAT_COLORS = (RED, BLUE)
 _SNAPSHOTS_RENDERER = xmlmap.StateRenderer()
 
 
-class PiranhasGame(GameHooks):
+class PiranhasGame(PositionGame):
     """One room's game: a :class:`Position` plus display names and a state renderer."""
 
-    __slots__ = ("position", "names", "_renderer")
+    __slots__ = ("_renderer",)
+    violation, crash, move_type, game_name = RuleViolation, ScanCrash, Move, "a Piranhas"
+    wire, position_class = xmlmap, Position
 
     def __init__(self, position: Position, names: tuple[str, str] = ("Unknown", "Unknown")):
-        self.position = position
-        self.names = names
+        super().__init__(position, names)
         self._renderer = xmlmap.StateRenderer()
+
+    @classmethod
+    def from_state(cls, state: Element) -> PiranhasGame:
+        return cls(*xmlmap.position_from_state(state))
 
     def snapshot(self) -> PiranhasGame:
         """A copy later moves do not change (the viewer keeps one per state, taken on every move:
@@ -48,33 +49,8 @@ class PiranhasGame(GameHooks):
         return other
 
     @property
-    def turn(self) -> int:
-        return self.position.turn
-
-    @property
     def current_seat(self) -> int:
         return 0 if self.position.current == RED else 1
-
-    def set_display_names(self, names: tuple[str, str]) -> None:
-        self.names = (names[0], names[1])
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
-
-    def apply(self, seat: int, move: object) -> None:
-        if seat != self.current_seat:
-            raise ValueError(f"seat {seat} is not on turn")
-        if not isinstance(move, Move):
-            raise TypeError(f"not a Piranhas move: {move!r}")
-        try:
-            self.position.push(move)
-        except RuleViolation as violation:
-            raise InvalidMove(violation.reason) from None
-        except ScanCrash as crash:
-            raise MalformedMove(str(crash)) from None
-
-    def legal_moves(self) -> list[Move]:
-        return self.position.legal_moves()
 
     def outcome(self) -> Outcome | None:
         decision = self.position.decision()
@@ -97,14 +73,10 @@ class PiranhasGame(GameHooks):
         return xmlmap.player_element("winner", self.names[seat], _SEAT_COLORS[seat])
 
 
-class PiranhasPlugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2019_piranhas`` game type."""
+class PiranhasPlugin(XmlPlugin):
+    """The ``swc_2019_piranhas`` game type (its facts: games/piranhas/entry.py)."""
 
-    game_type = "swc_2019_piranhas"
-    display_name = "Piranhas"
-    dialect = CLASSIC
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = PiranhasGame
     score_fragments = (
         ScoreFragment("Gewinner", "SUM"),
         ScoreFragment("\u2205 Schwarm", "AVERAGE"),
@@ -113,23 +85,7 @@ class PiranhasPlugin(PluginHooks, RandomMoveFromLegal):
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = False  # 19.2.1's invalid-move error has no <originalRequest> (spec §6)
 
-    def new_game(self, rng: random.Random) -> PiranhasGame:
-        return PiranhasGame(Position.start(rng))
-
-    def game_from_state(self, state: Element) -> PiranhasGame:
-        position, names = xmlmap.position_from_state(state)
-        return PiranhasGame(position, names)
-
-    def legal_moves(self, game: PiranhasGame) -> list[Move]:
-        return game.position.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
-
     def describe(self, game: PiranhasGame) -> str:
         position = game.position
         side = "RED" if position.current == RED else "BLUE"
         return f"turn {position.turn}, {side} to move\n{with_coordinates(position.text(), y_up=True)}"
-
-
-PLUGIN = PiranhasPlugin()

@@ -25,11 +25,7 @@ Spec-conformance notes:
 
 from __future__ import annotations
 
-import random
-
-from swc_local.games.plugin import (
-    ENVELOPE_2025, MODERN, InvalidMove, MalformedMove, Outcome, PositionGame, PluginHooks, RandomMoveFromLegal, ScoreFragment,
-)
+from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome, PositionGame, ScoreFragment, XmlPlugin
 from swc_local.games.piranhas_2026 import xmlmap
 from swc_local.games.piranhas_2026.rules import (
     TEAM_NAMES, GameState, Move, MoveRejected, OffBoardStart, Verdict, WinReason,
@@ -52,10 +48,15 @@ class Piranhas2026Game(PositionGame):
 
     __slots__ = ("_renderer",)
     violation, crash, move_type, game_name = MoveRejected, OffBoardStart, Move, "a Piranhas 2026"
+    wire, position_class = xmlmap, GameState
 
     def __init__(self, state: GameState, names: tuple[str, str] = ("", "")) -> None:
         super().__init__(state, names)
         self._renderer = xmlmap.StateRenderer()
+
+    @classmethod
+    def from_state(cls, state: Element) -> Piranhas2026Game:
+        return cls(xmlmap.state_from_element(state))
 
     def snapshot(self) -> Piranhas2026Game:
         """A copy later moves do not change (the viewer keeps one per state)."""
@@ -73,9 +74,6 @@ class Piranhas2026Game(PositionGame):
         """The display name, or the team name when it is blank (the server's ``%s``)."""
         name = self.names[seat]
         return name if name.strip() else TEAM_NAMES[seat]
-
-    def decode_move(self, data: Element) -> Move:
-        return xmlmap.decode_move(data)
 
     def push(self, move: Move) -> None:
         self.position.perform(move)
@@ -118,14 +116,10 @@ class Piranhas2026Game(PositionGame):
         return Element("winner", {"team": TEAM_NAMES[seat]})
 
 
-class Piranhas2026Plugin(PluginHooks, RandomMoveFromLegal):
-    """The ``swc_2026_piranhas`` game type."""
+class Piranhas2026Plugin(XmlPlugin):
+    """The ``swc_2026_piranhas`` game type (its facts: games/piranhas_2026/entry.py)."""
 
-    game_type = "swc_2026_piranhas"
-    display_name = "Piranhas"
-    dialect = MODERN
-    soft_timeout_ms = 2000
-    hard_timeout_ms = 10000
+    game_class = Piranhas2026Game
     score_fragments = (
         ScoreFragment("Siegpunkte", "SUM"),
         ScoreFragment("Schwarmgröße", "AVERAGE"),
@@ -134,14 +128,6 @@ class Piranhas2026Plugin(PluginHooks, RandomMoveFromLegal):
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §7)
     team_names = TEAM_NAMES
-    envelope = ENVELOPE_2025  # the 24.2+ result/timeout envelope (modern_dialect_2023plus.md)
-    season = 2026
-
-    def new_game(self, rng: random.Random) -> Piranhas2026Game:
-        return Piranhas2026Game(GameState.start(rng))
-
-    def game_from_state(self, state: Element) -> Piranhas2026Game:
-        return Piranhas2026Game(xmlmap.state_from_element(state))
 
     def recognizes_state(self, state: Element) -> bool:
         """Whether ``state`` is a Piranhas 2026 state: several seasons call their state class
@@ -152,18 +138,9 @@ class Piranhas2026Plugin(PluginHooks, RandomMoveFromLegal):
             return False
         return True
 
-    def legal_moves(self, game: Piranhas2026Game) -> list[Move]:
-        return game.state.legal_moves()
-
-    def move_element(self, move: Move) -> Element:
-        return xmlmap.move_element(move)
-
     def describe(self, game: Piranhas2026Game) -> str:
         state = game.state
         union = "" if state.first_union is None else f", firstUnion {TEAM_NAMES[state.first_union]}"
         header = f"turn {state.turn}, {TEAM_NAMES[state.team_to_move]} to move{union}"
         legend = "a b c = ONE S M L, A B C = TWO S M L, X = squid"
         return f"{header}\n{state.text()}\n{legend}"
-
-
-PLUGIN = Piranhas2026Plugin()

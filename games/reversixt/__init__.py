@@ -5,11 +5,6 @@ order, time accounts, verdicts, move log and result file), ``text`` (a board for
 ``bots`` (reference clients over the wire). The wire codec is ``swc_local.protocol.reversixt``;
 the server side is ``swc_local.server.reversixt``. Contract: ``shared/spec/reversixt.md``.
 
-What the server's door plays a game with, found through the registry (``Game.rules``): a map
-(:func:`load_map`) and a :class:`Referee` per game.
+What the server's door plays a game with, found through the registry (``entry.rules``):
+:mod:`.play`.  This file imports nothing, so the registry's value (``entry.py``) costs nothing.
 """
-
-from .mapfile import GameMap, MapError, load_map
-from .referee import Referee
-
-__all__ = ["GameMap", "MapError", "Referee", "load_map"]

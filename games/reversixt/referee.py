@@ -4,7 +4,7 @@ Pure and clock-free: the glue (``server/reversixt/game.py``) tells it what arriv
 the answer took; it answers with what happened (a :class:`Verdict`: a move to show everyone, or
 a disqualification), which the glue turns into frames, and keeps the move log (``log_game.txt``)
 and the result file's text exactly as the reference server writes them. No wire format here:
-the frames belong to ``protocol/reversixt.py`` (tests/test_layers.py keeps it so).
+the frames belong to ``protocol/reversixt.py`` (tests/packaging/test_layers.py keeps it so).
 
 Conformance notes (``shared/spec/reversixt.md`` C.2, D, G, all from the captures):
 - the move counter counts turns (valid moves and disqualifications for a bad answer, not a

@@ -8,7 +8,7 @@ room that owns the game delivers client messages through the ``on_*`` methods an
 are whatever the room makes them (seconds on the course server, milliseconds in tests).
 
 The rules know no protocol: :mod:`.wire` maps the events onto the messages of the course
-protocol and their recipients (tests/test_layers.py keeps it so). Error texts are the spec's
+protocol and their recipients (tests/packaging/test_layers.py keeps it so). Error texts are the spec's
 (§7.3), with a sent value shown as :func:`sent` renders it.
 
 Conformance notes (choices of the spec, §9.2, as implemented):

@@ -13,7 +13,7 @@ Conformance notes:
 * Repeated identical states (a state re-sent after ``step``) count once, as in ``swc replay``.
 * The move that led to a state is the state's ``<lastMove>`` decoded by the game, when it has one.
 * A state kept as a snapshot is shown as ``snapshot.state_element()``: the element the room
-  rendered that memento from (``tests/test_web_snapshots.py`` checks both agree for every game
+  rendered that memento from (``tests/web/test_web_snapshots.py`` checks both agree for every game
   that takes snapshots).
 * The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
   ``regular`` is not ``false``, and with the winner's ``reason``.

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swc_local.games import registry
-from swc_local.games.plugin import Game, GamePlugin
+from swc_local.games.plugin import GamePlugin, RunningGame
 from swc_local.protocol.element import Element, escape_attribute, parse
 
 log = logging.getLogger("swc.replay")
@@ -108,7 +108,7 @@ class Replay:
                 return data
         return None
 
-    def game_at(self, turn: int) -> Game:
+    def game_at(self, turn: int) -> RunningGame:
         """A fresh game in the recorded state after ``turn`` moves; ReplayError if absent."""
         turns = []
         for state in self.states:
@@ -166,7 +166,7 @@ def position_factory(path: str | Path, turn: int, game: str | None = None):
     state = start.state_element()
     plugin = replay.plugin
 
-    def factory(room_plugin: GamePlugin, _rng) -> Game | None:
+    def factory(room_plugin: GamePlugin, _rng) -> RunningGame | None:
         if room_plugin.game_type != plugin.game_type:
             return None
         return plugin.game_from_state(state)

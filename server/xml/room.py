@@ -164,7 +164,7 @@ class GameRoom:
         "end_cancelled", "on_message", "accepts", "requested", "turn_fault", "rule_fault",
         "note_connection_lost", "left_before_start", "final_result",
     })
-    """What a dialect's room may override (tests/test_xml_dialects.py keeps it so)."""
+    """What a dialect's room may override (tests/xml/test_xml_dialects.py keeps it so)."""
 
     dialect: ClassVar[str] = CLASSIC
     envelope: ClassVar[str | None] = None

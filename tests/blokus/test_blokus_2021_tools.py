@@ -14,8 +14,10 @@ import trio
 from swc_local.client.bot import play_game
 from swc_local.games import registry
 from swc_local.games.blokus_2021 import xmlmap
-from swc_local.games.blokus_2021.plugin import PLUGIN
+from swc_local.games.blokus_2021.entry import ENTRY as BLOKUS_2021_ENTRY
 from tests.helpers import TESTS
+
+PLUGIN = BLOKUS_2021_ENTRY.plugin
 
 pytest_plugins = ["pytester"]
 
@@ -58,7 +60,8 @@ def test_the_registry_names_it():
 
 
 def test_a_2021_state_is_claimed_by_2021_and_a_2027_state_by_2027():
-    from swc_local.games.blokus.plugin import PLUGIN as PLUGIN_2027
+    from swc_local.games.blokus.entry import ENTRY as BLOKUS_ENTRY
+    PLUGIN_2027 = BLOKUS_ENTRY.plugin
 
     state_2021 = PLUGIN.new_game(random.Random(1)).state_element()
     state_2027 = PLUGIN_2027.new_game(random.Random(1)).state_element()

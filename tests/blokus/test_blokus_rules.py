@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.blokus import rules, xmlmap
-from swc_local.games.blokus.plugin import PLUGIN, BlokusGame, greedy_move
+from swc_local.games.blokus.entry import ENTRY as BLOKUS_ENTRY
+from swc_local.games.blokus.plugin import BlokusGame, greedy_move
 from swc_local.games.blokus.rules import (
     COLOR_INDEX,
     COLORS,
@@ -30,6 +31,8 @@ from swc_local.games.blokus.rules import (
 from swc_local.games.plugin import InvalidMove, MalformedMove
 from swc_local.protocol.element import Element, parse
 from tests.helpers import TESTS
+
+PLUGIN = BLOKUS_ENTRY.plugin
 
 DATA = TESTS / "data" / "blokus"
 VECTORS = [json.loads(line) for line in (DATA / "moves.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -13,7 +13,9 @@ import pytest
 import trio
 
 from swc_local.client.bot import play_game
-from swc_local.games.blokus.plugin import PLUGIN
+from swc_local.games.blokus.entry import ENTRY as BLOKUS_ENTRY
+
+PLUGIN = BLOKUS_ENTRY.plugin
 
 GAMES = 16  # two rounds of eight rooms at once: the turn order under concurrency, not a count
 PARALLEL = 8

@@ -28,12 +28,14 @@ from pathlib import Path
 import pytest
 import trio
 
-from swc_local.games.blokus.plugin import PLUGIN
+from swc_local.games.blokus.entry import ENTRY as BLOKUS_ENTRY
 from tests.helpers import TESTS
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
 from tests.processes import run_process
 from tests.socha_games import game_results, prepare, run_bot
 from tests.wire import data_class, messages
+
+PLUGIN = BLOKUS_ENTRY.plugin
 
 BOT = TESTS / "foreign_clients" / "socha_blokus_2027.py"
 SCENARIOS = TESTS / "data" / "blokus" / "scenarios"

@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.hase_und_igel_2025 import movegen, rules, track
-from swc_local.games.hase_und_igel_2025.plugin import PLUGIN, describe
+from swc_local.games.hase_und_igel_2025.entry import ENTRY as HASE_UND_IGEL_2025_ENTRY
+from swc_local.games.hase_und_igel_2025.plugin import describe
 from swc_local.games.plugin import InvalidMove, MalformedMove
 from swc_local.protocol.element import Element
 from swc_local.games.hase_und_igel_2025.state import (
@@ -30,6 +31,8 @@ from swc_local.games.hase_und_igel_2025.state import (
     State,
 )
 from tests.helpers import random_playout
+
+PLUGIN = HASE_UND_IGEL_2025_ENTRY.plugin
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PLAYOUTS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

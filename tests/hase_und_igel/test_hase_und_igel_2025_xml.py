@@ -16,7 +16,8 @@ import pytest
 
 from swc_local.games import registry
 from swc_local.games.hase_und_igel_2025 import track, xmlmap
-from swc_local.games.hase_und_igel_2025.plugin import PLUGIN, describe
+from swc_local.games.hase_und_igel_2025.entry import ENTRY as HASE_UND_IGEL_2025_ENTRY
+from swc_local.games.hase_und_igel_2025.plugin import describe
 from swc_local.games.hase_und_igel_2025.state import (
     Advance,
     EatSalad,
@@ -27,6 +28,8 @@ from swc_local.games.hase_und_igel_2025.state import (
 from swc_local.games.plugin import MODERN, MalformedMove
 from swc_local.protocol.element import Element, parse
 from tests.helpers import TESTS
+
+PLUGIN = HASE_UND_IGEL_2025_ENTRY.plugin
 
 DATA = TESTS / "data" / "hase_und_igel_2025"
 GAMES = ("hui_join", "hui_prepared")

@@ -6,7 +6,9 @@ import random
 from collections import Counter
 
 from swc_local.games.hase_und_igel import board
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 
 def test_generated_boards_satisfy_section_1():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from swc_local.games.hase_und_igel import board, rules, xmlmap
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
 from swc_local.games.plugin import InvalidMove
 from swc_local.protocol.element import parse
 from tests.hase_und_igel.test_hase_und_igel_support import (
@@ -20,6 +20,8 @@ from tests.hase_und_igel.test_hase_und_igel_support import (
     raw_sent_moves,
     transcript_moves,
 )
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 REPLAYS = {
     # name: (raw capture of a player that saw every state, moves in game order)

@@ -6,7 +6,7 @@ import pytest
 
 from swc_local.games.hase_und_igel import movegen, rules, xmlmap
 from swc_local.games.hase_und_igel.xmlgame import HaseUndIgelGame
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
 from swc_local.games.hase_und_igel.rules import (
     EAT,
     FALL,
@@ -21,7 +21,10 @@ from swc_local.games.hase_und_igel.rules import (
 )
 from swc_local.games.plugin import InvalidMove, MalformedMove
 from swc_local.protocol.element import parse
+from swc_local.protocol.xstream import java_int
 from tests.hase_und_igel.test_hase_und_igel_support import mv, pos, setup, start
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 CASES = [
     ("Keine Aktionen vorhanden.", start, ()),
@@ -154,7 +157,7 @@ def test_undecodable_moves_are_malformed(xml):
     ("-0x10", -16), ("4294967295", -1), ("2147483648", -2147483648),
 ])
 def test_java_int_decoding(text, value):
-    assert xmlmap.java_int(text) == value
+    assert java_int(text) == value
 
 
 def test_empty_move_decodes_to_no_actions():

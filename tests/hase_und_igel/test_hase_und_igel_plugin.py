@@ -7,9 +7,11 @@ from collections import Counter
 
 from swc_local.games import registry
 from swc_local.games.hase_und_igel import movegen
-from swc_local.games.hase_und_igel.plugin import PLUGIN
-from swc_local.games.plugin import CLASSIC, Game
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
+from swc_local.games.plugin import CLASSIC, RunningGame
 from swc_local.protocol.element import parse
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 
 def test_registry_finds_the_plugin():
@@ -25,7 +27,7 @@ def test_registry_finds_the_plugin():
 
 def test_game_satisfies_the_contract():
     game = PLUGIN.new_game(random.Random(0))
-    assert isinstance(game, Game)
+    assert isinstance(game, RunningGame)
     assert game.turn == 0 and game.current_seat == 0 and game.outcome() is None
 
 

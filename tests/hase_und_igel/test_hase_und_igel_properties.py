@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.hase_und_igel import movegen, rules
-from swc_local.games.hase_und_igel.plugin import PLUGIN
+from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
 from swc_local.games.hase_und_igel.rules import (
     CARD,
     CARD_TYPES,
@@ -31,6 +31,8 @@ from swc_local.games.hase_und_igel.rules import (
     perform_move,
     skip,
 )
+
+PLUGIN = HASE_UND_IGEL_ENTRY.plugin
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SLOW = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])

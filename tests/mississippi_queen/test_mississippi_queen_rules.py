@@ -8,10 +8,12 @@ import random
 
 import pytest
 
-from swc_local.games.mississippi_queen.plugin import PLUGIN
+from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN_ENTRY
 from swc_local.games.mississippi_queen.rules import (
     GOAL, ISLAND, PASSENGER, SEGMENTS, VECTORS, WATER, Position, RuleViolation, generate_board, local_to_global,
 )
+
+PLUGIN = MISSISSIPPI_QUEEN_ENTRY.plugin
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -106,7 +106,7 @@ async def test_captured_slow_join_player_with_timeouts_off(start_server, mock_cl
 
 
 def _socha_folder(name: str, tmp_path: Path) -> tuple[Path, Path]:
-    """The capture unpacked as tests/test_scenarios_piranhas_2026 reads socha captures."""
+    """The capture unpacked as tests/piranhas/test_scenarios_piranhas_2026 reads socha captures."""
     folder = tmp_path / name
     folder.mkdir()
     for packed in (FOLDER / name).glob("*.gz"):

@@ -12,11 +12,13 @@ import trio
 
 from swc_local.client.bot import play_game
 from swc_local.games import registry
-from swc_local.games.mississippi_queen.plugin import PLUGIN
+from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN_ENTRY
 from swc_local.server.xml.replay import read_replay
 from swc_local.tools.cli import main
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.replay_check import check_replay
+
+PLUGIN = MISSISSIPPI_QUEEN_ENTRY.plugin
 
 pytest_plugins = ["pytester"]
 

@@ -40,11 +40,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from swc_local.games.mississippi_queen.plugin import PLUGIN
+from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN_ENTRY
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
 from tests.socha_games import RESULT
 from tests.wire import data_class, messages
 from tests.helpers import TESTS
+
+PLUGIN = MISSISSIPPI_QUEEN_ENTRY.plugin
 
 BOT = TESTS / "foreign_clients" / "socha_mississippi_queen_2024.py"
 GAME = "swc_2024_mississippi_queen"

@@ -16,10 +16,12 @@ import pytest
 
 from swc_local.client.messages import Error, Memento, MoveRequest, Result, Welcome, parse, plugin_for_state
 from swc_local.games.ostseeschach import xmlmap
-from swc_local.games.ostseeschach.plugin import PLUGIN
+from swc_local.games.ostseeschach.entry import ENTRY as OSTSEESCHACH_ENTRY
 from swc_local.protocol.element import parse as parse_xml
 from swc_local.protocol.reader import Message, StreamReader
 from tests.helpers import TESTS
+
+PLUGIN = OSTSEESCHACH_ENTRY.plugin
 
 DATA = TESTS / "data" / "ostseeschach_2022" / "scenarios"
 SENT = re.compile(rb"\n>>>>>>>>>> SENT: (.*)\n")
@@ -76,7 +78,8 @@ def test_a_2022_state_is_recognised_without_being_told_the_game():
 
 
 def test_a_2018_state_of_the_same_class_name_stays_hase_und_igel():
-    from swc_local.games.hase_und_igel.plugin import PLUGIN as HASE
+    from swc_local.games.hase_und_igel.entry import ENTRY as HASE_UND_IGEL_ENTRY
+    HASE = HASE_UND_IGEL_ENTRY.plugin
 
     raw = (DATA.parent.parent / "hase_und_igel_2018" / "game18" / "C1.raw").read_bytes()
     state = parse_xml(re.search(rb"<state class=.*?</state>", raw, re.S).group(0))

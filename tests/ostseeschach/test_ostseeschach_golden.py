@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from swc_local.games.ostseeschach import rules, xmlmap
-from swc_local.games.ostseeschach.plugin import PLUGIN, MoveMistake
+from swc_local.games.ostseeschach.entry import ENTRY as OSTSEESCHACH_ENTRY
+from swc_local.games.ostseeschach.plugin import MoveMistake
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element, parse
 from tests.helpers import TESTS
+
+PLUGIN = OSTSEESCHACH_ENTRY.plugin
 
 DATA = TESTS / "data" / "ostseeschach_2022" / "scenarios"
 

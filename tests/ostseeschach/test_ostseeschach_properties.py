@@ -13,11 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.ostseeschach import rules, xmlmap
-from swc_local.games.ostseeschach.plugin import PLUGIN, MoveMistake
+from swc_local.games.ostseeschach.entry import ENTRY as OSTSEESCHACH_ENTRY
+from swc_local.games.ostseeschach.plugin import MoveMistake
 from swc_local.games.ostseeschach.rules import Move
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import Element
 from tests.helpers import random_playout
+
+PLUGIN = OSTSEESCHACH_ENTRY.plugin
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

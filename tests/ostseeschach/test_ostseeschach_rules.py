@@ -7,12 +7,15 @@ import random
 import pytest
 
 from swc_local.games.ostseeschach import rules, xmlmap
-from swc_local.games.ostseeschach.plugin import PLUGIN, MoveMistake, OstseeschachGame
+from swc_local.games.ostseeschach.entry import ENTRY as OSTSEESCHACH_ENTRY
+from swc_local.games.ostseeschach.plugin import MoveMistake, OstseeschachGame
 from swc_local.games.ostseeschach.rules import (
     DESTINATION_BLOCKED, INVALID_MOVEMENT, ONE, OUT_OF_BOUNDS, TWO, WRONG_COLOR, Move, Piece, PieceType, Position,
 )
 from swc_local.games.plugin import MalformedMove
 from swc_local.protocol.element import parse
+
+PLUGIN = OSTSEESCHACH_ENTRY.plugin
 
 H, M, S, R = PieceType.Herzmuschel, PieceType.Moewe, PieceType.Seestern, PieceType.Robbe
 

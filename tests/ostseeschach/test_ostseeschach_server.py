@@ -10,11 +10,13 @@ import trio
 
 from swc_local.client.bot import play_game
 from swc_local.games import registry
-from swc_local.games.ostseeschach.plugin import PLUGIN
+from swc_local.games.ostseeschach.entry import ENTRY as OSTSEESCHACH_ENTRY
 from swc_local.tools.cli import main
 from swc_local.server.xml.replay import read_replay
 from swc_local.tools.replay_check import check_replay
 from tests.xml.test_reference_bots import play_many
+
+PLUGIN = OSTSEESCHACH_ENTRY.plugin
 
 
 async def test_ostseeschach_games_eight_at_a_time_all_end_regular(server, autojump_clock):

@@ -4,6 +4,7 @@ newcomer follows, not a wish)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -41,18 +42,19 @@ def test_the_table_has_both_rows_and_every_tuple_it_names_exists():
 
 def test_every_game_has_its_folder_and_its_entries():
     places, tuples = rows()["game of an existing family"]
-    assert places == ["games/<game>/"] and tuples == [("games/registry.py", "GAMES"), ("games/views.py", "VIEWS")]
+    assert places[0] == "games/<game>/" and tuples == [("games/registry.py", "GAMES")]
     for game in registry.GAMES:
+        package = type(game).__module__.split(".")[2]  # its value lives in games/<game>/entry.py
+        assert type(game).__module__ == f"swc_local.games.{package}.entry"
         module = (game.plugin.__class__.__module__ if game.plugin is not None else game.rules.__name__)
-        package = module.split(".")[2]
-        assert (ROOT / "games" / package).is_dir()
-        assert game.game_type in views.VIEWS and game.view.__name__ == f"swc_local.games.{package}.view"
+        assert module.split(".")[2] == package
+        assert views.view_module(game.game_type) is game.view and game.view.__name__ == f"swc_local.games.{package}.view"
         assert game.title
 
 
 def test_every_family_has_its_folders_and_its_entries():
     places, tuples = rows()["family"]
-    assert [path for path, _ in tuples] == ["games/registry.py", "games/views.py", "server/families.py",
+    assert [path for path, _ in tuples] == ["games/registry.py", "server/families.py",
                                              "client/bots.py", "tools/families.py", "swc_pytest/families.py"]
     names = [family.name for family in server_families.FAMILIES]
     assert names == ["xml", "reversixt", "roborally"]
@@ -128,3 +130,158 @@ def test_the_settings_are_the_house_fields_and_every_section_none_privileged():
     settings = Settings(port=0, paused=True, sections={"web": {"port": 0}})
     assert settings.section("xml").paused is True and settings.paused is True
     assert settings.section("web").port == 0 and settings.port == 0
+
+
+# ---- the house names no game: a game or family named in generic code ---------------------------
+#
+# Generic code may not import a game's modules or a family's codec, spell a game type or a game's
+# short name, spell a family's name, or branch on a family (compare with the family constant
+# ``XML``). Who may: a game's own folder names its game; the registry's tuple
+# (games/registry.py) imports every game's value; a family's own places (server/<family>/,
+# protocol/<family>.py, client/<family>_bot.py, tools/<family>_*.py, swc_pytest/<family>.py)
+# name that family and its games; each layer's tuple of families names the families.
+
+from tests.packaging.test_layers import MODULES as PACKAGE_MODULES  # noqa: E402
+from tests.packaging.test_layers import imports_of as _imports_of  # noqa: E402
+
+FAMILY_TUPLES = ("swc_local.games.registry", "swc_local.games.entry", "swc_local.server.families",
+                 "swc_local.client.bots", "swc_local.tools.families", "swc_local.swc_pytest.families")
+FAMILY_CONSTANTS = frozenset({"XML"})  # the names of a family's constant (games/entry.py)
+GAME_TYPE = re.compile(r"^swc_\d{4}_[a-z_]+$")
+
+ALLOWED = {
+    # server/web/ and server/config.py are the host change's (branch host): removed by the host change
+    ("swc_local.server.web.seats", "branches on the family XML"):
+        "removed by the host change: the viewer's table host knows no family, the XML tables move to server/xml/",
+    # the XML family's match adapter switches ReversiXT's door off by its section's name; a door-neutral
+    # "this family's door only" setting needs the host change's settings (server/config.py)
+    ("swc_local.tools.xml_match", "names 'reversixt'"): "removed with the host change's per-door settings",
+}
+
+
+def _games() -> list[tuple[str, str, set[str]]]:
+    """(package, family, names) of every game: its folder under games/, its family, its type and short names."""
+    return [(type(game).__module__.split(".")[2], game.family, {game.game_type, *game.short_names})
+            for game in registry.GAMES]
+
+
+def _family_place(module: str, family: str) -> bool:
+    parts = module.split(".")
+    folder, rest = parts[1], ".".join(parts[2:])
+    return ((folder in ("server", "protocol", "swc_pytest") and (rest == family or rest.startswith(family + ".")))
+            or (folder in ("client", "tools") and (rest == f"{family}_bot" or rest.startswith(f"{family}_"))))
+
+
+def _game_place(module: str, package: str) -> bool:
+    return module.startswith(f"swc_local.games.{package}.") or module == f"swc_local.games.{package}"
+
+
+def _strings(tree: ast.AST) -> list[ast.Constant]:
+    """The string constants of a module that are no docstring."""
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs]
+
+
+def games_named(modules: dict[str, Path] = PACKAGE_MODULES) -> list[str]:
+    """Each place of generic code that names a game or a family, as ``module:line what``."""
+    games = _games()
+    families = {family for _, family, _ in games}
+    found = []
+    for module, path in sorted(modules.items()):
+        own_games = [(package, names) for package, family, names in games
+                     if _game_place(module, package) or _family_place(module, family)]
+        own_families = {family for package, family, _ in games
+                        if _family_place(module, family) or _game_place(module, package)}
+        if module in FAMILY_TUPLES:
+            own_families = set(families)
+        allowed_names = set().union(*(names for _, names in own_games)) if own_games else set()
+        if module == "swc_local.games.registry":  # the tuple imports every game's value
+            allowed_names = set().union(*(names for _, _, names in games))
+        for imported in _imports_of(module, modules):
+            target = imported.target
+            for package, family, _ in games:
+                if (target == f"swc_local.games.{package}" or target.startswith(f"swc_local.games.{package}.")) \
+                        and not _game_place(module, package) and not _family_place(module, family) \
+                        and module != "swc_local.games.registry":
+                    found.append((module, imported.line, f"imports {target}"))
+            for family in families - own_families - {registry.XML}:
+                if target == f"swc_local.protocol.{family}":
+                    found.append((module, imported.line, f"imports the codec {target}"))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _strings(tree):
+            value = node.value
+            game_named = GAME_TYPE.match(value) or any(value in names for _, _, names in games)
+            if value in own_families or value in allowed_names:
+                continue
+            if game_named or value in families:
+                found.append((module, node.lineno, f"names {value!r}"))
+        if not own_families or module == "swc_local.games.registry":
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Compare) and any(
+                        getattr(operand, "id", getattr(operand, "attr", None)) in FAMILY_CONSTANTS
+                        for operand in (node.left, *node.comparators)):
+                    found.append((module, node.lineno, "branches on the family XML"))
+    unique = list(dict.fromkeys(found))
+    return [f"{module}:{line} {what}" for module, line, what in unique if (module, what) not in ALLOWED]
+
+
+def test_generic_code_names_no_game_and_no_family():
+    assert games_named() == []
+
+
+def test_the_allow_list_names_only_what_is_still_there():
+    """Each allowed place still names its game or family (an entry that no longer applies goes)."""
+    import tests.packaging.test_architecture as this
+
+    saved = dict(this.ALLOWED)
+    this.ALLOWED.clear()
+    try:
+        found = games_named()
+    finally:
+        this.ALLOWED.update(saved)
+    still = {(line.split(":")[0], line.split(" ", 1)[1]) for line in found}
+    assert set(saved) <= still
+
+
+def _planted(tmp_path: Path, module: str, extra: str) -> dict[str, Path]:
+    """The package's modules with ``extra`` appended to a copy of ``module`` (the rest unchanged)."""
+    path = tmp_path / PACKAGE_MODULES[module].name
+    path.write_text(PACKAGE_MODULES[module].read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return {**PACKAGE_MODULES, module: path}
+
+
+def test_a_planted_import_of_a_game_in_generic_code_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.server.web.app",
+                       "\n\ndef _lazy():\n    from swc_local.games.piranhas import rules  # noqa\n")
+    assert any("server.web.app" in line and "imports swc_local.games.piranhas" in line for line in games_named(modules))
+
+
+def test_a_planted_import_of_a_family_codec_in_generic_code_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.tools.match", "\nfrom swc_local.protocol import reversixt  # noqa\n")
+    assert any("tools.match" in line and "codec swc_local.protocol.reversixt" in line for line in games_named(modules))
+
+
+def test_a_planted_game_type_literal_in_generic_code_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.client.bot", '\nSEASONS = ("swc_2031_newgame",)\n')
+    assert any("client.bot" in line and "'swc_2031_newgame'" in line for line in games_named(modules))
+
+
+def test_a_planted_short_name_in_generic_code_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.swc_pytest.server", '\nDEFAULT = "blokus"\n')
+    assert any("swc_pytest.server" in line and "'blokus'" in line for line in games_named(modules))
+
+
+def test_a_planted_branch_on_a_family_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.tools.replay_check",
+                       "\n\ndef _xml_only(game):\n    return game.family == registry.XML\n")
+    assert any("tools.replay_check" in line and "branches on the family XML" in line for line in games_named(modules))
+    modules = _planted(tmp_path, "swc_local.tools.replay_check", '\n\ndef _xml_only(game):\n    return game.family == "roborally"\n')
+    assert any("tools.replay_check" in line and "'roborally'" in line for line in games_named(modules))
+
+
+def test_a_game_names_itself_and_a_family_place_its_family():
+    """What may name a game stays allowed: its own folder, the tuple, its family's places."""
+    assert not [line for line in games_named() if line.startswith(("swc_local.games.piranhas.", "swc_local.server.reversixt."))]

@@ -7,8 +7,10 @@ stated precisely (a module is named by its dotted path below ``swc_local``):
    count too: a lazy import is still a dependency), trio, sockets or another I/O framework
    (:data:`IO_MODULES`), ``server/``, ``client/``, ``tools/`` or ``swc_pytest/``. Every module
    under ``games/`` is moreover *pure* except the wire mappings and the registry:
-   ``games/plugin.py``, ``games/registry.py``, a shared ``games/*_xml.py`` (the XML several
-   seasons of one game share) and, in a game package, ``plugin.py``, ``xml*.py`` and ``wire*.py``. A pure module (rules, game, board, cards, plan, events, state, movegen,
+   ``games/plugin.py``, ``games/registry.py``, ``games/entry.py`` and ``games/views.py`` (the
+   values, their tuple and what is derived from it), a shared ``games/*_xml.py`` (the XML several
+   seasons of one game share) and, in a game package, ``entry.py`` (its value, which loads its
+   plugin), ``plugin.py``, ``xml*.py`` and ``wire*.py``. A pure module (rules, game, board, cards, plan, events, state, movegen,
    track, mapfile, referee, text, view ...) imports no ``protocol/`` either, and no wire mapping
    of ``games/`` (so purity is not borrowed through one).
 2. **Codecs.** A module of ``protocol/`` imports no ``games/``, ``server/``, ``client/``,
@@ -41,7 +43,8 @@ PACKAGE = "swc_local"
 FOLDERS = ("protocol", "games", "server", "client", "tools", "swc_pytest")
 IO_MODULES = frozenset({"trio", "socket", "socketserver", "ssl", "asyncio", "selectors", "select", "http", "urllib",
                         "hypercorn", "starlette", "subprocess"})
-WIRE_MAPPING_NAMES = ("plugin", "xml", "wire")
+WIRE_MAPPING_NAMES = ("plugin", "xml", "wire", "entry")
+DERIVED_TABLES = (["plugin"], ["registry"], ["entry"], ["views"])  # games/*.py that are no pure module
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def is_wire_mapping(name: str) -> bool:
     parts = name.split(".")
     if parts[1] != "games":
         return False
-    if parts[2:] in (["plugin"], ["registry"]) or (len(parts) == 3 and parts[2].endswith("_xml")):
+    if parts[2:] in DERIVED_TABLES or (len(parts) == 3 and parts[2].endswith("_xml")):
         return True
     return len(parts) == 4 and parts[3].startswith(WIRE_MAPPING_NAMES)
 

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from swc_local.games.penguins.plugin import PLUGIN
+from swc_local.games.penguins.entry import ENTRY as PENGUINS_ENTRY
 from tests.scenario import SEND_LINE, SENT, Action, Client, Replay, _clients_from_transcript, load
 from tests.penguins.test_penguins_rules import SEEDS
 from tests.helpers import TESTS
+
+PLUGIN = PENGUINS_ENTRY.plugin
 
 FOLDER = TESTS / "data" / "penguins" / "scenarios"
 SETTINGS = {"lobby_dialect": "modern", "default_game": "swc_2023_penguins"}

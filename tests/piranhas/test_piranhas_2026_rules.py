@@ -13,13 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swc_local.games.piranhas_2026 import rules
-from swc_local.games.piranhas_2026.plugin import PLUGIN, InvalidPiranhaMove, Piranhas2026Game
+from swc_local.games.piranhas_2026.entry import ENTRY as PIRANHAS_2026_ENTRY
+from swc_local.games.piranhas_2026.plugin import InvalidPiranhaMove, Piranhas2026Game
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, EMPTY, FIELD_CHARS, ONE, SQUID, TWO, Direction, GameState, Mistake, Move,
     MoveRejected, OffBoardStart, WinReason,
 )
 from swc_local.games.piranhas_2026.xmlmap import DroppedMove
 from swc_local.games.plugin import Outcome
+
+PLUGIN = PIRANHAS_2026_ENTRY.plugin
 
 D = Direction
 

@@ -14,11 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swc_local.games.piranhas_2026.plugin import PLUGIN, InvalidPiranhaMove
+from swc_local.games.piranhas_2026.entry import ENTRY as PIRANHAS_2026_ENTRY
+from swc_local.games.piranhas_2026.plugin import InvalidPiranhaMove
 from swc_local.games.piranhas_2026.rules import TEAM_NAMES, Direction, Move
 from swc_local.games.piranhas_2026.xmlmap import DroppedMove, decode_move, move_element
 from swc_local.protocol.element import Element, parse
 from tests.helpers import TESTS
+
+PLUGIN = PIRANHAS_2026_ENTRY.plugin
 
 DATA = TESTS / "data" / "piranhas_2026"
 SENT = re.compile(rb"\n>>>>>>>>>> SENT: [^\n]*\n")

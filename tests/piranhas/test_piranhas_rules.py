@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 
 from swc_local.games.plugin import InvalidMove, MalformedMove, Outcome
 from swc_local.games.piranhas import rules
-from swc_local.games.piranhas.plugin import PLUGIN, PiranhasGame
+from swc_local.games.piranhas.entry import ENTRY as PIRANHAS_ENTRY
+from swc_local.games.piranhas.plugin import PiranhasGame
 from swc_local.games.piranhas.rules import (
     BLUE, DIRECTIONS, EMPTY, OBSTRUCTED, RED, Decision, Direction, Move, Position,
 )
+
+PLUGIN = PIRANHAS_ENTRY.plugin
 
 D = Direction
 SWARM = "Das Spiel ist beendet.\nEin Spieler hat seinen Schwarm vereint."

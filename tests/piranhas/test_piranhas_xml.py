@@ -16,10 +16,13 @@ import pytest
 from swc_local.games import registry
 from swc_local.games.plugin import CLASSIC, InvalidMove, MalformedMove, Outcome, ScoreFragment
 from swc_local.games.piranhas import xmlmap
-from swc_local.games.piranhas.plugin import PLUGIN, PiranhasGame
+from swc_local.games.piranhas.entry import ENTRY as PIRANHAS_ENTRY
+from swc_local.games.piranhas.plugin import PiranhasGame
 from swc_local.games.piranhas.rules import BLUE, RED, Direction, Move, Position
 from swc_local.protocol.element import Element, parse
 from tests.helpers import TESTS, captured_result, captured_states
+
+PLUGIN = PIRANHAS_ENTRY.plugin
 
 DATA = TESTS / "data" / "piranhas_2019"
 GAMES = [

@@ -3,7 +3,7 @@
 Each capture's answers (the bytes each client sent) are fed to the referee in turn order, as the
 server would read them; the move log and the result file must equal the reference's. Scenarios
 whose outcome depends on the clock or on the transport (timeouts, a failed send) are left to the
-server tests (tests/test_reversixt_server.py).
+server tests (tests/reversixt/test_reversixt_door.py).
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from swc_local.games.registry import PYTHON, Game
+from swc_local.games.entry import PYTHON, GameEntry
 
-from tests.toy_family import CountToThree  # noqa: F401 -- the rules the toy door plays (Game.rules)
+from tests.toy_family import CountToThree  # the rules the toy door plays (GAME.rules)
 
 
 def render_svg(state: CountToThree, last_move=None, previous=None) -> str:
@@ -27,6 +27,15 @@ def replayed(log: str) -> CountToThree:
     return game
 
 
-GAME = Game("count_to_three", "toy", ("count_to_three",), (2, 2),
-            (PYTHON, "-m", "tests.toy.client", "--host", "{host}", "--port", "{port}", "--name", "{player}"),
-            title="Count to three", rules=sys.modules[__name__])
+class CountToThreeEntry(GameEntry):
+    game_type, family, short_names, title = "count_to_three", "toy", ("count_to_three",), "Count to three"
+    bot = (PYTHON, "-m", "tests.toy.client", "--host", "{host}", "--port", "{port}", "--name", "{player}")
+
+    def load_rules(self):
+        return sys.modules[__name__]
+
+    def load_view(self):
+        return sys.modules[__name__]
+
+
+GAME = CountToThreeEntry()

@@ -1,0 +1,27 @@
+"""Blokus 2021: the one value the registry lists (facts here, parts loaded on first use)."""
+
+from __future__ import annotations
+
+from swc_local.games.dialects import SEASON_2021
+from swc_local.games.entry import XmlSeason
+
+
+class Blokus2021(XmlSeason):
+    game_type, short_names, season = "swc_2021_blokus", ("blokus_2021",), 2021
+    title, display_name = "Blokus 2021", "Blokus"
+    dialect, greedy = SEASON_2021, True
+
+    def load_plugin(self):
+        from swc_local.games.blokus_2021.plugin import Blokus2021Plugin
+        return Blokus2021Plugin
+
+    def load_view(self):
+        from swc_local.games.blokus_2021 import view
+        return view
+
+    def load_pointing(self):
+        from swc_local.games import blokus_pointing
+        return blokus_pointing
+
+
+ENTRY = Blokus2021()

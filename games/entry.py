@@ -1,0 +1,149 @@
+"""What a game package declares about itself: one value, :class:`GameEntry` (every family) or
+:class:`XmlSeason` (a season of the Software-Challenge XML family), in its ``entry.py``.
+
+Why one value per game, as python-chess states a variant: the facts (game type, short names,
+title, season, dialect and envelope, seats, the reference bot's strengths) are class attributes
+of one small class, and the parts a layer above needs are a few overridden loaders, each a real
+import inside a method (``load_plugin``, ``load_rules``, ``load_view``, ``load_pointing``).  The
+registry's tuple (:data:`swc_local.games.registry.GAMES`) lists these values and every table of
+the games layer (the plugins, the views, the pointing) is derived from it, so a new season is
+one folder and one line in that tuple.
+
+Why loaders and not imports: the tuple is read by every ``swc`` process (``--help`` lists the
+games), and importing each game's rules costs about half a second (issue 30); a value loads a
+part on first use and keeps it.  An ``entry.py`` imports nothing of its own package at module
+level, so the tuple costs only these classes.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Any, ClassVar
+
+from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, Dialect, Envelope
+
+PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
+XML = "xml"
+"""The name of the Software-Challenge family (the XML lobby): :class:`XmlSeason`'s; the other families name themselves."""
+
+_UNLOADED = object()
+
+
+class GameEntry:
+    """One game of any wire family: its facts as class attributes, its parts loaded on first use.
+
+    A subclass states its facts and overrides the loaders of the parts it has: ``load_plugin``
+    (XML family: the plugin class, instantiated with this entry), ``load_rules`` (other
+    families: the package its door plays), ``load_view`` (the SVG picture, every game) and
+    ``load_pointing`` (the steps a person clicks; None: the viewer offers the moves as a list).
+    """
+
+    game_type: ClassVar[str] = ""
+    family: ClassVar[str] = ""  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
+    short_names: ClassVar[tuple[str, ...]] = ()
+    seats: ClassVar[tuple[int, int]] = (2, 2)  # (fewest, most)
+    title: ClassVar[str] = ""  # what people read (the viewer's lists): "Piranhas 2019"
+    bot: ClassVar[tuple[str, ...]] = ()  # the reference bot's command; {python} and the runner's placeholders
+    bot_flags: ClassVar[tuple[str, ...]] = ()  # other families: what ``swc bot GAME`` gives the family's bot before --host
+    strengths: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()  # the reference bot's strengths and their flags
+
+    def __init__(self) -> None:
+        self._parts: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.game_type!r}, {self.family!r})"
+
+    # -- the loaders a game overrides (each a real import in the method) ------------------------
+
+    def load_plugin(self) -> Any:
+        return None
+
+    def load_rules(self) -> ModuleType | None:
+        return None
+
+    def load_view(self) -> ModuleType | None:
+        return None
+
+    def load_pointing(self) -> ModuleType | None:
+        return None
+
+    # -- the parts, each loaded once -------------------------------------------------------------
+
+    def _part(self, name: str, load) -> Any:
+        value = self._parts.get(name, _UNLOADED)
+        if value is _UNLOADED:
+            value = self._parts[name] = load()
+        return value
+
+    @property
+    def plugin(self) -> Any:
+        """XML family: the game's plugin (loaded on first use); None for other families."""
+        return self._part("plugin", self._make_plugin)
+
+    def _make_plugin(self) -> Any:
+        plugin_class = self.load_plugin()
+        return None if plugin_class is None else plugin_class(self)
+
+    @property
+    def rules(self) -> ModuleType | None:
+        """Other families: the package its door plays it with (loaded on first use)."""
+        return self._part("rules", self.load_rules)
+
+    @property
+    def view(self) -> ModuleType:
+        """Its picture (``render_svg(state, last_move, previous)``), loaded when first asked: a
+        server without a viewer never loads the pictures."""
+        return self._part("view", self.load_view)
+
+    @property
+    def pointing(self) -> ModuleType | None:
+        """The module that turns a legal move into the clicks that choose it (``steps``,
+        ``boxes``, optionally ``extra_moves``); None: no pointing."""
+        return self._part("pointing", self.load_pointing)
+
+    @property
+    def name(self) -> str:
+        """The name a person types: the first short name."""
+        return self.short_names[0] if self.short_names else self.game_type
+
+    def bot_command(self, strength: str | None = None) -> list[str]:
+        """The reference bot's command; ``strength`` (one of :attr:`strengths`) swaps its flags in."""
+        args = list(self.bot)
+        if strength is not None:
+            flags, n = list(self.strength_flags(strength)), len(self.bot_flags)
+            at = next((i for i in range(len(args)) if n and tuple(args[i:i + n]) == self.bot_flags), None)
+            args = args[:at] + flags + args[at + n:] if at is not None else args + flags
+        return [sys.executable if arg == PYTHON else arg for arg in args]
+
+    def strength_flags(self, strength: str) -> tuple[str, ...]:
+        """The bot's flags for ``strength``; KeyError if its reference bot has no such strength."""
+        return dict(self.strengths)[strength]
+
+
+SWC_BOT = (PYTHON, "-m", "swc_local.tools.cli", "bot")
+"""How every XML season's reference bot starts: ``swc bot GAME`` (client/bot.py plays any season
+through its plugin), with the interpreter of the running tools."""
+
+
+class XmlSeason(GameEntry):
+    """One season of the Software-Challenge XML family: the facts the lobby and the tools read
+    before any game exists, and the plugin (``load_plugin``: the game's :class:`XmlPlugin`
+    subclass, given this value, so the facts are stated here once)."""
+
+    family = XML
+    display_name: ClassVar[str] = ""  # the game's name without its year ("Piranhas"), as the welcome says
+    season: ClassVar[int | None] = None  # the year; None: the year in its game type
+    dialect: ClassVar[Dialect] = CLASSIC
+    envelope: ClassVar[Envelope] = ENVELOPE_2022  # modern dialect: the result and timeout envelope
+    greedy: ClassVar[bool] = False  # client/bot.py plays greedy where the plugin has a ``greedy_move``
+
+    @property
+    def bot(self) -> tuple[str, ...]:  # type: ignore[override]
+        return (*SWC_BOT, self.game_type, "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}",
+                "--seed", "{seed}")
+
+    @property
+    def strengths(self) -> tuple[tuple[str, tuple[str, ...]], ...]:  # type: ignore[override]
+        # said here, so that naming the strengths does not load the plugin
+        return tuple((name, ("--strategy", name)) for name in ("random", "greedy")) if self.greedy else ()

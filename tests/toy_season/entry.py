@@ -1,0 +1,37 @@
+"""The toy season's one value (as games/<game>/entry.py states a real season's)."""
+
+from __future__ import annotations
+
+from swc_local.games.dialects import ENVELOPE_2025, MODERN
+from swc_local.games.entry import PYTHON, XmlSeason
+
+
+class LineToy(XmlSeason):
+    game_type = "swc_2000_linie"
+    short_names = ("linie",)
+    title = "Linie 2000"
+    display_name = "Linie"
+    season = 2000  # older than every real season: a <join/> without a game type still gets the newest
+    dialect = MODERN
+    envelope = ENVELOPE_2025
+
+    @property
+    def bot(self) -> tuple[str, ...]:
+        # swc bot in a process that knows the toy (tests/toy_season/__main__.py)
+        return (PYTHON, "-m", "tests.toy_season", "--host", "{host}", "--port", "{port}", "--reservation",
+                "{reservation}", "--seed", "{seed}")
+
+    def load_plugin(self):
+        from tests.toy_season.plugin import LinePlugin
+        return LinePlugin
+
+    def load_view(self):
+        from tests.toy_season import view
+        return view
+
+    def load_pointing(self):
+        from tests.toy_season import pointing
+        return pointing
+
+
+ENTRY = LineToy()
