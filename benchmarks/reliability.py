@@ -444,7 +444,7 @@ async def _sigterm(server: ServerProcess, rooms: int) -> list[Row]:
 # -- join cost -------------------------------------------------------------------------------
 
 
-async def _join_cost(server: ServerProcess, prepared: int, joins: int) -> tuple[float, float]:
+async def _join_cost(server: ServerProcess, prepared: int, joins: int, join: bytes = JOIN) -> tuple[float, float]:
     """(median join round trip in µs, server CPU µs per join) with ``prepared`` rooms waiting."""
     if prepared:
         for start in range(0, prepared, 2000):
@@ -453,7 +453,7 @@ async def _join_cost(server: ServerProcess, prepared: int, joins: int) -> tuple[
     streams, times = [], []
     for warm_up in range(20):  # a first join pays for imports and caches; pairs of them
         stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-        await stream.send_all(b"<protocol>" + JOIN)
+        await stream.send_all(b"<protocol>" + join)
         streams.append(stream)
     await trio.sleep(0.3)
     cpu = server.cpu_seconds()
@@ -461,7 +461,7 @@ async def _join_cost(server: ServerProcess, prepared: int, joins: int) -> tuple[
         stream = await trio.open_tcp_stream("127.0.0.1", server.port)
         streams.append(stream)
         started = time.perf_counter()
-        await stream.send_all(b"<protocol>" + JOIN)
+        await stream.send_all(b"<protocol>" + join)
         received = b""
         while b"<joined" not in received:
             received += await stream.receive_some(65536)
@@ -482,6 +482,24 @@ def join_cost_rows(prepared: int = 10_000, joins: int = 200) -> list[Row]:
     return [Row(f"join round trip / server CPU per join, 0 vs {prepared:,} prepared rooms waiting",
                 f"{empty_rtt:.0f} / {empty_cpu:.0f} µs vs {full_rtt:.0f} / {full_cpu:.0f} µs",
                 "constant", f"{full_cpu / max(empty_cpu, 1e-9):.1f}x")]
+
+
+BARE_JOIN = b"<join/>"
+DEFAULT_JOIN = b'<join gameType="swc_2027_blokus"/>'  # the game two bare joins play on a default server
+
+
+def bare_join_cost_rows(joins: int = 200) -> list[Row]:
+    """``<join/>`` (it looks for a waiting join of every 2022+ game) against a join naming the
+    game the bare ones end up playing, so both start the same games (issue 43)."""
+    results = {}
+    properties = {"softTimeoutMs": "600000", "hardTimeoutMs": "600000"}
+    with ServerProcess(properties=properties) as server:
+        for join in (DEFAULT_JOIN, BARE_JOIN):
+            results[join] = trio.run(_join_cost, server, 0, joins, join)
+    (typed_rtt, typed_cpu), (bare_rtt, bare_cpu) = results[DEFAULT_JOIN], results[BARE_JOIN]
+    return [Row("<join/> vs <join gameType> (Blokus 2027): round trip / server CPU per join",
+                f"{bare_rtt:.0f} / {bare_cpu:.0f} µs vs {typed_rtt:.0f} / {typed_cpu:.0f} µs",
+                "about equal", f"{bare_cpu / max(typed_cpu, 1e-9):.2f}x")]
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -505,6 +523,7 @@ def collect(quick: bool = False) -> list[Row]:
         rows += trio.run(_sigterm, server, 5 if quick else 20)
     _log("join cost ...")
     rows += join_cost_rows(200 if quick else 10_000, 50 if quick else 200)
+    rows += bare_join_cost_rows(50 if quick else 200)
     return rows
 
 

@@ -133,7 +133,7 @@ def add_commands(commands) -> None:
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
 
-    bot = commands.add_parser("bot", help="play one game with the game's reference bot (any of the eight games)")
+    bot = commands.add_parser("bot", help=f"play one game with the game's reference bot (any of the {len(registry.entries())} games)")
     bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
     bot.add_argument("--host", default="localhost")
     bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
@@ -147,6 +147,13 @@ def add_commands(commands) -> None:
             family.add_commands(commands)
 
 
+def _usage_error(message: str) -> int:
+    """One plain line, as every ``swc`` command's errors read (server/cli.py ``usage_error``, which
+    client/ may not import); exit status 2."""
+    print(f"swc bot: error: {message}; see swc bot --help", file=sys.stderr, flush=True)
+    return 2
+
+
 def _bot(args) -> int:
     import trio
 
@@ -155,13 +162,11 @@ def _bot(args) -> int:
 
     game = registry.entry(args.game)
     if game is None:
-        log.error("swc bot: %s", registry.unknown_game_message(args.game))
-        return 2
+        return _usage_error(registry.unknown_game_message(args.game))
     family = bots.family(game.family)
     offered = [name for name, _ in game.strengths] or ["random"]
     if args.strategy is not None and args.strategy not in offered:
-        log.error("swc bot: --strategy %r: the reference bot of %s plays %s", args.strategy, game.name, " or ".join(offered))
-        return 2
+        return _usage_error(f"--strategy {args.strategy!r}: the reference bot of {game.name} plays {' or '.join(offered)}")
     if family is not None:  # a game of another family: its own reference bot (client/bots.py)
         flags = game.bot_flags if args.strategy is None else game.strength_flags(args.strategy)
         argv = [*flags, "--host", args.host]

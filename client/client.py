@@ -23,7 +23,7 @@ from swc_local.protocol.element import Element
 from swc_local.protocol import responses as msg
 from swc_local.client.connection import ClientConnection, ConnectionClosed
 from swc_local.client.messages import (
-    Closed, Joined, Left, Memento, Result, ServerMessage, Welcome, parse, seat_of,
+    Closed, Error, Joined, Left, Memento, Result, ServerMessage, Welcome, parse, seat_of,
 )
 
 __all__ = ["Client", "ConnectionClosed", "WrongGame", "resolve_plugin"]
@@ -55,6 +55,8 @@ class Client:
         self.color: str | None = None  # "red" / "blue" once welcomed
         self.memento: Memento | None = None
         self.result: Result | None = None
+        self.error: str | None = None  # the last error the server sent (a refused join or move)
+        self.closed_by_server = False
         self.over = False  # left, closed or disconnected
 
     @classmethod
@@ -117,8 +119,26 @@ class Client:
                 self.plugin = message.plugin or _guess(message)
         elif isinstance(message, Result):
             self.result = message
+        elif isinstance(message, Error):
+            self.error = message.message
         elif isinstance(message, (Left, Closed)):
             self.over = True
+            self.closed_by_server |= isinstance(message, Closed)
+
+    @property
+    def outcome(self) -> str:
+        """How the game ended for this player, in words, for a bot to print at the end:
+        ``won as red: REGULAR 2/8 against REGULAR 0/8 (Gewinner/∅ Schwarm)``, and when no
+        result came (the classic servers send a rule breaker an error and close its connection
+        without one) why: ``no result: the server said "..." and closed the connection``."""
+        if self.result is not None:
+            return self.result.describe(self.seat, self.color)
+        if self.error is not None:
+            closed = " and closed the connection" if self.closed_by_server or self.connection.closed else ""
+            return f"no result: the server said {self.error!r}{closed}"
+        if self.over:
+            return "no result: the server closed the connection before the game ended"
+        return "no result yet: the game is not over"
 
     @property
     def seat(self) -> int | None:

@@ -135,6 +135,32 @@ class Result:
             return None
         return seat_of(self.winner[1])
 
+    def verdict(self, seat: int) -> str:
+        """``won``, ``lost`` or ``draw`` for the player in ``seat`` (0 red/ONE, 1 blue/TWO)."""
+        if self.winner_seat is None:
+            return "draw"
+        return "won" if self.winner_seat == seat else "lost"
+
+    def describe(self, seat: int | None = None, label: str | None = None) -> str:
+        """The result in words: ``won as red: REGULAR 2/8 against REGULAR 0/8 (Gewinner/∅ Schwarm)``
+        seen from ``seat`` (named ``label``, else ``seat N``), or without it ``seat 1 won: ...``;
+        the reasons follow once each (the servers repeat one reason on every score): ``...: Das
+        Rundenlimit wurde erreicht.``."""
+        sides = [f"{score.cause or '?'} {'/'.join(score.parts)}".rstrip() for score in self.scores]
+        reasons = list(dict.fromkeys(score.reason for score in self.scores if score.reason))
+        names = f" ({'/'.join(self.fragments)})" if self.fragments else ""
+        names += f": {'; '.join(reasons)}" if reasons else ""
+        if seat is not None and len(sides) == 2 and seat in (0, 1):
+            return (f"{self.verdict(seat)} as {label or f'seat {seat + 1}'}: {sides[seat]} against {sides[1 - seat]}"
+                    f"{names}")
+        head = "draw" if self.winner_seat is None else f"seat {self.winner_seat + 1} won"
+        return f"{head}: " + ", ".join(f"seat {k + 1} {side}" for k, side in enumerate(sides)) + names
+
+    def __str__(self) -> str:
+        """What ``print(client.result)`` shows: :meth:`describe` (the dataclass's repr stays for
+        debugging)."""
+        return self.describe()
+
 
 @dataclass(frozen=True)
 class Error:

@@ -165,8 +165,11 @@ def request_text(element: Element) -> str:
     return element.tag
 
 
-def data_text(room_id: str, data: Element) -> str:
-    """``RoomPacket(roomId=…, data=…)`` for a room message that is not a move (A.4)."""
+def data_text(room_id: str, data: Element | None) -> str:
+    """``RoomPacket(roomId=…, data=…)`` for a room message that is not a move (A.4); ``data=null``
+    for a ``<room>`` without data (golden/empty_move)."""
+    if data is None:
+        return f"RoomPacket(roomId={room_id}, data=null)"
     data_class = data.get("class") or ""
     if data_class == "moveRequest":
         inner = MOVE_REQUEST_TO_STRING

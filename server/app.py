@@ -63,8 +63,9 @@ async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> 
     await Server(settings).run(task_status=task_status)
 
 
-def run(settings: Settings, game_factory=None) -> None:
-    """``trio.run`` the server until Ctrl-C, with plain exceptions for the command line.
+def run(settings: Settings, game_factory=None) -> int | None:
+    """``trio.run`` the server until a stop signal (its number is returned: the command exits with
+    128 + it), with plain exceptions for the command line.
 
     trio >= 0.25 raises errors from inside nurseries as exception groups; the command line
     wants a plain KeyboardInterrupt (stop quietly) or the first OSError (cannot listen).
@@ -77,8 +78,9 @@ def run(settings: Settings, game_factory=None) -> None:
     from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
 
     try:
-        trio.run(serve_until_signalled, Server(settings, game_factory=game_factory))
+        signum = trio.run(serve_until_signalled, Server(settings, game_factory=game_factory))
         log.info("stopped")
+        return signum
     except BaseExceptionGroup as group:
         raise _first_leaf(group) from None
 

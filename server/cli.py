@@ -36,9 +36,12 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         return _fail(str(error))
     try:
-        run(settings)
+        signum = run(settings)
+        if signum is not None:  # SIGINT, SIGTERM, SIGHUP: the shell's convention (server/shutdown.py)
+            return 128 + signum
     except KeyboardInterrupt:
         log.info("stopped")
+        return 128 + signal.SIGINT
     except CannotListen as error:  # any door's port: one line, the same wording for every door
         log.error("swc serve: %s", error)
         return 1
@@ -91,21 +94,32 @@ def refuse_public_default_passphrase(settings, allowed: bool) -> None:
 
 
 def _fail(message: str) -> int:
-    """A setting the server cannot start with: one line, exit 2."""
-    log.error("%s", message)
+    """A setting the server cannot start with: one plain line, exit 2."""
+    return usage_error("swc serve", message)
+
+
+def usage_error(prog: str, message: str, help: bool = True) -> int:
+    """A command line that cannot run: one plain line on stderr (no timestamp, no traceback: it is
+    for the person who typed it, not a log), ``PROG: error: MESSAGE; see PROG --help`` as argparse's
+    own errors read (:class:`OneLineParser`); exit status 2. ``help=False`` for an error the help
+    cannot fix (a command that turned out not to play)."""
+    print(f"{prog}: error: {message}" + (f"; see {prog} --help" if help else ""), file=sys.stderr, flush=True)
     return 2
 
 
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``swc serve: error: argument --port: ...``), exit 2,
     and an unknown option gets the closest known options of the command it was given to
-    (``unrecognized arguments: --prot 1 (did you mean --port?)``)."""
+    (``unrecognized arguments: --prot 1 (did you mean --port?)``), named by that command and
+    pointing to its help (``swc match: error: ...; see swc match --help``): argparse itself
+    reports it from the top parser, whose help lists no option of the subcommand."""
 
     def parse_args(self, args=None, namespace=None):
         argv = list(sys.argv[1:] if args is None else args)
         namespace, extras = self.parse_known_args(argv, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, argv, extras)}")
+            command = _parsers_on_path(self, argv)[-1]
+            command.error(f"unrecognized arguments: {' '.join(extras)}{did_you_mean(self, argv, extras)}")
         return namespace
 
     def error(self, message: str):

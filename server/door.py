@@ -78,6 +78,9 @@ class Door(Protocol):
     async def handle(self, stream: trio.SocketStream) -> None:
         """One accepted connection, from its first byte to its close."""
 
+    # Optional: ``games_finished() -> int``, the games the door ended since it opened; a stopped
+    # ``swc serve`` prints them per door (server/shutdown.py). The viewer has none of its own.
+
     def stop(self, reason: str) -> None:
         """Begin the documented end (above); never raises for one game or connection that fails."""
 

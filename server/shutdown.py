@@ -1,8 +1,8 @@
-"""Stopping the server on SIGTERM or SIGINT without losing anyone's records (issues 15, 24).
+"""Stopping the server on SIGTERM, SIGINT or SIGHUP without losing anyone's records (issues 15, 24, 43).
 
-``docker stop``, systemd and CI runners send SIGTERM; a person presses Ctrl-C.  Both now do the
-same, in this order, at every door of ``swc serve`` alike (the Door contract and the one list of
-doors, server/door.py):
+``docker stop``, systemd and CI runners send SIGTERM; a person presses Ctrl-C; a closed terminal
+or SSH session sends SIGHUP.  All three do the same, in this order, at every door of
+``swc serve`` alike (the Door contract and the one list of doors, server/door.py):
 
 1. every door stops accepting connections (its listening sockets close);
 2. every running game ends the way its protocol ends one, with its record written and marked
@@ -20,18 +20,24 @@ doors, server/door.py):
      with a log directory its log is written, its header saying ``"unfinished": <reason>``;
    * the viewer (web door): every open page's event stream ends after the events it has (a
      whole response, so a page shows the game as it was), new pages are refused, and hypercorn
-     closes each connection once its response is complete;
+     closes each connection once its response is complete; every bot a person's table started
+     is killed with its process group (server/web/seats.py), so nothing outlives the server;
 3. every connection gets its protocol's close (XML: ``CloseConnection`` then ``</protocol>``)
    and is closed once that is flushed; players still waiting for a game are closed the same way;
-4. the process exits 0, at most ``GRACE_SECONDS`` after the signal (a client that does not read
-   its last bytes is cut off then); whatever still unwinds at ``EXIT_SECONDS`` (cancelling a
-   thousand open connections on a starved machine took seconds, issue 34) is ended by the
-   process's exit then: every record was written or cut off at the grace already, the kernel
-   closes the sockets, the log is flushed first.
+4. one plain line on stderr says what was finished: ``swc serve stopped by SIGTERM: 12 games
+   finished (xml 12, reversixt 0, roborally 0)`` (each door's ``games_finished``, counted
+   before the stop ended the running ones);
+5. the process exits with status 128 + the signal's number (SIGINT 130, SIGTERM 143, SIGHUP
+   129: the shell's convention, as ``swc match`` and ``swc tournament``; before issue 43 it was
+   0), at most ``GRACE_SECONDS`` after the signal (a client that does not read its last bytes is
+   cut off then); whatever still unwinds at ``EXIT_SECONDS`` (cancelling a thousand open
+   connections on a starved machine took seconds, issue 34) is ended by the process's exit
+   then, with the same status: every record was written or cut off at the grace already, the
+   kernel closes the sockets, the log is flushed first.
 
-A second signal during these steps exits at once (status 128 + signal number, the shell's
-convention).  The official server had no such sequence: it died on SIGTERM with whatever was
-in flight, a deliberate difference listed in the README.
+A second signal during these steps exits at once (status 128 + that signal's number).  The
+official server had no such sequence: it died on SIGTERM with whatever was in flight, a
+deliberate difference listed in the README.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 
 import trio
@@ -51,17 +58,23 @@ GRACE_SECONDS = 1.5
 EXIT_SECONDS = 1.9
 """From the signal to the process's exit at the latest (the README promises 2 s)."""
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def exit_deadline(seconds: float = EXIT_SECONDS, exit=os._exit) -> threading.Timer:
-    """A thread that ends the process with status 0 ``seconds`` from now (the log flushed first),
+def stop_signals() -> tuple[int, ...]:
+    """:data:`SIGNALS`, less SIGHUP when it is ignored already: ``nohup swc serve &`` asked to
+    outlive its terminal, and keeps doing so."""
+    return tuple(sig for sig in SIGNALS if not (sig == signal.SIGHUP and signal.getsignal(sig) is signal.SIG_IGN))
+
+
+def exit_deadline(seconds: float = EXIT_SECONDS, exit=os._exit, status: int = 0) -> threading.Timer:
+    """A thread that ends the process with ``status`` ``seconds`` from now (the log flushed first),
     whatever the event loop is doing: the last step of a stop cannot be held up by a busy loop.
     A daemon thread: a stop that finishes in time exits without waiting for it."""
     def end() -> None:
         log.warning("still unwinding %g s after the signal: exiting now", seconds)
         logging.shutdown()
-        exit(0)
+        exit(status)
 
     timer = threading.Timer(seconds, end)
     timer.daemon = True
@@ -82,9 +95,22 @@ def _busy(doors) -> int:
     return sum(door.busy() for door in doors)
 
 
-async def stop_gracefully(server, why: str) -> None:
-    """End everything, then wait (at most the grace period) for every door to finish; cancel."""
+def finished_summary(doors, signal_name: str) -> str:
+    """``swc serve stopped by SIGTERM: 3 games finished (xml 3, reversixt 0)``: the doors that count
+    their games (``games_finished``), read before the stop ends the running ones."""
+    counts = [(door.name, door.games_finished()) for door in doors if callable(getattr(door, "games_finished", None))]
+    total = sum(count for _, count in counts)
+    each = ", ".join(f"{name} {count}" for name, count in counts)
+    return f"swc serve stopped by {signal_name}: {total} game{'' if total == 1 else 's'} finished" + (
+        f" ({each})" if each else "")
+
+
+async def stop_gracefully(server, why: str, summary=None) -> None:
+    """End everything, then wait (at most the grace period) for every door to finish; cancel.
+    ``summary(doors)`` is called before anything is stopped (what was finished so far)."""
     doors = list(server.doors)
+    if summary is not None:
+        summary(doors)
     end_everything(doors, why)
     with trio.move_on_after(GRACE_SECONDS):
         while _busy(doors):
@@ -95,29 +121,38 @@ async def stop_gracefully(server, why: str) -> None:
     server.cancel()
 
 
-async def serve_until_signalled(server) -> None:
-    """Run ``server`` until SIGTERM or SIGINT, then stop it gracefully (trio's main thread only)."""
-    with trio.open_signal_receiver(*SIGNALS) as signals:
+async def serve_until_signalled(server) -> int | None:
+    """Run ``server`` until SIGTERM, SIGINT or SIGHUP, then stop it gracefully (trio's main thread
+    only); the signal's number (the command exits with 128 + it), None if the server ended alone."""
+    received: list[int] = []
+    with trio.open_signal_receiver(*stop_signals()) as signals:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.run)
-            nursery.start_soon(_watch_signals, signals, server, nursery)
+            nursery.start_soon(_watch_signals, signals, server, nursery, received)
+    return received[0] if received else None
 
 
-async def _watch_signals(signals, server, nursery: trio.Nursery) -> None:
+async def _watch_signals(signals, server, nursery: trio.Nursery, received: list[int]) -> None:
     """The first signal starts the graceful stop beside this loop; the second one exits."""
-    stopping = False
     async for signum in signals:
         name = signal.Signals(signum).name
-        if stopping:
+        if received:
             log.warning("%s again: exiting at once", name)
             logging.shutdown()
             os._exit(128 + signum)
-        stopping = True
-        exit_deadline()
+        received.append(signum)
+        exit_deadline(status=128 + signum)
         log.info("%s received: ending every game and closing every connection", name)
-        nursery.start_soon(_stop_then_cancel, server, f"server stopped ({name})", nursery.cancel_scope)
+        nursery.start_soon(_stop_then_cancel, server, f"server stopped ({name})", nursery.cancel_scope,
+                           lambda doors, name=name: _print_summary(finished_summary(doors, name)))
 
 
-async def _stop_then_cancel(server, why: str, scope: trio.CancelScope) -> None:
-    await stop_gracefully(server, why)
+def _print_summary(line: str) -> None:
+    """The summary is for the person or the job that sent the signal: a plain line on stderr,
+    beside the log, whatever the log's level."""
+    print(line, file=sys.stderr, flush=True)
+
+
+async def _stop_then_cancel(server, why: str, scope: trio.CancelScope, summary) -> None:
+    await stop_gracefully(server, why, summary)
     scope.cancel()

@@ -27,6 +27,12 @@ from __future__ import annotations
 import pytest
 
 from swc_local.swc_pytest import families
+from swc_local.swc_pytest.causes import explain_comparison
+
+
+def pytest_assertrepr_compare(config, op: str, left: object, right: object) -> list[str] | None:
+    """``assert game.bot.cause == "REGULAR"`` failing says why the bot did not play (its reason)."""
+    return explain_comparison(op, left, right)
 
 
 def pytest_configure(config) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from swc_local.swc_pytest.causes import Cause
 from swc_local.client.blocking import Portal
 from swc_local.server.reversixt.door import DEFAULT_MAP, DoorSettings, ReversiDoor
 from swc_local.server.reversixt.game import Timing
@@ -60,7 +61,7 @@ class PlayedReversi:
 
     @property
     def causes(self) -> dict[int, str]:
-        return {int(s.seat): s.cause for s in self.record.seats}
+        return {int(s.seat): Cause(s.cause, s.reason) for s in self.record.seats}  # a failing assert says why
 
     @property
     def disqualified(self) -> set[int]:

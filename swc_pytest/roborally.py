@@ -25,6 +25,8 @@ import contextlib
 
 import pytest
 
+from swc_local.swc_pytest.causes import Cause  # light: no server part
+
 # the server side is imported when a fixture is used, not when pytest loads the plugin
 
 MARKER = ("roborally_server(map='Dizzy Highway', timer=30.0, max_rounds=40, **settings): "
@@ -42,7 +44,7 @@ class PlayedRoboRally:
         self.error: str | None = record.error
         self.checkpoints = [int(s.score[0]) for s in record.seats if s.score]
         self.reboots = [int(s.score[1]) for s in record.seats if len(s.score) > 1]
-        self.causes = [s.cause for s in record.seats]
+        self.causes = [Cause(s.cause, s.reason) for s in record.seats]  # a failing assert says why
         self.log_file: str | None = record.replay
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ from swc_local.client.blocking import Portal
 from swc_local.client.client import resolve_plugin
 from swc_local.client.messages import seat_of
 from swc_local.games import registry
+from swc_local.swc_pytest.causes import Cause, typed_part
 from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.results import GameResult
@@ -29,12 +30,16 @@ def _seat(color: str) -> int:
 
 @dataclass(frozen=True)
 class SeatScore:
-    """One player's side of a game: the server's cause, reason and score parts, and its points
-    (2 won, 1 draw, 0 lost: from the ranks, so a seat whose command never played has 0)."""
+    """One player's side of a game: the server's cause (:class:`Cause`, its repr with the reason),
+    reason and score parts, and its points (2 won, 1 draw, 0 lost: from the ranks, so a seat whose
+    command never played has 0).
 
-    cause: str
+    ``parts`` are numbers (:func:`typed_part`): ``game.bot.parts[1] > 5`` compares as a test
+    means it; their names are ``game.record.score_names`` (``("Gewinner", "∅ Schwarm")``)."""
+
+    cause: Cause
     reason: str | None
-    parts: tuple[str, ...]
+    parts: tuple[int | float | str, ...]
     points: int
     exit_code: int | None
     log: str | None
@@ -59,7 +64,8 @@ class PlayedGame:
         seat = self.record.seat_of(name)
         other = next(s for s in self.record.seats if s.name != name)
         points = 1 if seat.rank == other.rank else 2 if seat.rank < other.rank else 0
-        return SeatScore(seat.cause, seat.reason, seat.score, points, seat.exit_code, seat.log)
+        return SeatScore(Cause(seat.cause, seat.reason), seat.reason, tuple(typed_part(p) for p in seat.score), points,
+                         seat.exit_code, seat.log)
 
     @property
     def bot(self) -> SeatScore | None:
@@ -100,10 +106,16 @@ class PlayedGame:
         return self.record.error
 
     def __repr__(self) -> str:
+        """``<game: bot red CRASHED 0/8 (exited with code 1 before it joined; last output: ...),
+        opponent REGULAR 2/8, won=False>``: a side that did not end REGULAR says why."""
         if self.bot is None:
             return f"<game without a result: {self.error}>"
-        return (f"<game: bot {self.color} {self.bot.cause} {'/'.join(self.bot.parts)}, opponent "
-                f"{self.opponent.cause} {'/'.join(self.opponent.parts)}, won={self.won}>")
+        return f"<game: bot {self.color} {_side_text(self.bot)}, opponent {_side_text(self.opponent)}, won={self.won}>"
+
+
+def _side_text(side: SeatScore) -> str:
+    text = f"{side.cause} {'/'.join(str(part) for part in side.parts)}".rstrip()
+    return f"{text} ({side.reason})" if side.reason and side.cause != "REGULAR" else text
 
 
 class RunningServer:
@@ -141,8 +153,13 @@ class RunningServer:
 
         A bot that exits before it joins, or never joins within ``start_timeout`` seconds,
         loses with the cause ``CRASHED`` or ``NEVER_JOINED`` (its last output lines in
-        ``game.bot.reason``); a command that cannot start at all (exit 126/127, no such
-        program) raises :class:`swc_local.tools.runner.CommandError` with a one-line reason."""
+        ``game.bot.reason``, and in the repr of the game and of the cause, so a failing assertion
+        shows them); a command that cannot start at all (exit 126/127, no such program) raises
+        :class:`swc_local.tools.runner.CommandError` with a one-line reason.
+
+        A leading bare ``python``/``python3`` in ``bot`` or ``opponent`` runs this test's own
+        interpreter (``sys.executable``, as ``swc match`` runs its own: the match runner's
+        rule, tools/players.py), not the first ``python`` on PATH."""
         seat = _seat(color)
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")

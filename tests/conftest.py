@@ -129,6 +129,11 @@ for _module, _names in {
     },
     "test_client.py": {"test_blocking_client_for_scripts"},
     "test_door_hardening.py": {"test_swc_serve_raises_its_soft_file_limit_and_says_so"},
+    "test_serve_stop_signals.py": {"test_swc_serve_stopped_by_a_signal_ends_its_tables_bots_and_counts_the_finished_games"},
+    "test_stop_signals.py": {  # swc match and swc tournament processes stopped by each signal
+        "test_swc_match_stopped_by_a_signal_ends_every_bot_and_names_the_finished_games",
+        "test_swc_tournament_stopped_by_a_signal_ends_every_bot_and_names_the_finished_games",
+    },
     "test_door_shutdown.py": {"test_sigterm_ends_reversixt_and_robo_rally_games_with_their_logs_and_closes"},
     "test_hase_und_igel_properties.py": {
         "test_random_action_lists_are_accepted_iff_offered", "test_validator_accepts_exactly_the_generated_moves",

@@ -93,3 +93,14 @@ UNHURRIED = {"soft_timeout_ms": 60_000, "hard_timeout_ms": 120_000}
 loaded machine (the suite runs beside other work) a bot scheduled late must not turn a game into
 SOFT_TIMEOUT, which such a test would read as a broken game.  Deadlines have tests of their own,
 on trio's mock clock."""
+
+
+def cli_errors(capsys, prog: str) -> list[str]:
+    """The messages of the plain error lines ``PROG: error: MESSAGE; see PROG --help`` on stderr
+    (server/cli.py ``usage_error``): each must be whole, without a timestamp."""
+    errors = []
+    for line in capsys.readouterr().err.splitlines():
+        if line.startswith(f"{prog}: error: "):
+            message = line[len(f"{prog}: error: "):]
+            errors.append(message.removesuffix(f"; see {prog} --help"))
+    return errors

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def add_commands(commands) -> None:
-    from swc_local.tools.match_cli import add_match_command  # all eight games, one runner
+    from swc_local.tools.match_cli import add_match_command  # every game, one runner
 
     add_match_command(commands)
 
@@ -71,8 +71,8 @@ def _replay(args: argparse.Namespace) -> int:
     family = families.family_for_file(args.file)
     if family is None:
         known = ", ".join(f"{' '.join(f.log_suffixes)} ({f.name})" for f in families.FAMILIES)
-        log.error("swc replay: %s is no replay or game log this tool knows (file names end in %s)", args.file, known)
-        return 2
+        return server_cli.usage_error("swc replay", f"{args.file} is no replay or game log this tool knows "
+                                                    f"(file names end in {known})")
     return family.read_replay(args.file, args.check, sys.stdout)
 
 

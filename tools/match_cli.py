@@ -1,4 +1,4 @@
-"""``swc match GAME``: N games of any of the eight games between player commands.
+"""``swc match GAME``: N games of any game of the registry between player commands.
 
 One command for every game: the game comes from the registry, the options that only some
 games know (``--map``, ``--soft-timeout``, ...) go to the game's family as they are, and a flag
@@ -7,8 +7,10 @@ every command is checked (:func:`~swc_local.tools.runner.check_command`); during
 command that cannot start, or whose first games all crash before it joins, stops it with a
 one-line error (exit 2).  The exit code is otherwise 0 when every game ended with a result,
 1 when one did not (or, with ``--fail-on-irregular``, when a game of the chosen player ended
-other than REGULAR: the last line names the causes), and 130 after Ctrl-C (the table of the
-games played so far is printed, its last line says the match was stopped).  Without ``--logs``
+other than REGULAR: the last line names the causes), and 128 + N after the signal N (SIGINT
+130, SIGTERM 143, SIGHUP 129: tools/stopping.py): every bot's process group is stopped, the
+table of the games finished so far is printed (also when none was), and its last lines name
+those games and the signal.  Without ``--logs``
 or ``--replays`` the commands' output goes to a temporary folder that is removed after a match
 of regular games and kept (and named) when a game ended otherwise.
 """
@@ -22,13 +24,14 @@ import tempfile
 from pathlib import Path
 
 from swc_local.games import registry
+from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_match_flags, flag_for, given
 
 log = logging.getLogger("swc")
 
 def add_match_command(commands) -> None:
     match = commands.add_parser(
-        "match", help="play N games between bot commands (any of the eight games) on in-process doors",
+        "match", help=f"play N games between bot commands (any of the {len(registry.entries())} games) on in-process doors",
         description="Play N games between player commands. Games: " + ", ".join(registry.game_names()) + ".",
     )
     match.add_argument("game", metavar="GAME",
@@ -66,32 +69,29 @@ def run(args: argparse.Namespace) -> int:
     from swc_local.tools import families
     from swc_local.tools.match import MatchConfig, run_match
     from swc_local.tools.match_report import Progress, RecordWriter, irregular_line, results_table
+    from swc_local.tools.players import kill_every_group
     from swc_local.tools.runner import CommandError, require_commands
+    from swc_local.tools.stopping import stop_signals_as_interrupt
 
     game = registry.entry(args.game)
     if game is None:
-        log.error("swc match: %s", registry.unknown_game_message(args.game))
-        return 2
+        return usage_error("swc match", registry.unknown_game_message(args.game))
     adapter = families.family(game.family).adapter
     options = given(args)
     foreign = [key for key in options if key not in adapter.OPTIONS]
     if foreign:
         flag = flag_for(foreign[0])
-        log.error("swc match %s: %s does not apply to this game (%s)", game.name, flag, game.family)
-        return 2
+        return usage_error("swc match", f"{flag} does not apply to {game.name} (a {game.family} game)")
     problem = adapter.check_options(game.game_type, options)
     if problem:
-        log.error("swc match %s: %s", game.name, problem)
-        return 2
+        return usage_error("swc match", f"{game.name}: {problem}")
     players = list(args.player)
     if args.player1 or args.player2:
         if players:
-            log.error("swc match: give either --player (repeatable) or --player1/--player2, not both")
-            return 2
+            return usage_error("swc match", "give either --player (repeatable) or --player1/--player2, not both")
         players = [args.player1 or game.bot_command(), args.player2 or game.bot_command()]
     if args.games < 1 or args.parallel < 1:
-        log.error("swc match: --games and --parallel must be at least 1 (got %d and %d)", args.games, args.parallel)
-        return 2
+        return usage_error("swc match", f"--games and --parallel must be at least 1 (got {args.games} and {args.parallel})")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     temporary = not (args.logs or args.replays)
     logs = args.logs or (args.replays / "logs" if args.replays else Path(tempfile.mkdtemp(prefix="swc-match-logs-")))
@@ -103,16 +103,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         commands = config.commands()
     except ValueError as error:
-        log.error("swc match %s: %s", game.name, error)
-        return 2
+        return usage_error("swc match", f"{game.name}: {error}")
     watched = _watched_player(args.fail_on_irregular, len(commands))
     if watched is False:
         return 2
     try:
         require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
     except CommandError as error:
-        log.error("swc match: %s", error)
-        return 2
+        return usage_error("swc match", str(error))
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     played = []
@@ -125,11 +123,15 @@ def run(args: argparse.Namespace) -> int:
         progress(record)
 
     began = time.monotonic()
-    code, stopped = None, None
+    code, stopped, signalled = None, None, None
     try:
-        report = trio.run(run_match, config, on_game)
-    except KeyboardInterrupt:
-        code = 130
+        with stop_signals_as_interrupt() as signals:
+            try:
+                report = trio.run(run_match, config, on_game)
+            except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: every bot's process group was stopped
+                code, signalled = signals.exit_status(), signals.describe()
+            finally:
+                kill_every_group()  # what an interrupted unwind (a second Ctrl-C) left
     except CommandError as error:
         code, stopped = 2, error
     finally:
@@ -138,12 +140,12 @@ def run(args: argparse.Namespace) -> int:
     keep = not temporary or any(not r.regular for r in played)
     if not keep:  # nothing to read in a temporary folder of regular games: remove it
         shutil.rmtree(logs, ignore_errors=True)
-    if played:  # the games played so far, also after Ctrl-C or a command that cannot play
-        why = "Ctrl-C" if code == 130 else ("a command cannot play (see below)" if stopped is not None else None)
+    if played or signalled:  # the games played so far, also after a signal or a command that cannot play
+        why = signalled or ("a command cannot play (see below)" if stopped is not None else None)
         print(results_table(played, game=game.game_type, seed=seed, seconds=time.monotonic() - began,
                             commands=commands, total=args.games, logs=str(logs) if keep else None, stopped=why))
     if stopped is not None:
-        log.error("swc match: %s", stopped)
+        usage_error("swc match", str(stopped), help=False)
     if code is not None:
         return code
     irregular = irregular_line(played, None if watched == "all" else watched) if watched else None
@@ -159,6 +161,6 @@ def _watched_player(value: str | None, players: int) -> str | None | bool:
     names = [f"player{k + 1}" for k in range(players)]
     if value is None or value == "all" or value in names:
         return value
-    log.error("swc match: --fail-on-irregular %s: no such player (%s, or none for every player); "
-              "put GAME before the flag", value, ", ".join(names))
+    usage_error("swc match", f"--fail-on-irregular {value}: no such player ({', '.join(names)}, or none for "
+                             "every player); put GAME before the flag")
     return False

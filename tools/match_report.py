@@ -141,6 +141,10 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
     console.print()
     missing = sum(r.error is not None for r in played)
     if stopped:
+        if played:  # which games count: a stopped match is read for what it finished
+            console.print("finished before the stop:")
+            for record in played:
+                console.print(f"  game {record.index + 1}: {game_line(record)}", markup=False, highlight=False)
         console.print(f"stopped after {len(played)} of {total if total is not None else len(played)} games: {stopped}",
                       markup=False, highlight=False)
     else:

@@ -1,11 +1,12 @@
-"""The one match runner: games of any of the eight games between player commands.
+"""The one match runner: games of any game of the registry between player commands.
 
 ``swc match``, the pytest fixtures and tournaments all play through :func:`play_games`.  What a
 run does, game after game (K at a time, ``parallel``):
 
 1. The game's family (from :mod:`swc_local.games.registry`) opens a *table*: a prepared XML room
    on the run's in-process server, or a ReversiXT or Robo Rally door of the game's own.
-2. Each seat's command is started with its placeholders filled in (:func:`expand`): at once for
+2. Each seat's command is started with its placeholders filled in (:func:`expand`; a leading bare
+   ``python``/``python3`` is this process's own interpreter, tools/players.py): at once for
    XML rooms (reservation codes say who sits where), one after the other for the families whose
    join order is the seat order (``table.ordered``).  Its output goes to a file (``spec.logs``,
    else a temporary one read for the last lines and removed).
@@ -46,7 +47,7 @@ from pathlib import Path
 import trio
 
 from swc_local.tools import families
-from swc_local.tools.players import command_text, expand, wait_or_stop
+from swc_local.tools.players import command_text, expand, own_python, wait_or_stop
 from swc_local.tools.results import (
     ABSENT_CAUSES, CANNOT_START, CRASHED, NEVER_JOINED, REGULAR, GameResult, SeatResult, absent_last,
 )
@@ -84,7 +85,7 @@ def seat_seed(game_seed: int, seat: int) -> int:
 def check_command(command: str | list[str]) -> str | None:
     """None if the command's program exists and may be run, else a one-line reason (before a run)."""
     try:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        argv = own_python(shlex.split(command) if isinstance(command, str) else list(command))
     except ValueError as error:
         return f"cannot read the command {command!r}: {error}"
     if not argv:

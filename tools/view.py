@@ -95,18 +95,17 @@ def _view(args: argparse.Namespace) -> int:
     from swc_local.server.web.auth import is_loopback
     from swc_local.server.web.files import FileError
 
+    from swc_local.server.cli import usage_error
+
     if not 0 <= args.port <= 65535:
-        log.error("--port must be 0..65535, not %d", args.port)
-        return 2
+        return usage_error("swc view", f"--port must be 0..65535, not {args.port}")
     if not is_loopback(args.host) and not args.password:
-        log.error("--host %s is not loopback: give --password for the pages to ask for", args.host)
-        return 2
+        return usage_error("swc view", f"--host {args.host} is not loopback: give --password for the pages to ask for")
     try:
         book = load_files(args.files)
         tournaments = tournament_sources(args.files, book)
     except (ValueError, FileError) as error:
-        log.error("%s", error)
-        return 2
+        return usage_error("swc view", str(error))
     try:
         trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments)
     except KeyboardInterrupt:

@@ -129,6 +129,7 @@ class ReversiDoor:
         self.port: int | None = None
         self.games_started = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=KEEP_FINISHED)
+        self.games_ended = 0  # all of them, not only the last KEEP_FINISHED
         self.on_finished: list[Callable[[FinishedGame], None]] = []
         # told of every game as it starts (the web viewer); may return a callback for each turn
         self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
@@ -182,6 +183,10 @@ class ReversiDoor:
 
     def busy(self) -> int:
         return self.open_connections + len(self._games)
+
+    def games_finished(self) -> int:
+        """Games ended by the rules since the door opened (the stop's summary)."""
+        return self.games_ended
 
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
@@ -367,6 +372,7 @@ class ReversiDoor:
             del self._games[game_id]
         finished = FinishedGame(game_id, referee, groups)
         self.finished.append(finished)
+        self.games_ended += 1
         summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
         log.info("reversixt game %s ended: %s", game_id, summary)
         await self._write({".log": "".join(referee.log), ".result": finished.result_text()}, game_id)

@@ -115,6 +115,7 @@ class RoboRallyDoor:
         # no finished room, log or connection beyond these
         self.log_files: collections.deque[str] = collections.deque(maxlen=KEEP_FINISHED)
         self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
+        self.games_ended = 0  # by the rules, all of them, not only the last KEEP_FINISHED
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "Robo Rally", log, max_connections=settings.max_connections, connect=self._connect,
@@ -179,6 +180,10 @@ class RoboRallyDoor:
 
     def busy(self) -> int:
         return len(self.connections) + len(self._clocks)
+
+    def games_finished(self) -> int:
+        """Games ended by the rules since the door opened (the stop's summary)."""
+        return self.games_ended
 
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
@@ -284,6 +289,7 @@ class RoboRallyDoor:
             if room.unfinished:
                 log.info("Robo Rally game stopped before its end (%s)", room.unfinished)
             else:
+                self.games_ended += 1
                 log.info("Robo Rally game over, winner %s", room.game.winner)
             planned = room.log_file()
             if planned is not None:  # written in a thread: a large log never stalls the other doors

@@ -41,8 +41,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import shlex
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -438,7 +440,7 @@ class Tables:
     async def _run_bot(self, table: Table, argv: list[str]) -> None:
         try:
             process = await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                                       stderr=subprocess.DEVNULL)
+                                                       stderr=subprocess.DEVNULL, start_new_session=True)
         except OSError as error:
             log.warning("table %s: the bot %r did not start: %s", table.id, argv[0], error)
             return
@@ -448,8 +450,7 @@ class Tables:
             if process.returncode:
                 log.warning("table %s: the bot %r ended with exit code %d", table.id, argv[0], process.returncode)
         finally:
-            if process.returncode is None:
-                process.kill()
+            kill_group(process)  # also a child the bot's command started (a script's java)
 
     async def _idle_watch(self, seat: PersonSeat) -> None:
         """Close a person's seat nobody read for ``idle_seconds`` (its client hangs up: LEFT)."""
@@ -485,8 +486,16 @@ class Tables:
                 seat.finish(reason)
         for table in self.tables.values():
             for process in table.processes:
-                if process.returncode is None:
-                    process.kill()
+                kill_group(process)
+
+
+def kill_group(process) -> None:
+    """SIGKILL to a bot's process group (its own session: the bot and whatever it started), so
+    nothing a table started outlives the table or the server (issue 43)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def read_move_body(body: bytes) -> tuple[int | None, str | None]:

@@ -91,6 +91,10 @@ class XmlDoor:
     def busy(self) -> int:
         return len(self.connections)
 
+    def games_finished(self) -> int:
+        """Rooms ended since the door opened, by the rules or an admin (the stop's summary)."""
+        return self.lobby.rooms_finished if self.lobby is not None else 0
+
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
 

@@ -7,6 +7,17 @@ room (:meth:`Lobby.receive`).
 
 Spec-conformance notes (those of one dialect are in its module):
 
+* Which game a ``<join/>`` without gameType plays (2022+; docs/manual/server.md, "Which game a
+  join plays"): the official servers since 2022 served one game, so their clients never name
+  it.  A bare join takes the seat of the join that has waited longest in a room of any 2022+
+  game (FIFO by the time the seat became free: ``open_since``); a join naming a 2022+ game
+  takes a waiting join of its own game first, else the oldest waiting bare join, whose room
+  (of ``defaultGame``) becomes a room of the named game under the same id (:meth:`Lobby._regame`),
+  else opens a room.  Two bare joins play ``defaultGame``.  So at most one bare join waits, and
+  only while no typed 2022+ join does; typed joins of different games wait side by side.  A
+  bare join never pairs with a 2018-2021 join (those clients always name their game and speak
+  another dialect).  A bare player that got another game than ``defaultGame`` has ``gameType``
+  on its welcome (``announce_game``); with ``defaultGame`` its bytes are the official ones.
 * Differences, all listed in the README: ``join`` pairs only clients of the same game type (the
   official server ignored the type when any room was open); rooms are searched in the order their
   seats became free, through an index of open rooms per game type, so a join costs the same with
@@ -29,6 +40,7 @@ Spec-conformance notes (those of one dialect are in its module):
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
 import secrets
@@ -37,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from swc_local.games import registry
-from swc_local.games.plugin import GamePlugin, ScoreFragment
+from swc_local.games.plugin import MODERN, GamePlugin, ScoreFragment
 from swc_local.protocol import messages as msg
 from swc_local.protocol.element import Element
 from swc_local.server.xml.settings import XmlSettings as Settings  # read through the house's Settings (server/config.py)
@@ -94,6 +106,9 @@ class Lobby:
         # game type -> rooms that may have a seat free for a join, in the order they got one
         # (a dict as an ordered set); entries are checked when used, so a stale one costs O(1)
         self.open_rooms: dict[str, dict[GameRoom, None]] = {}
+        self.open_since: dict[GameRoom, int] = {}  # when a room last got a free join seat (a count)
+        self._opened = itertools.count()
+        self.bare_rooms: dict[GameRoom, None] = {}  # rooms a <join/> without gameType opened, waiting
         self.room_listeners: list[Callable[[GameRoom], None]] = []
         self.game_factory = game_factory  # starts every room from a loaded position
         self.answers = {dialect: answers(self) for dialect, answers in LOBBY_CLASSES.items()}
@@ -127,13 +142,16 @@ class Lobby:
         prepared: bool,
         paused: bool,
         initial_game: object | None = None,
+        room_id: str | None = None,
     ) -> GameRoom:
+        """A new room (``room_id``: the id of a ``<join/>`` room it replaces, see
+        :meth:`_regame`)."""
         seed = self.rng.getrandbits(63)
         initial = initial_game  # a position chosen in the web viewer ("play from here")
         if initial is None and self.game_factory:
             initial = self.game_factory(plugin, random.Random(seed))
         room = room_class(plugin)(
-            id=new_id(),
+            id=room_id or new_id(),
             plugin=plugin,
             rng_seed=seed,
             descriptors=descriptors,
@@ -153,8 +171,11 @@ class Lobby:
         return room
 
     def _room_over(self, room: GameRoom) -> None:
-        self.rooms.pop(room.id, None)
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
         self.open_rooms.get(room.plugin.game_type, {}).pop(room, None)
+        self.bare_rooms.pop(room, None)
+        self.open_since.pop(room, None)
         for slot in room.slots:  # a room's live codes are its slots' (constant time, no scan)
             entry = self.reservations.get(slot.reservation or "")
             if entry is not None and entry[0] is room:
@@ -208,23 +229,100 @@ class Lobby:
         return False
 
     def join(self, connection: Connection, plugin: GamePlugin, descriptor: msg.SlotDescriptor) -> None:
-        """The ``join`` of both dialects: a free join seat of ``plugin``'s game in the room that
-        got one first (the index of open rooms), else a new room whose seats ``descriptor``
-        describes."""
-        open_rooms = self.open_rooms.get(plugin.game_type)
+        """The ``join`` that names ``plugin``'s game, in both dialects: a free join seat of that
+        game in the room that got one first (the index of open rooms); else, for a 2022+ game,
+        the seat beside a waiting ``<join/>`` without gameType, whose room becomes one of this
+        game; else a new room whose seats ``descriptor`` describes."""
+        room = self._first_open(plugin.game_type)
+        if room is None and plugin.dialect == MODERN:
+            bare = self._first_bare()
+            if bare is not None:
+                room = self._regame(bare, plugin)
+        if room is None:
+            room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+            self.mark_open(room)
+            self.seat(connection, room, room.slots[0], existing=False)
+            return
+        self._take_join_seat(connection, room)
+
+    def join_without_game(self, connection: Connection, default: GamePlugin, descriptor: msg.SlotDescriptor) -> None:
+        """``<join/>`` (2022+, no gameType): the seat of the join that has waited longest in a
+        room of any 2022+ game, whatever game it named (the official clients since 2022 never
+        name one: each official server served one game); else a new room of ``default``
+        (``defaultGame``) that a later join of any 2022+ game may take over (:meth:`join`).
+        Its welcome names the game when it is not ``default`` (the official bytes otherwise,
+        as a one-game official server sent them)."""
+        waiting = [room for game_type in list(self.open_rooms)
+                   if (plugin := registry.get(game_type)) is not None and plugin.dialect == MODERN
+                   and (room := self._first_open(game_type)) is not None]
+        if waiting:
+            room = min(waiting, key=lambda r: self.open_since.get(r, 0))
+            log.info("%r: <join/> without gameType plays %s, the game of the join waiting in room %s",
+                     connection, room.plugin.game_type, room.id)
+            self._take_join_seat(connection, room, announce=room.plugin is not default)
+            return
+        room = self.create_room(default, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
+        self.bare_rooms[room] = None
+        self.mark_open(room)
+        self.seat(connection, room, room.slots[0], existing=False)
+
+    def _first_open(self, game_type: str) -> GameRoom | None:
+        """The room of ``game_type`` that has had a free join seat longest (stale index entries
+        dropped on the way), or None."""
+        open_rooms = self.open_rooms.get(game_type)
         while open_rooms:
             room = next(iter(open_rooms))
             if self._ghosts_left(room):
                 continue  # the room was given up or has its seat back: look again
-            free = [slot for slot in room.slots if slot.is_open] if room.takes_joiners and room.status is Status.CREATED else []
-            if len(free) <= 1:  # this join takes the last free seat, or there is none
-                del open_rooms[room]
-            if free:
-                self.seat(connection, room, free[0], existing=True)
-                return
-        room = self.create_room(plugin, (descriptor, descriptor), prepared=False, paused=self.settings.paused)
-        self.mark_open(room)
-        self.seat(connection, room, room.slots[0], existing=False)
+            if self._free_join_seats(room):
+                return room
+            del open_rooms[room]
+        return None
+
+    def _first_bare(self) -> GameRoom | None:
+        """The oldest room a ``<join/>`` without gameType opened whose player still waits
+        there, or None (rooms that stopped waiting leave the list on the way)."""
+        for room in list(self.bare_rooms):
+            self._ghosts_left(room)
+            if room.id in self.rooms and room.player_count and self._free_join_seats(room):
+                return room
+            self.bare_rooms.pop(room, None)
+        return None
+
+    @staticmethod
+    def _free_join_seats(room: GameRoom) -> list[PlayerSlot]:
+        return [slot for slot in room.slots if slot.is_open] if room.takes_joiners and room.status is Status.CREATED else []
+
+    def _take_join_seat(self, connection: Connection, room: GameRoom, announce: bool = False) -> None:
+        """Seat a join in ``room``'s first free join seat (it has one: :meth:`_first_open`);
+        ``announce``: its welcome names the game."""
+        free = self._free_join_seats(room)
+        if len(free) <= 1:  # this join takes the last free seat
+            self.open_rooms.get(room.plugin.game_type, {}).pop(room, None)
+            self.bare_rooms.pop(room, None)
+        free[0].announce_game = announce
+        self.seat(connection, room, free[0], existing=True)
+
+    def _regame(self, waiting: GameRoom, plugin: GamePlugin) -> GameRoom:
+        """A ``<join/>`` room of ``defaultGame`` becomes a room of ``plugin``'s game, for the
+        join that named it: a fresh room of that game under the same id (its player was told
+        that id), with the waiting player (whose welcome will name the game) and the observing
+        admins; the old room is closed without a word and without a viewer record (it never
+        started).  The joiner takes the free seat at once (:meth:`_take_join_seat`)."""
+        log.info("room %s: its <join/> without gameType plays %s, the game of the join that came (was %s)",
+                 waiting.id, plugin.game_type, waiting.plugin.game_type)
+        seated = [(slot.seat, slot.connection) for slot in waiting.slots if slot.occupied]
+        observers = [observer for observer in waiting.observers if isinstance(observer, Connection)]
+        waiting.abandoned = waiting.superseded = True
+        waiting.stop("its <join/> player plays another game")
+        room = self.create_room(plugin, waiting.descriptors, prepared=False, paused=waiting.paused, room_id=waiting.id)
+        room.observers.extend(observers)
+        for seat, connection in seated:
+            room.occupy(room.slots[seat], connection)
+            room.slots[seat].announce_game = True
+            if connection is not None:
+                self._adopt_envelope(connection, room)
+        return room
 
     def _ghosts_left(self, room: GameRoom) -> bool:
         """Before pairing: every player waiting in ``room`` whose connection is gone (its reader
@@ -240,7 +338,10 @@ class Lobby:
 
     def mark_open(self, room: GameRoom) -> None:
         """``room`` has a seat a ``join`` may take (checked again when a join uses it)."""
-        self.open_rooms.setdefault(room.plugin.game_type, {})[room] = None
+        rooms = self.open_rooms.setdefault(room.plugin.game_type, {})
+        if room not in rooms:
+            rooms[room] = None
+            self.open_since[room] = next(self._opened)
 
     def join_prepared(self, connection: Connection, code: str, dialect: str) -> str | None:
         """Seat ``connection`` on a reservation of a ``dialect`` room; the reason it cannot be
@@ -263,11 +364,9 @@ class Lobby:
 
         ``existing`` is set for a ``join``: the admins hear of it (before the game-start
         messages or after them, as the room's dialect did) and whether the room existed."""
-        log.info("%r joined room %s as %s", connection, room.id, slot.label)
+        log.info("%r joined room %s (%s) as %s", connection, room.id, room.plugin.game_type, slot.label)
         room.occupy(slot, connection)
-        if room.envelope is not None:
-            connection.envelope = room.envelope
-            connection.close_alias = room.plugin.close_alias
+        self._adopt_envelope(connection, room)
         if existing is not None or room.joined_on_reservation:
             connection.send(msg.joined(room.id))
         notice = room.join_notice(existing) if existing is not None else None
@@ -277,6 +376,13 @@ class Lobby:
             room.start()
         if notice is not None and not room.admins_see_join_before_start:
             self._tell_admins(notice)
+
+    @staticmethod
+    def _adopt_envelope(connection: Connection, room: GameRoom) -> None:
+        """The connection writes and reads as its newest room's game does (2022+ envelope)."""
+        if room.envelope is not None:
+            connection.envelope = room.envelope
+            connection.close_alias = room.plugin.close_alias
 
     def _tell_admins(self, notice: Element) -> None:
         rendered = notice.render(1).encode()

@@ -8,10 +8,12 @@ the lobby, as :class:`~swc_local.server.xml.classic_lobby.ClassicLobby` is.
 
 Spec-conformance notes (ostseeschach_2022.md A.3, A.4; modern_dialect_2023plus.md §3):
 
-* ``<join/>`` goes to the server's default modern game: ``defaultGame`` in server.properties
-  or ``swc serve --game``, else the newest modern season registered.  ``<join gameType>`` of a
-  modern game pairs only with ``<join>`` players of that game (22.final seated a ``<join>``
-  in any open room whatever its type; there was only one game).  An unknown gameType closes the
+* ``<join/>`` plays the game of the join it meets (the rules: the lobby's notes,
+  :meth:`~swc_local.server.xml.lobby.Lobby.join_without_game`); two of them play the server's
+  default modern game: ``defaultGame`` in server.properties or ``swc serve --game``, else the
+  newest modern season registered.  ``<join gameType>`` of a modern game pairs with ``<join>``
+  players of that game, else with a waiting ``<join/>`` (22.final seated a ``<join>`` in any
+  open room whatever its type; there was only one game).  An unknown gameType closes the
   connection without a word.
 * ``joined`` goes to the joiner at once (also for ``joinPrepared``); ``joinedGameRoom
   playerCount`` goes to every admin after a ``<join>`` was handled, after the game-start
@@ -128,7 +130,10 @@ class ModernLobby:
         if self.lobby.seat_limit_reached(connection):
             return
         descriptor = msg.SlotDescriptor(display_name="", can_timeout=self.settings.join_timeout)
-        self.lobby.join(connection, plugin, descriptor)
+        if game_type is None:
+            self.lobby.join_without_game(connection, plugin, descriptor)
+        else:
+            self.lobby.join(connection, plugin, descriptor)
 
     def _on_joinRoom(self, connection: Connection, element: Element) -> None:
         room_id = element.get("roomId")

@@ -20,7 +20,11 @@ Spec-conformance notes (ostseeschach_2022.md A.3-A.5, modern_dialect_2023plus.md
 * Faults: not on turn / not requested: error (with ``<originalMessage>``) to the offender only,
   RULE_VIOLATION.  Invalid move: error to the offender and observers.  An undecodable move or an
   unknown data class: the connection is closed without a word, LEFT (``MalformedMove.cause``).
-  Room data that is a known non-move message: an errorpacket, nothing else happens.
+  Room data that is a known non-move message, or no data at all (``<room roomId="R"/>``, the
+  2020 Java simple client's empty move): an errorpacket (``RoomPacket(roomId=R, data=null)``),
+  nothing else happens, the move request stays pending (golden/empty_move: 22.final, 23.0.3,
+  24.2.5, 26.1.0; 25.x and 27.0.4 throw the same exception in ``Lobby.onRequest``, read from
+  the backend, not run).
   Soft timeout: checked when the move arrives, the move is discarded.  Hard timeout: a timer.
 * 2022 scores: the offender 0 with its cause, the other 2; hard timeouts are written with cause
   ``SOFT_TIMEOUT`` and no ``<winner>`` follows a timeout (both copied from 22.final).
@@ -119,8 +123,14 @@ class ModernRoom(GameRoom):
     # -- start and sending ----------------------------------------------------------------------
 
     def greet(self) -> None:
+        """``welcomeMessage`` to ONE, then TWO; a ``<join/>`` player that a join naming
+        another game than ``defaultGame`` took along is told which game it became (``gameType``,
+        an attribute the official clients ignore: XStream and xsdata skip unknown attributes)."""
         for slot in self.slots:
-            slot.send(wire.welcome(self.id, slot.team))
+            welcome = wire.welcome(self.id, slot.team)
+            if slot.announce_game:
+                welcome.children[0].attrs["gameType"] = self.plugin.game_type
+            slot.send(welcome)
 
     def envelope_memento(self, state: Element) -> Element:
         return wire.memento(self.id, state)
@@ -162,17 +172,21 @@ class ModernRoom(GameRoom):
     # -- player input -------------------------------------------------------------------------
 
     def not_a_move(self, slot: ModernSlot, request: Element) -> None:
-        """Room data that is a known non-move message: an errorpacket, the game is untouched."""
+        """Room data that is a known non-move message, or none at all (the empty move of the
+        2020 Java simple client, ``<room roomId="R"/>``): an errorpacket, the game is untouched
+        and the move request stays pending (golden/empty_move: 22.final to 26.1.0; 25.x and
+        27.0.4 throw the same GameRoomException in ``Lobby.onRequest`` before the room sees it)."""
         data = request.find("data")
-        assert data is not None
         message = wire.ROOM_EXCEPTION + "Received non-move packet: " + wire.data_text(self.id, data)
+        log.info("room %s: %s sent %s, answered with an errorpacket", self.id, slot.label,
+                 "an empty move" if data is None else f"room data of class {data.get('class')!r}")
         if slot.connection is not None:
             slot.connection.send(wire.errorpacket(message, request))
 
     def on_message(self, slot: PlayerSlot, message: Element) -> None:
         data = message.find("data")
         data_class = data.get("class") if data is not None else None
-        if data_class in wire.ROOM_DATA_CLASSES and data_class not in self.plugin.move_classes:
+        if data is None or (data_class in wire.ROOM_DATA_CLASSES and data_class not in self.plugin.move_classes):
             self.not_a_move(slot, message)
         else:
             self.on_data(slot, data)
@@ -192,7 +206,7 @@ class ModernRoom(GameRoom):
         pending = self.pending
         return pending is not None and pending.slot is slot
 
-    def turn_fault(self, slot: ModernSlot, current: ModernSlot, move: object | None, data: Element) -> None:
+    def turn_fault(self, slot: ModernSlot, current: ModernSlot, move: object | None, data: Element | None) -> None:
         if slot is not current:
             text = (
                 f"It's not your turn yet; expected: {current.team}({current.name}), got {slot.team}({slot.name}) "
@@ -206,7 +220,7 @@ class ModernRoom(GameRoom):
         slot.process_violation = True
         self.finish()
 
-    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element | None) -> None:
         """The error to the offender and the observers; the connection stays open."""
         message = f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}"
         rendered = wire.error(self.id, message, self.plugin.move_element(move)).render(1).encode()

@@ -320,7 +320,11 @@ def watch_lobby(lobby, book) -> None:
 
         def over(closed_room) -> None:
             try:
-                record.room_over(closed_room)
+                if closed_room.superseded:  # its player sits in a room of another game, same id
+                    book.records.pop(record.id, None)
+                    book.touch()
+                else:
+                    record.room_over(closed_room)
             except Exception:
                 log.exception("room %s: the viewer could not note its end", closed_room.id)
             on_over(closed_room)

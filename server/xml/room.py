@@ -13,6 +13,12 @@ Spec-conformance notes (classic lobby spec §4-§8):
   known non-move payload, then the rules.  As on the official server, once a first move request
   was sent the "requested" flag is never cleared, so in a paused room the side to move may move
   unrequested.
+* An empty move (``<room roomId="R"/>``, no ``<data>``: the 2020 Java simple client without a
+  legal move) is a non-move like any other: XStream made it ``RoomPacket(data=null)``, the room
+  handed ``null`` to the game after the turn checks and the plugins' ``if (!(data instanceof
+  Move))`` refused it ("NAME hat kein Zug-Objekt gesendet.", RULE_VIOLATION, no
+  ``originalRequest``).  Captured on 20.final (golden/empty_move); 2018/2019 read from the
+  season's plugins and ``GameRoom.onEvent`` in the backend, not run.
 * Score computation follows §8: a win condition that holds at the end counts for both players;
   the innocent player of a fault gets 2 points and no reason; the offender's own fault wins
   (soft timeout, hard timeout, rule violation, left).
@@ -103,6 +109,7 @@ class PlayerSlot:
     hard_timeout: bool = False
     violation: str | None = None
     left: bool = False
+    announce_game: bool = False  # its welcome names the game: a <join/> without gameType that got another than defaultGame
     left_cause: str | None = None  # why it left, as 2022+ results name it (UNKNOWN, PROTOCOL_ERROR, NOT_CONNECTED; None: LOST_CONNECTION)
 
     @property
@@ -139,8 +146,11 @@ class PendingRequest:
     sent_at: float
 
 
-def original_request(plugin: GamePlugin, move: object | None, data: Element) -> Element:
-    """The classic ``<originalRequest>`` echo of the offending data (the move as re-encoded)."""
+def original_request(plugin: GamePlugin, move: object | None, data: Element | None) -> Element | None:
+    """The classic ``<originalRequest>`` echo of the offending data (the move as re-encoded);
+    none for an empty ``<room>`` (XStream omits a null field)."""
+    if data is None and move is None:
+        return None
     if move is not None:
         element = plugin.move_element(move)
         return Element("originalRequest", element.attrs, element.children)
@@ -201,6 +211,7 @@ class GameRoom:
     recording: bool = False
     last_result: object | None = None  # the result the room ended with (the dialect's type)
     abandoned: bool = False  # a join room whose only player left before the game began
+    superseded: bool = False  # a <join/> room that became a room of another game under its id (Lobby._regame)
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
     _memento_frame: tuple[str, str] | None = None  # the memento's text around its <state>
     _move_request: bytes | None = None  # rendered once per room: it never changes
@@ -454,12 +465,14 @@ class GameRoom:
 
     @guarded
     def on_data(self, slot: PlayerSlot, data: Element | None) -> None:
-        """A ``<room><data>`` from ``slot``'s connection: the checks in the referee's order."""
+        """A ``<room><data>`` from ``slot``'s connection: the checks in the referee's order.
+
+        ``data`` None is an empty ``<room roomId="R"/>`` that :meth:`accepts` let through: the
+        move the 2018-2020 servers handed to the game as ``null``, refused there as a non-move."""
         if not self.accepts(slot, data):
             return
-        assert data is not None
         move: object | None = None
-        if data.get("class") in self.plugin.move_classes:
+        if data is not None and data.get("class") in self.plugin.move_classes:
             try:
                 move = self.game.decode_move(data)
             except MalformedMove as error:
@@ -501,13 +514,21 @@ class GameRoom:
         """Hook: False when ``data`` ends here, before the turn checks (already answered).
 
         2018/2019: data before the start drops the connection; a ``<data>`` without a class,
-        or of a class neither the protocol nor the game knows, is LEFT."""
+        or of a class neither the protocol nor the game knows, is LEFT.  No ``<data>`` at all
+        (the empty move of the 2020 Java simple client) goes on: XStream made it a RoomPacket
+        with ``data=null``, the room handed it to the game after the turn checks, and the game
+        refused it as a non-move ("NAME hat kein Zug-Objekt gesendet.", RULE_VIOLATION), as
+        the 20.final capture golden/empty_move shows and the 2018/2019 plugins' ``if (!(data
+        instanceof Move))`` does alike."""
         if self.status is not Status.RUNNING:
             assert slot.connection is not None
             slot.connection.drop(f"room {self.id}: data before the game started")
             return False
-        data_class = data.get("class") if data is not None else None
-        if data is None or data_class is None:
+        if data is None:
+            log.info("room %s: %s sent a <room> without data (an empty move)", self.id, slot.label)
+            return True
+        data_class = data.get("class")
+        if data_class is None:
             self._player_left(slot, "a <room> without a <data class=...>")
             return False
         plugin = self.plugin
@@ -524,14 +545,14 @@ class GameRoom:
         """Hook: ``slot`` may move now (2018/2019: once any move was requested, see above)."""
         return self.requested_once
 
-    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element) -> None:
+    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element | None) -> None:
         """Hook: data out of turn or unrequested; 2018/2019: the error with the request, a
         polite close, and LEFT."""
         message = NOT_YOUR_TURN if slot is not current else NOT_REQUESTED
         slot.send(msg.error(self.id, message, original_request(self.plugin, move, data)))
         self._player_left(slot, message, polite=True)
 
-    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element | None) -> None:
         """Hook: a move the rules refuse; 2018/2019: the error to the player (with the move
         when the game echoes it), the bare reason to the observers, a polite close."""
         echo = original_request(self.plugin, move, data) if self.plugin.error_echoes_move else None

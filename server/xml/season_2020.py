@@ -19,6 +19,9 @@ Spec-conformance notes:
   timeout passes; where its seat cannot time out, the classic room's rule ends the game with
   LEFT at that request instead of hanging for ever (a difference, as for 2019 rooms).
 * §6.3/§6.4: every score has a ``reason``, ``""`` when there is none.
+* An empty move (``<room roomId="R"/>``, what the season's own Java simple client sends without
+  a legal move) is the non-move of E: the error, the result and ``left`` to both, CloseConnection
+  (golden/empty_move, ``official_2020.txt``).
 * §10 lobby (only with ``lobbyDialect=2020``; a mixed server answers ``password=`` as 2022+ and
   ``<join/>`` as the newest season, which every other season's clients need): ``<authenticate
   password>`` is the admin login and ``passphrase=`` is refused like a wrong password (L3);
@@ -52,12 +55,12 @@ LOBBY_DIALECT = "2020"
 class Season2020Room(GameRoom):
     """A classic room with the 2020 SDK's fault handling and result."""
 
-    def _echo(self, move: object | None, data: Element) -> Element | None:
+    def _echo(self, move: object | None, data: Element | None) -> Element | None:
         if move is None or not self.game.echoes_move(move):
             return None
         return original_request(self.plugin, move, data)
 
-    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element) -> None:
+    def turn_fault(self, slot: PlayerSlot, current: PlayerSlot, move: object | None, data: Element | None) -> None:
         message = NOT_YOUR_TURN if slot is not current else NOT_REQUESTED
         slot.send(msg.error(self.id, message, original_request(self.plugin, move, data)))
         log.info("room %s: %s sent data out of turn; dropped, the game goes on", self.id, slot.label)
@@ -66,7 +69,7 @@ class Season2020Room(GameRoom):
         if connection is not None:
             connection.close_politely(f"room {self.id}: {message}")
 
-    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element | None) -> None:
         echo = self._echo(move, data)
         slot.send(msg.error(self.id, f"Ungueltiger Zug von '{slot.display_name}'.\n{error.reason}", echo))
         self.to_observers(msg.error(self.id, error.reason, echo).render(1).encode())

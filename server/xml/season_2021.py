@@ -23,6 +23,10 @@ Spec-conformance notes (§7, §8, §13; the captures in golden/blokus_2021 show 
   ``</protocol>`` (§8.5).  Not your turn: the error and the NotYourTurnException errorpacket to
   the offender, its connection closed, scored LEFT (§13.4).
 * Malformed moves and unknown data classes drop the sender without a byte, LEFT (§13.6).
+* An empty move (``<room roomId="R"/>``): the Lobby's ``GameRoomException: Received non-move
+  packet: RoomPacket(roomId=R, data=null)`` errorpacket with ``<originalRequest class="room"
+  roomId="R"/>``, CloseConnection, ``</protocol>``; the other player wins by LEFT
+  (golden/empty_move, ``official_2021.txt``).
 * Scores (§7.2): ``Gewinner`` 2/1/0 at a regular end, 2 for the innocent side of a violation,
   a departure or a timeout; the second part the team's real points, also for a violator.  A hard
   timeout is written ``SOFT_TIMEOUT`` with the 10-second text (§13.2).  Winners (§7.4, a defect
@@ -127,17 +131,30 @@ class Season2021Room(GameRoom):
         self.finish()
 
     def accepts(self, slot: PlayerSlot, data: Element | None) -> bool:
-        data_class = data.get("class") if data is not None else None
+        if data is None:
+            self._empty_move(slot)
+            return False
+        data_class = data.get("class")
         if data_class not in self.plugin.move_classes:
             self._player_left(slot, f"room data of class {data_class!r}, not a move")
             return False
         return super().accepts(slot, data)
 
+    def _empty_move(self, slot: PlayerSlot) -> None:
+        """``<room roomId="R"/>`` (golden/empty_move, 21.4.0): the Lobby's GameRoomException
+        errorpacket echoing the room, CloseConnection, ``</protocol>``; the game goes on without
+        the sender, who is scored LEFT (before the start: its seat is given up)."""
+        connection = slot.connection
+        if connection is not None:
+            message = f"{wire.ROOM_EXCEPTION}Received non-move packet: {wire.data_text(self.id, None)}"
+            close_with(connection, message, Element("room", {"roomId": self.id}), f"room {self.id}: an empty move")
+        self.on_disconnect(slot)
+
     def _echo(self, move: object) -> Element:
         """The room packet as the server re-serialized it for ``<originalRequest>``."""
         return Element("originalRequest", {"class": "room", "roomId": self.id}, [self.plugin.move_element(move)])
 
-    def turn_fault(self, slot: ModernSlot, current: ModernSlot, move: object | None, data: Element) -> None:
+    def turn_fault(self, slot: ModernSlot, current: ModernSlot, move: object | None, data: Element | None) -> None:
         expected, got = f"{TEAM_TEXT[current.seat]}({current.name})", f"{TEAM_TEXT[slot.seat]}({slot.name})"
         move_text = self.game.move_text(move)
         text = f"It's not your turn yet; expected: {expected}, got {got} (msg was {move_text})."
@@ -149,7 +166,7 @@ class Season2021Room(GameRoom):
             connection.close_politely(f"room {self.id}: {text}")
         self.on_disconnect(slot)
 
-    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element) -> None:
+    def rule_fault(self, slot: PlayerSlot, error: InvalidMove, move: object | None, data: Element | None) -> None:
         rendered = wire.error(self.id, f"Ungueltiger Zug von '{slot.name}'.\n{error.detail}",
                               self.plugin.move_element(move)).render(1).encode()
         slot.send(rendered)

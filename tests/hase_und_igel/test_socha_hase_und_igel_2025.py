@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,31 @@ async def test_socha_games_in_prepared_rooms(start_server, socha_client):  # noq
              if result["event"] == "result" and "gleichauf" not in result["reason"]}
     assert names <= {"Alice", "Bob"}
     assert server.door("xml").lobby.rooms_finished == GAMES
+
+
+@pytest.mark.timeout(900)
+async def test_socha_joining_bare_meets_swc_bot_waiting_before_it(start_server, socha_client):  # noqa: F811
+    """Issue 43, the other order than the Piranhas 2026 case: ``swc bot hase_und_igel_2025``
+    names its game and waits on a server without ``--game`` (a ``<join/>`` alone would be Blokus
+    2027); the socha 3.7.2 player joins as it always does, without a game type, takes the seat
+    beside it and both play the game to its end."""
+    python = await trio.to_thread.run_sync(socha_client, "3.7.2")
+    server = await start_server(join_timeout=False)
+    port = server.door("xml").port
+    lobby = server.door("xml").lobby
+    swc_bot: list = []
+
+    async def reference_bot() -> None:
+        command = [sys.executable, "-m", "swc_local.tools.cli", "bot", "hase_und_igel_2025", "--port", str(port)]
+        with trio.fail_after(600):  # a guard against a hang, not a speed limit
+            swc_bot.append(await run_process(command, capture_stdout=True, capture_stderr=True))
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reference_bot)
+        with trio.fail_after(120):  # the reference bot waits first, in a Hase und Igel 2025 room
+            while not any(room.player_count == 1 for room in lobby.open_rooms.get(GAME, {})):
+                await trio.sleep(0.05)
+        run = await run_bot(python, port, 1)
+    assert check([run]) == []
+    assert swc_bot[0].returncode == 0, swc_bot[0].stderr.decode()[-3000:]
+    assert lobby.rooms_finished == 1

@@ -95,7 +95,9 @@ def test_bot_example(swc_server, tmp_path):
     finally:
         opponent.wait(timeout=30)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Result(") and "cause='REGULAR'" in done.stdout, done.stdout
+    (line,) = done.stdout.splitlines()  # client.outcome: the result in words, not a repr
+    assert re.fullmatch(r"(won|lost|draw) as (red|blue): REGULAR \d+/\d+ against REGULAR \d+/\d+ \(Gewinner/∅ Schwarm\).*",
+                        line), line
 
 
 @pytest.mark.slow

@@ -64,7 +64,8 @@ def test_match_reports_a_player_that_never_joins(capsys, caplog):
     """A command that exits at once in every seat never joined: the match stops, naming it."""
     status = cli.main(["match", "reversixt", "--map", str(MAPS / "tiny_2p.map"), "--games", "1", "--player", "true",
                        "--start-timeout", "5"])
-    assert status == 2 and "before it joined" in caplog.text and "command: true" in caplog.text
+    err = capsys.readouterr().err
+    assert status == 2 and "before it joined" in err and "command: true" in err
 
 
 @pytest.mark.reversixt_server(map=str(MAPS / "quad_4p.map"))

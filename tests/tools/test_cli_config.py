@@ -10,7 +10,7 @@ import pytest
 import trio
 
 from swc_local.server.config import ConfigError, load_settings
-from tests.helpers import REPOSITORY
+from tests.helpers import REPOSITORY, cli_errors
 
 
 def write(tmp_path, text: str):
@@ -105,7 +105,7 @@ async def test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c(tmp_path):
         server.send_signal(signal.SIGINT)
         with trio.fail_after(10):
             await server.wait()
-    assert server.returncode == 0
+    assert server.returncode == 128 + signal.SIGINT
 
 
 # -- wrong input is refused with the value, the file and line, and what is accepted (issue 22) --
@@ -170,11 +170,11 @@ def test_an_unknown_key_is_a_warning_naming_the_closest_known_key(tmp_path, capl
     assert settings.password is None and settings.turn_to_load == 3 and settings.save_replay is True
 
 
-def test_swc_serve_stops_on_a_bad_properties_file_with_its_line(tmp_path, monkeypatch, caplog):
+def test_swc_serve_stops_on_a_bad_properties_file_with_its_line(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "password = x\nroborally.timer = soon\n")
     assert swc("serve", "--port", "0") == 2
-    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    (error,) = cli_errors(capsys, "swc serve")
     assert error == "server.properties:2: roborally.timer must be a number, not 'soon'"
 
 
@@ -195,18 +195,18 @@ def _replay_of(plugin_name: str, path) -> str:
     ["match", "hase_und_igel", "--games", "1", "--seed", "1"],
     ["serve", "--port", "0", "--game", "blokus", "--no-reversixt", "--roborally-port", "-1"],
 ])
-def test_load_game_with_a_replay_of_another_game_is_refused(argv, tmp_path, caplog):
+def test_load_game_with_a_replay_of_another_game_is_refused(argv, tmp_path, capsys):
     replay = _replay_of("piranhas", tmp_path / "piranhas.xml")
     assert swc(*argv, "--load-game", replay) == 2
-    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    (error,) = cli_errors(capsys, f"swc {argv[0]}")
     assert replay in error and "swc_2019_piranhas" in error
     assert ("swc_2018_hase_und_igel" if argv[0] == "match" else "swc_2027_blokus") in error
 
 
-def test_a_missing_reversixt_map_stops_swc_serve_at_once(tmp_path, monkeypatch, caplog):
+def test_a_missing_reversixt_map_stops_swc_serve_at_once(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert swc("serve", "--port", "0", "--reversixt-map", "maps/quad_4p.map") == 2
-    (error,) = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    (error,) = cli_errors(capsys, "swc serve")
     assert "--reversixt-map 'maps/quad_4p.map'" in error and "No such file" in error
 
 
@@ -225,7 +225,7 @@ def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeyp
     assert swc("serve", "--port", "0", "--game", "piranhas") == 2
     write(tmp_path, "password = x\ndefaultGame = piranhas\n")
     assert swc("serve", "--port", "0") == 2
-    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    errors = cli_errors(capsys, "swc serve")
     assert errors[0].startswith("--game 'piranhas' is not a modern game")
     assert errors[1].startswith("server.properties:2: defaultGame 'piranhas' is not a modern game")
     assert swc("admin", "prepare", "no-such-game") == 2  # before it connects anywhere

@@ -26,6 +26,7 @@ from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.door import CannotListen
 from swc_local.tools.cli import build_parser, main
+from tests.helpers import cli_errors
 from tests.conftest import PASSWORD
 from tests.tools.test_match_cli import BROKEN_BOT, FAST_REVERSI
 
@@ -94,9 +95,9 @@ def test_fail_on_irregular_exits_1_and_names_the_cause(tmp_path, capsys):
     assert main([*argv, "--fail-on-irregular", "player2"]) == 0  # the chosen bot ended REGULAR
 
 
-def test_fail_on_irregular_refuses_a_name_no_player_has(caplog):
+def test_fail_on_irregular_refuses_a_name_no_player_has(capsys):
     assert main(["match", "piranhas", "--fail-on-irregular", "player3"]) == 2
-    (line,) = caplog.text.strip().splitlines()
+    (line,) = cli_errors(capsys, "swc match")
     assert "--fail-on-irregular player3: no such player (player1, player2" in line
 
 

@@ -15,6 +15,7 @@ import pytest
 from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.results import GameResult
+from tests.helpers import cli_errors
 from tests.processes import ctrl_c_at_default
 from tests.reversixt_golden import MAPS
 
@@ -50,10 +51,11 @@ def test_match_help_lists_all_eight_games_with_their_short_names(capsys):
     assert "blokus = swc_2027_blokus" in out and "reversixt" in out and "roborally" in out
 
 
-def test_an_unknown_game_is_one_line_with_the_closest_name(caplog):
+def test_an_unknown_game_is_one_line_with_the_closest_name(capsys):
     assert main(["match", "blokuss"]) == 2
-    (line,) = caplog.text.strip().splitlines()
-    assert "unknown game 'blokuss'; did you mean blokus?" in line
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("swc match: error: unknown game 'blokuss'; did you mean blokus?")  # no timestamp
+    assert line.endswith("; see swc match --help")
     assert registry.entry("Blokus").game_type == "swc_2027_blokus"  # names are not case-sensitive
 
 
@@ -62,9 +64,9 @@ def test_global_flags_before_match_reversixt(capsys):
     assert "every game ended with a result" in capsys.readouterr().out
 
 
-def test_a_flag_of_another_family_is_refused(caplog):
+def test_a_flag_of_another_family_is_refused(capsys):
     assert main(["match", "reversixt", "--soft-timeout", "300"]) == 2
-    assert "--soft-timeout does not apply to this game" in caplog.text
+    assert cli_errors(capsys, "swc match") == ["--soft-timeout does not apply to reversixt (a reversixt game)"]
 
 
 @pytest.mark.parametrize("game", ["reversixt", "roborally"])
@@ -75,18 +77,20 @@ def test_swc_bot_plays_the_games_of_the_other_families(game, capsys):
     assert "every game ended with a result" in capsys.readouterr().out
 
 
-def test_a_command_that_cannot_run_is_caught_before_the_first_game(capsys, caplog):
+def test_a_command_that_cannot_run_is_caught_before_the_first_game(capsys):
     assert main(["match", "piranhas", "--games", "10", "--player1", "pyhton my_bot.py --port {port}"]) == 2
-    (line,) = caplog.text.strip().splitlines()
+    err = capsys.readouterr().err
+    (line,) = err.strip().splitlines()
     assert "player1 cannot start: pyhton: command not found (command: pyhton my_bot.py --port {port})" in line
-    assert "[1/" not in capsys.readouterr().err  # no game was played
+    assert "[1/" not in err  # no game was played
 
 
-def test_a_command_that_dies_with_127_stops_the_match_at_once(capsys, caplog):
+def test_a_command_that_dies_with_127_stops_the_match_at_once(capsys):
     missing = "sh -c 'echo \"sh: 1: pyhton: not found\" >&2; exit 127' {port}"
     assert main(["match", "reversixt", "--games", "10", "--player", missing, "--player", REVERSI_BOT, *FAST_REVERSI]) == 2
-    assert "exited with code 127 before it joined; last output: sh: 1: pyhton: not found" in caplog.text
-    assert capsys.readouterr().err.count("] game ") == 1  # stopped after the first game
+    err = capsys.readouterr().err
+    assert "exited with code 127 before it joined; last output: sh: 1: pyhton: not found" in err
+    assert err.count("] game ") == 1  # stopped after the first game
 
 
 def test_an_irregular_game_says_why_and_where_its_output_and_replay_are(tmp_path, capsys):
@@ -145,15 +149,15 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
     assert process.returncode == 130
     assert "stopped after" in out and "of 200 games" in out
     played = int(out.split("stopped after ")[1].split()[0])
-    assert out.splitlines()[-1] == f"stopped after {played} of 200 games: Ctrl-C"  # never "every game ended ..."
+    assert out.splitlines()[-1] == f"stopped after {played} of 200 games: SIGINT (Ctrl-C)"  # never "every game ended ..."
     assert played >= 2 and f"{played} games of reversixt" in out
 
 
-def test_swc_replay_names_the_kinds_it_reads(tmp_path, caplog):
+def test_swc_replay_names_the_kinds_it_reads(tmp_path, capsys):
     other = tmp_path / "game.bin"
     other.write_bytes(b"\0")
     assert main(["replay", str(other)]) == 2
-    (line,) = caplog.text.strip().splitlines()
+    (line,) = cli_errors(capsys, "swc replay")
     assert "game.bin is no replay or game log" in line and ".xml (xml)" in line and ".jsonl (roborally)" in line
 
 
@@ -172,7 +176,7 @@ def test_the_xml_fixture_points_to_the_fixture_of_another_family():
     (["match", "roborally", "--map", "Nowhere"], "unknown map 'Nowhere'"),
     (["match", "reversixt", "--map", "no/such.map"], "cannot load map no/such.map"),
 ])
-def test_seat_and_option_errors_are_one_line(argv, expected, caplog):
+def test_seat_and_option_errors_are_one_line(argv, expected, capsys):
     assert main(argv) == 2
-    (line,) = caplog.text.strip().splitlines()
+    (line,) = cli_errors(capsys, "swc match")
     assert expected in line

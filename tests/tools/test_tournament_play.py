@@ -285,7 +285,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
             process.kill()
     assert process.returncode == 130, err
     stored = rows(db, "SELECT COUNT(*) FROM games")[0][0]
-    assert f"interrupted: {stored} games are in {db}; --resume continues" in err
+    assert f"stopped by SIGINT (Ctrl-C): {stored} games are in {db}; --resume continues" in err
     assert "Traceback" not in err and 1 <= stored < 20
 
 

@@ -15,8 +15,10 @@
 Every error is one line naming the value and what is accepted, exit status 2. A bot command that
 cannot be started at all is reported before any game is scheduled. Exit status 0 when every
 scheduled game (or every game up to a stopping rule's decision) is in the database, 1 otherwise
-(interrupted, or games that could not be played: ``--resume`` plays them); 2 also when a bot's
-command turned out not to play at all (the tournament stops at once, as ``swc match`` does).
+(games that could not be played: ``--resume`` plays them); 2 also when a bot's command turned
+out not to play at all (the tournament stops at once, as ``swc match`` does). SIGINT, SIGTERM and
+SIGHUP stop it as ``swc match`` (tools/stopping.py): every bot's process group ends, the
+standings and the games finished so far are printed, exit status 128 + the signal's number.
 
 Replays are kept by default in ``NAME-replays/`` beside the database ``NAME.db`` (the run page
 opens every game from there); ``--replays DIR`` puts them elsewhere.
@@ -31,6 +33,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_tournament_flags
 from swc_local.tools.tournament import binomial
 from swc_local.tools.tournament.arguments import (
@@ -87,8 +90,7 @@ def main(args: argparse.Namespace) -> int:
             return _openings(args)
         return _tournament(args)
     except (UsageError, ScheduleError, DatabaseError, BookError) as error:
-        print(f"swc tournament: error: {error}", file=sys.stderr)
-        return 2
+        return usage_error("swc tournament", str(error))
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -170,13 +172,20 @@ def _tournament(args: argparse.Namespace) -> int:
     schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)  # errors first
     check_commands(settings)
     tournament = Tournament.open(settings, args.db, resume=args.resume)
+    from swc_local.tools.players import kill_every_group
+    from swc_local.tools.stopping import stop_signals_as_interrupt
+
     try:
-        complete = _play(tournament, args)
+        with stop_signals_as_interrupt() as signals:
+            try:
+                complete = _play(tournament, args)
+            finally:
+                kill_every_group()  # what an interrupted unwind (a second Ctrl-C) left
     except BaseException as error:
         if not _interrupted(error):
             raise
-        print(f"interrupted: {len(tournament.stored)} games are in {args.db}; --resume continues", file=sys.stderr)
-        return 130
+        _print_stopped(tournament, args.db, signals.describe())
+        return signals.exit_status()
     finally:
         tournament.db.close()
     if tournament.broken:
@@ -187,6 +196,19 @@ def _tournament(args: argparse.Namespace) -> int:
         print(f"game {key} was played again after {count} worker(s) died running it (stored once)", file=sys.stderr)
     _print_report(tournament)
     return 0 if complete else 1
+
+
+def _print_stopped(tournament, db: Path, why: str) -> None:
+    """After a stop signal: the standings and each game finished so far (stdout), then why and how
+    to go on (stderr); the games are in the database already, ``--resume`` plays the rest."""
+    from swc_local.tools.match_report import game_line
+
+    if tournament.stored:
+        _print_report(tournament)
+        print("finished before the stop:")
+        for item in tournament.stored:
+            print(f"  game {item.key}: {game_line(item.result)}")
+    print(f"stopped by {why}: {len(tournament.stored)} games are in {db}; --resume continues", file=sys.stderr)
 
 
 def _interrupted(error: BaseException) -> bool:
