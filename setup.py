@@ -5,8 +5,13 @@ setuptools still needs every package named, and a static list would silently dro
 from the wheel. So the folders are searched here and each package is renamed into the namespace.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 FOLDERS = ("protocol", "games", "server", "client", "tools", "swc_pytest")
 
-setup(packages=[f"swc_local.{name}" for name in find_packages(include=[f"{folder}*" for folder in FOLDERS])])
+# Namespace packages too: the data folders (games/reversixt/maps, games/roborally/maps,
+# server/web/static) are importable folders, and setuptools only installs a folder's files
+# reliably when the folder is listed as a package (else it warns "Package would be ignored");
+# pyproject.toml's package-data names their files.
+setup(packages=[f"swc_local.{name}" for name in find_namespace_packages(
+    include=[f"{folder}*" for folder in FOLDERS], exclude=["*__pycache__*"])])

@@ -65,6 +65,8 @@ SLOW_MODULES = {
     "test_seat_soak.py",  # every game the start page offers, played to its end through the seat API
     "test_web_setup_browser.py",  # tables set up and steered in Chromium
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
+    "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
+    "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

@@ -72,7 +72,11 @@ itself: it exists for that one game, and typing it against the rules keeps it ho
 DEFAULT_PORT = 7777
 KEEP_FINISHED = 100
 """Finished games a door remembers (swc match and tests read them); older ones are forgotten."""
-DEFAULT_MAP = os.path.join(os.path.dirname(__file__), "..", "..", "games", "reversixt", "maps", "classic_2p.map")
+DEFAULT_MAP = "classic_2p.map"
+"""A bundled map by name: the rules' ``load_map`` finds it among the package's resources
+(``importlib.resources``), so it loads from a wheel, a zip or the frozen ``swc`` executable alike
+(a path beside this file's did not: the executable has no ``server/reversixt/`` folder to climb
+out of). As for any ``--map`` name, a file of that name in the working folder comes first."""
 
 
 _KEYS = ReversiSettings.model_fields

@@ -14,7 +14,9 @@ def test_the_site_builds_strictly_and_lists_a_new_game_page_by_itself(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     shutil.copytree(REPOSITORY / "docs", project / "docs")
-    for name in ("mkdocs.yml", "ARCHITECTURE.md"):  # docs/architecture.md includes ARCHITECTURE.md
+    # docs/architecture.md includes ARCHITECTURE.md; docs/manual/java.md the files tests/java/ runs
+    for name in ("mkdocs.yml", "ARCHITECTURE.md", "tests/java/SwcLocalTest.java", "tests/java/swc-local.yml"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPOSITORY / name, project / name)
     (project / "docs" / "games" / "a_new_game.md").write_text("# A new game\n\nIts page, [the differences](../differences.md).\n")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],

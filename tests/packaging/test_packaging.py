@@ -84,10 +84,11 @@ def wheel(tmp_path_factory) -> Path:
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "data",
                                                              ".socha-clients", "site"))  # other workers write there
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=300,
     )
     assert built.returncode == 0, built.stderr
+    (tmp_path / "build.log").write_text(built.stdout + built.stderr)
     (path,) = tmp_path.glob("swc_local-*.whl")
     return path
 
@@ -108,6 +109,13 @@ def test_the_wheel_installs_only_swc_local(wheel):
     entry_points = zipfile.ZipFile(wheel).read(f"{dist_info.pop()}/entry_points.txt").decode()
     assert "swc = swc_local.tools.cli:main" in entry_points
     assert "swc = swc_local.swc_pytest.plugin" in entry_points
+
+
+def test_the_build_lists_every_folder_it_installs(wheel):
+    # a data folder (maps/, static/) that is not a listed package is installed only by a
+    # deprecated fallback of setuptools, with a "Package would be ignored" warning per folder
+    log = (wheel.parent / "build.log").read_text()
+    assert "is absent from the `packages` configuration" not in log, log
 
 
 def test_every_data_file_of_the_source_folders_is_in_the_wheel(wheel):

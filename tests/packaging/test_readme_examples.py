@@ -74,7 +74,7 @@ def test_the_readme_is_short_and_links_only_to_pages_that_exist():
 def test_the_readme_quick_match_as_written(tmp_path):
     """The README's thirty-second ``swc match`` with its ``my_bot.py``; --fail-on-irregular holds."""
     (tmp_path / "my_bot.py").write_text(_example("Client.connect"))
-    (match,) = _shell_block("--fail-on-irregular player1").strip().splitlines()
+    (match,) = _shell_block("swc match piranhas --games 4 --parallel 2").strip().splitlines()
     done = subprocess.run(match, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_environment())
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "every game ended with a result"
