@@ -42,12 +42,11 @@ def _serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         log.info("stopped")
         return 128 + signal.SIGINT
-    except CannotListen as error:  # any door's port: one line, the same wording for every door
-        log.error("swc serve: %s", error)
-        return 1
-    except OSError as error:
-        log.error("cannot listen on %s: %s", settings.host, error)
-        return 1
+    except CannotListen as error:  # any door's port: one plain line, the same wording for every door
+        return usage_error("swc serve", str(error), help=False)
+    except OSError as error:  # the address itself (not one door's port): --host or local sets it
+        return usage_error("swc serve", f"cannot listen on {settings.host} ({error.strerror or error}); "
+                                        "--host HOST (server.properties: local) sets the address", help=False)
     return 0
 
 

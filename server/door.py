@@ -86,8 +86,9 @@ class Door(Protocol):
     async def handle(self, stream: trio.SocketStream) -> None:
         """One accepted connection, from its first byte to its close."""
 
-    # Optional: ``games_finished() -> int``, the games the door ended since it opened; a stopped
-    # ``swc serve`` prints them per door (server/shutdown.py). The viewer has none of its own.
+    # Optional: ``games_finished() -> int``, the games the door ended since it opened, and
+    # ``recent_games()``, the last of them one line each (server/finished_games.py); a stopped
+    # ``swc serve`` prints both (server/shutdown.py). The viewer has none of its own.
 
     def stop(self, reason: str) -> None:
         """Begin the documented end (above); never raises for one game or connection that fails."""
@@ -122,9 +123,12 @@ class CannotListen(Exception):
     connect."""
 
 
-def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: str, off: str | None = None) -> CannotListen:
+def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: str, off: str | None = None,
+                  key: str | None = None) -> CannotListen:
     """The :class:`CannotListen` for a bind failure ``raised`` (an OSError, alone or wrapped by the
-    door's own nursery); anything else is raised again as it is."""
+    door's own nursery); anything else is raised again as it is.  ``move`` is the flag and ``key``
+    the server.properties key that set the port: the line names both, as the port may come from
+    either."""
     error = raised
     if isinstance(raised, BaseExceptionGroup):
         bind_errors, rest = raised.split(OSError)
@@ -135,7 +139,8 @@ def cannot_listen(raised: BaseException, what: str, host: str, port: int, move: 
             error = error.exceptions[0]
     elif not isinstance(raised, OSError):
         raise raised
-    how = f"{move} PORT moves it" + (f", {off} turns it off" if off else "")
+    where = f" (server.properties: {key})" if key else ""
+    how = f"{move} PORT{where} moves it" + (f", {off} turns it off" if off else "")
     return CannotListen(f"cannot listen on {host}:{port} for the {what} ({error.strerror or error}); {how}")
 
 

@@ -24,9 +24,11 @@ or SSH session sends SIGHUP.  All three do the same, in this order, at every doo
      is killed with its process group (server/web/seats.py), so nothing outlives the server;
 3. every connection gets its protocol's close (XML: ``CloseConnection`` then ``</protocol>``)
    and is closed once that is flushed; players still waiting for a game are closed the same way;
-4. one plain line on stderr says what was finished: ``swc serve stopped by SIGTERM: 12 games
+4. plain lines on stderr say what was finished: ``swc serve stopped by SIGTERM: 12 games
    finished (xml 12, reversixt 0, roborally 0)`` (each door's ``games_finished``, counted
-   before the stop ended the running ones);
+   before the stop ended the running ones), then one short line per game, its door, game type
+   and result (``  xml: piranhas_2026 room R: ONE 2, TWO 0``), at most the last 20 with a
+   count of the earlier ones (server/finished_games.py);
 5. the process exits with status 128 + the signal's number (SIGINT 130, SIGTERM 143, SIGHUP
    129: the shell's convention, as ``swc match`` and ``swc tournament``; before issue 43 it was
    0), at most ``GRACE_SECONDS`` after the signal (a client that does not read its last bytes is
@@ -49,6 +51,8 @@ import sys
 import threading
 
 import trio
+
+from swc_local.server.finished_games import last_games
 
 log = logging.getLogger("swc.server")
 
@@ -97,12 +101,14 @@ def _busy(doors) -> int:
 
 def finished_summary(doors, signal_name: str) -> str:
     """``swc serve stopped by SIGTERM: 3 games finished (xml 3, reversixt 0)``: the doors that count
-    their games (``games_finished``), read before the stop ends the running ones."""
+    their games (``games_finished``), read before the stop ends the running ones; then a line
+    for each of the last games (:func:`~swc_local.server.finished_games.last_games`)."""
     counts = [(door.name, door.games_finished()) for door in doors if callable(getattr(door, "games_finished", None))]
     total = sum(count for _, count in counts)
     each = ", ".join(f"{name} {count}" for name, count in counts)
-    return f"swc serve stopped by {signal_name}: {total} game{'' if total == 1 else 's'} finished" + (
+    counts_line = f"swc serve stopped by {signal_name}: {total} game{'' if total == 1 else 's'} finished" + (
         f" ({each})" if each else "")
+    return "\n".join([counts_line, *last_games(doors, total)])
 
 
 async def stop_gracefully(server, why: str, summary=None) -> None:

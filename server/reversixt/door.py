@@ -53,6 +53,7 @@ from swc_local.protocol import reversixt as wire
 from swc_local.server.reversixt.dropin import JoinAbort, read_group
 from swc_local.server import transport
 from swc_local.server.door import cannot_listen
+from swc_local.server.finished_games import RecentGames
 from swc_local.server.limits import BurstLog
 from swc_local.server.reversixt.game import GameRunner, Seat, Timing, send_frame
 from swc_local.server.reversixt.settings import ReversiSettings, door_port
@@ -130,6 +131,7 @@ class ReversiDoor:
         self.games_started = 0
         self.finished: collections.deque[FinishedGame] = collections.deque(maxlen=KEEP_FINISHED)
         self.games_ended = 0  # all of them, not only the last KEEP_FINISHED
+        self.recent = RecentGames()  # the last ones, for the stop's summary
         self.on_finished: list[Callable[[FinishedGame], None]] = []
         # told of every game as it starts (the web viewer); may return a callback for each turn
         self.game_listeners: list[Callable[[str, Referee], Callable[[Referee], None] | None]] = []
@@ -187,6 +189,10 @@ class ReversiDoor:
     def games_finished(self) -> int:
         """Games ended by the rules since the door opened (the stop's summary)."""
         return self.games_ended
+
+    def recent_games(self) -> list[tuple[int, str]]:
+        """The last games ended by the rules, one line each (server/finished_games.py)."""
+        return self.recent.lines()
 
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
@@ -375,6 +381,7 @@ class ReversiDoor:
         self.games_ended += 1
         summary = finished.result_text().strip().replace("\n", " | ").replace("\t", " ")
         log.info("reversixt game %s ended: %s", game_id, summary)
+        self.recent.add(f"reversixt game {game_id}: {summary}")
         await self._write({".log": "".join(referee.log), ".result": finished.result_text()}, game_id)
         for callback in self.on_finished:
             callback(finished)
@@ -452,4 +459,4 @@ async def open_door(nursery, host):
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:
         raise cannot_listen(raised, "ReversiXT door", settings.host, door_settings.port, "--reversixt-port",
-                            "--no-reversixt") from None
+                            "--no-reversixt", key="reversixtPort") from None

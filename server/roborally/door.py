@@ -30,6 +30,7 @@ import trio
 from swc_local.protocol.roborally import LineDecoder, LineTooLong
 from swc_local.server import transport
 from swc_local.server.door import cannot_listen
+from swc_local.server.finished_games import RecentGames
 from swc_local.server.limits import BurstLog
 from swc_local.server.roborally.settings import RoboRallySettings, roborally_settings
 from swc_local.server.roborally.lobby import NEW, SPECTATOR, WELCOMED, Peer, Switchboard
@@ -116,6 +117,7 @@ class RoboRallyDoor:
         self.log_files: collections.deque[str] = collections.deque(maxlen=KEEP_FINISHED)
         self.finished_rooms: collections.deque[Room] = collections.deque(maxlen=KEEP_FINISHED)
         self.games_ended = 0  # by the rules, all of them, not only the last KEEP_FINISHED
+        self.recent = RecentGames()  # the last ones, for the stop's summary
         self._evicted = BurstLog(log)
         self.transport = transport.Transport(
             "Robo Rally", log, max_connections=settings.max_connections, connect=self._connect,
@@ -184,6 +186,10 @@ class RoboRallyDoor:
     def games_finished(self) -> int:
         """Games ended by the rules since the door opened (the stop's summary)."""
         return self.games_ended
+
+    def recent_games(self) -> list[tuple[int, str]]:
+        """The last games ended by the rules, one line each (server/finished_games.py)."""
+        return self.recent.lines()
 
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
@@ -291,6 +297,7 @@ class RoboRallyDoor:
             else:
                 self.games_ended += 1
                 log.info("Robo Rally game over, winner %s", room.game.winner)
+                self.recent.add(f"roborally game: winner {room.game.winner}")
             planned = room.log_file()
             if planned is not None:  # written in a thread: a large log never stalls the other doors
                 path = await trio.to_thread.run_sync(write_log_file, *planned)
@@ -341,4 +348,4 @@ async def open_door(nursery, host):
         return await nursery.start(RoboRallyDoor(roborally).run)
     except (OSError, BaseExceptionGroup) as raised:
         raise cannot_listen(raised, "Robo Rally door", roborally.host, roborally.port, "--roborally-port",
-                            "--roborally-port -1") from None
+                            "--roborally-port -1", key="roborally.port") from None

@@ -172,7 +172,8 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     try:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:  # the door's own nursery wraps the bind error
-        raise cannot_listen(raised, "web viewer", settings.host, port, "--viewer-port", "--viewer-port -1") from None
+        raise cannot_listen(raised, "web viewer", settings.host, port, "--viewer-port", "--viewer-port -1",
+                            key="viewerPort") from None
 
 
 VIEWER = ServerFamily("web", SECTION, open_door)

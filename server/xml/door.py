@@ -97,6 +97,10 @@ class XmlDoor:
         """Rooms ended since the door opened, by the rules or an admin (the stop's summary)."""
         return self.lobby.rooms_finished if self.lobby is not None else 0
 
+    def recent_games(self) -> list[tuple[int, str]]:
+        """The last rooms ended, one line each (server/finished_games.py)."""
+        return self.lobby.recent_games.lines() if self.lobby is not None else []
+
     async def handle(self, stream: trio.SocketStream) -> None:
         await self.transport.handle(stream)
 
@@ -150,7 +154,7 @@ async def open_door(nursery: trio.Nursery, host) -> XmlDoor:
     try:
         return await nursery.start(door.run)
     except (OSError, BaseExceptionGroup) as raised:
-        raise cannot_listen(raised, "XML door", door.settings.host, door.settings.port, "--port") from None
+        raise cannot_listen(raised, "XML door", door.settings.host, door.settings.port, "--port", key="port") from None
 
 
 # What the web viewer reads of this family (its ServerFamily's viewer hooks, server/xml/family.py);

@@ -55,6 +55,7 @@ from swc_local.protocol.element import Element
 from swc_local.server.xml.settings import XmlDoorSettings  # the door's own, built in its prepare (server/xml/door.py)
 from swc_local.server.xml.connection import Connection
 from swc_local.server.limits import PassphraseGate, peer_address
+from swc_local.server.finished_games import RecentGames
 from swc_local.server.xml.dialects import LOBBY_CLASSES, room_class, route
 from swc_local.server.xml.room import GameRoom, PlayerSlot, Status
 
@@ -100,6 +101,7 @@ class Lobby:
         self.test_mode = settings.test_mode
         self.test_scores: dict[str, TestScores] = {}
         self.rooms_finished = 0
+        self.recent_games = RecentGames()  # the last ones, for the stop's summary
         rate = settings.passphrase_checks_per_second
         self.passphrase_gate = PassphraseGate(rate, burst_seconds=PASSPHRASE_BURST_SECONDS, logger=log)
         self.passphrase_checks = 0  # passphrases compared (the rest were over a limit)
@@ -182,6 +184,7 @@ class Lobby:
                 del self.reservations[slot.reservation or ""]
         if not room.abandoned:
             self.rooms_finished += 1
+            self.recent_games.add(f"{room.plugin.game_type} room {room.id}: {room.result_summary or 'cancelled, no result'}")
         result = room.last_result
         if self.test_mode and result is not None and room.counts_test_scores:
             for slot, score in zip(room.slots, result.scores):

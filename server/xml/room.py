@@ -210,6 +210,7 @@ class GameRoom:
     history: list[bytes] = field(default_factory=list)
     recording: bool = False
     last_result: object | None = None  # the result the room ended with (the dialect's type)
+    result_summary: str | None = None  # that result in one short line (the log's, the stop's summary)
     abandoned: bool = False  # a join room whose only player left before the game began
     superseded: bool = False  # a <join/> room that became a room of another game under its id (Lobby._regame)
     unfinished: str | None = None  # why a running game was stopped without a result (shutdown)
@@ -641,11 +642,9 @@ class GameRoom:
         if self.status is Status.OVER:
             return
         result = self.final_result()
-        log.info(
-            "room %s ended: %s",
-            self.id,
-            ", ".join(f"{s.label} {score.cause or ''} {score.parts[0]}".replace("  ", " ") for s, score in zip(self.slots, result.scores)),
-        )
+        self.result_summary = ", ".join(
+            f"{s.label} {score.cause or ''} {score.parts[0]}".replace("  ", " ") for s, score in zip(self.slots, result.scores))
+        log.info("room %s ended: %s", self.id, self.result_summary)
         rendered_result = msg.room(self.id, result.to_element()).render(1).encode()
         self._to_all(rendered_result)
         self._to_all(msg.left(self.id).render(1).encode())

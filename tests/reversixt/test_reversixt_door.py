@@ -201,7 +201,7 @@ async def test_swc_serve_stops_when_the_door_port_is_busy():
         async with trio.open_nursery() as nursery:
             await nursery.start(Server(Settings(free_ports=True, sections={"reversixt": {"port": busy.getsockname()[1]}})).run)
     busy.close()
-    assert raised.group_contains(CannotListen, match="--reversixt-port PORT moves it, --no-reversixt turns it off")
+    assert raised.group_contains(CannotListen, match=r"--reversixt-port PORT \(server.properties: reversixtPort\) moves it, --no-reversixt turns it off")
 
 
 async def test_a_client_that_left_while_waiting_is_not_dealt_in():

@@ -45,7 +45,7 @@ async def test_a_busy_port_stops_the_server_naming_the_flag():
         async with trio.open_nursery() as nursery:
             await nursery.start(Server(Settings(free_ports=True, sections={"roborally": {"port": port}})).run)
     blocker.close()
-    assert raised.group_contains(CannotListen, match=f"{port}.*--roborally-port PORT moves it", depth=None)
+    assert raised.group_contains(CannotListen, match=f"{port}.*--roborally-port PORT .*moves it", depth=None)
 
 
 def test_default_off_for_programmatic_servers_and_52020_for_swc_serve():

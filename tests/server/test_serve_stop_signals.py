@@ -66,4 +66,38 @@ def test_swc_serve_stopped_by_a_signal_ends_its_tables_bots_and_counts_the_finis
     assert marked_processes(marker) == [], "a bot a table started outlived swc serve"
     name = signal.Signals(signum).name
     assert f"\nswc serve stopped by {name}: 1 game finished (xml 1" in text, text
+    summary = text[text.index(f"swc serve stopped by {name}"):].splitlines()
+    # the one game finished by the rules, its game type and result; the game the signal cut off is not there
+    assert re.fullmatch(r"  xml: swc_2019_piranhas room \S+: RED REGULAR \d+, BLUE REGULAR \d+", summary[1]), summary
+    assert not any(line.startswith("  ") for line in summary[2:]), summary
     assert "Traceback" not in text
+
+
+class _Door:
+    """A door that finished ``count`` games and keeps the last of them (server/finished_games.py)."""
+
+    def __init__(self, name: str, count: int):
+        from swc_local.server.finished_games import RecentGames
+
+        self.name, self.count, self.recent = name, count, RecentGames()
+        for number in range(count):
+            self.recent.add(f"{name}_game room {number}: ONE 2, TWO 0")
+
+    def games_finished(self) -> int:
+        return self.count
+
+    def recent_games(self):
+        return self.recent.lines()
+
+
+def test_the_summary_names_the_last_twenty_games_of_all_doors_and_counts_the_rest():
+    from swc_local.server.shutdown import finished_summary
+
+    xml, reversixt = _Door("xml", 23), _Door("reversixt", 2)  # the two reversixt games ended last
+    lines = finished_summary([xml, reversixt], "SIGTERM").splitlines()
+    assert lines[0] == "swc serve stopped by SIGTERM: 25 games finished (xml 23, reversixt 2)"
+    assert lines[1] == "  ... and 5 earlier games"
+    assert lines[2:] == [f"  xml: xml_game room {n}: ONE 2, TWO 0" for n in range(5, 23)] + [
+        f"  reversixt: reversixt_game room {n}: ONE 2, TWO 0" for n in range(2)]
+    assert finished_summary([_Door("xml", 1)], "SIGINT").splitlines() == [
+        "swc serve stopped by SIGINT: 1 game finished (xml 1)", "  xml: xml_game room 0: ONE 2, TWO 0"]

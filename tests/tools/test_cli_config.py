@@ -235,8 +235,14 @@ def test_a_wrong_default_game_is_named_by_its_flag_or_its_line(tmp_path, monkeyp
     assert one_line(capsys.readouterr().err).startswith("swc admin: unknown game 'no-such-game' (known: ")
 
 
-def test_a_busy_viewer_port_stops_swc_serve_with_one_line(tmp_path):
-    """Like every door's port (tests/tools/test_cli_points.py): one line naming the port and the flags, exit 1."""
+@pytest.mark.parametrize("flags, door, how", [
+    (["--port", "{taken}"], "XML door", "--port PORT (server.properties: port) moves it"),
+    (["--port", "0", "--viewer-port", "{taken}"], "web viewer",
+     "--viewer-port PORT (server.properties: viewerPort) moves it, --viewer-port -1 turns it off"),
+], ids=["xml", "viewer"])
+def test_a_busy_port_stops_swc_serve_with_one_plain_line(tmp_path, flags, door, how):
+    """Like every door's port (tests/tools/test_cli_points.py): one plain line (no timestamp, no
+    traceback) naming the address, the port and the flag and key that set it, exit 2 (issue 43)."""
     import subprocess
 
     with socket.socket() as busy:
@@ -244,14 +250,12 @@ def test_a_busy_viewer_port_stops_swc_serve_with_one_line(tmp_path):
         busy.listen()
         taken = busy.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "swc_local.server", "--port", "0", "--viewer-port", str(taken),
+            [sys.executable, "-m", "swc_local.tools.cli", "serve", *(f.format(taken=taken) for f in flags),
              "--no-reversixt", "--roborally-port", "-1"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1, done.stderr
-    errors = [line for line in done.stderr.splitlines() if " ERROR " in line]
-    assert len(errors) == 1 and errors[0].endswith(
-        f"swc serve: cannot listen on 127.0.0.1:{taken} for the web viewer (Address already in use); "
-        "--viewer-port PORT moves it, --viewer-port -1 turns it off")
-    assert "Traceback" not in done.stderr
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "cannot listen" in line]
+    assert errors == [f"swc serve: error: cannot listen on 127.0.0.1:{taken} for the {door} (Address already in use); {how}"]
+    assert " ERROR " not in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_reversixt_drop_in_refuses_a_port_out_of_range(capsys):

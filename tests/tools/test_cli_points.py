@@ -143,10 +143,11 @@ def _busy_port() -> socket.socket:
 
 
 @pytest.mark.parametrize("door, sections, flag", [
-    ("XML door", None, "--port PORT moves it"),
-    ("ReversiXT door", "reversixt", "--reversixt-port PORT moves it, --no-reversixt turns it off"),
-    ("Robo Rally door", "roborally", "--roborally-port PORT moves it, --roborally-port -1 turns it off"),
-    ("web viewer", "web", "--viewer-port PORT moves it, --viewer-port -1 turns it off"),
+    ("XML door", None, "--port PORT (server.properties: port) moves it"),
+    ("ReversiXT door", "reversixt", "--reversixt-port PORT (server.properties: reversixtPort) moves it, --no-reversixt turns it off"),
+    ("Robo Rally door", "roborally", "--roborally-port PORT (server.properties: roborally.port) moves it, "
+                                     "--roborally-port -1 turns it off"),
+    ("web viewer", "web", "--viewer-port PORT (server.properties: viewerPort) moves it, --viewer-port -1 turns it off"),
 ])
 async def test_a_busy_port_stops_the_server_the_same_way_on_every_door(door, sections, flag):
     with _busy_port() as busy:
@@ -171,10 +172,11 @@ def test_swc_serve_stops_with_one_line_on_a_busy_secondary_port(tmp_path, capsys
     with _busy_port() as busy:
         port = busy.getsockname()[1]
         code = main(["serve", "--port", "0", "--reversixt-port", str(port), "--roborally-port", "-1", "--viewer-port", "-1"])
-    assert code == 1
-    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
-    assert errors == [f"swc serve: cannot listen on 127.0.0.1:{port} for the ReversiXT door (Address already in use); "
-                      "--reversixt-port PORT moves it, --no-reversixt turns it off"]
+    assert code == 2
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+    assert capsys.readouterr().err == (
+        f"swc serve: error: cannot listen on 127.0.0.1:{port} for the ReversiXT door (Address already in use); "
+        "--reversixt-port PORT (server.properties: reversixtPort) moves it, --no-reversixt turns it off\n")
 
 
 def _match_log_folders(folder) -> list:
