@@ -58,6 +58,7 @@ SLOW_MODULES = {
     "test_socha_clients.py",  # the official socha clients, each in its own venv
     "test_socha_hase_und_igel_2025.py",
     "test_socha_piranhas_2026.py",
+    "test_socha_bare_joins.py",  # socha 1.x-5.x joining bare against swc bot, one whole game each
     "test_socha_blokus_2027.py",
     "test_socha_penguins_2023.py",
     "test_socha_mississippi_queen_2024.py",
@@ -127,7 +128,7 @@ for _module, _names in {
     "test_blokus_rules.py": {"test_random_playouts_never_raise_and_generator_agrees_with_validator"},
     "test_blokus_scenarios.py": {"test_socha_join_game_capture", "test_socha_prepared_game_capture"},
     "test_cli_config.py": {
-        "test_a_busy_viewer_port_stops_swc_serve_with_one_line",
+        "test_a_busy_port_stops_swc_serve_with_one_plain_line",
         "test_swc_serve_plays_two_swc_bots_and_stops_on_ctrl_c",
     },
     "test_cli_output.py": {

@@ -128,8 +128,8 @@ async def test_socha_games_in_prepared_rooms(start_server, socha_client):  # noq
 
 @pytest.mark.timeout(900)
 async def test_socha_joining_bare_meets_swc_bot_waiting_before_it(start_server, socha_client):  # noqa: F811
-    """Issue 43, the other order than the Piranhas 2026 case: ``swc bot hase_und_igel_2025``
-    names its game and waits on a server without ``--game`` (a ``<join/>`` alone would be Blokus
+    """Issue 43, the other order than tests/xml/test_socha_bare_joins.py (socha 1.x, 2.x, 4.x,
+    5.x): ``swc bot hase_und_igel_2025`` names its game and waits on a server without ``--game`` (a ``<join/>`` alone would be Blokus
     2027); the socha 3.7.2 player joins as it always does, without a game type, takes the seat
     beside it and both play the game to its end."""
     python = await trio.to_thread.run_sync(socha_client, "3.7.2")

@@ -16,8 +16,6 @@ The venv with socha comes from :mod:`tests.socha_clients` (built once from PyPI,
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,8 +23,7 @@ import trio
 
 from tests.helpers import TESTS
 from tests.socha_clients import socha_client  # noqa: F401  (the fixture)
-from tests.processes import run_process
-from tests.socha_games import RESULT, game_results, prepare, run_bot
+from tests.socha_games import game_results, prepare, run_bot
 
 BOT = TESTS / "foreign_clients" / "socha_piranhas_2026.py"
 GAMES_PER_BATCH = 2
@@ -72,36 +69,3 @@ async def test_socha_4_3_9_random_bots(start_server, socha_client, how):  # noqa
             assert reason.startswith(("alpha", "beta")) or reason == "Beide Spieler sind gleichauf", reason
         else:
             assert reason.startswith(("ONE ", "TWO ")) or reason == "Beide Spieler sind gleichauf", reason
-
-
-async def test_socha_4_3_9_joining_bare_meets_swc_bot_piranhas_2026(start_server, socha_client):  # noqa: F811
-    """Issue 43: ``swc serve`` without ``--game`` (so ``<join/>`` alone would be Blokus 2027),
-    the socha 4.3.9 player joins as it always does, without a game type, and waits; then
-    ``swc bot piranhas_2026`` joins naming its game.  They meet in one Piranhas 2026 room and
-    play it to the end (they used to wait in two rooms until killed)."""
-    python = socha_client("4.3.9")
-    server = await start_server(soft_timeout_ms=20_000, hard_timeout_ms=30_000)
-    port = server.door("xml").port
-    lobby = server.door("xml").lobby
-    outputs: list[tuple[int, str]] = []
-    swc_bot: list[subprocess.CompletedProcess] = []
-
-    async def socha() -> None:
-        outputs.append(await run_bot(python, BOT, port, 1, timeout=240))
-
-    async def reference_bot() -> None:
-        with trio.fail_after(120):  # the socha player waits first, in a room of defaultGame
-            while not lobby.bare_rooms:
-                await trio.sleep(0.05)
-        command = [sys.executable, "-m", "swc_local.tools.cli", "bot", "piranhas_2026", "--port", str(port)]
-        with trio.fail_after(240):
-            swc_bot.append(await run_process(command, capture_stdout=True, capture_stderr=True))
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(socha)
-        nursery.start_soon(reference_bot)
-    code, output = outputs[0]
-    assert code == 0, output[-3000:]
-    assert "PEER left" in output and RESULT.search(output), output[-3000:]
-    assert RESULT.search(output)[2] == "True", output[-3000:]  # a regular end
-    assert swc_bot[0].returncode == 0, swc_bot[0].stderr.decode()[-3000:]
