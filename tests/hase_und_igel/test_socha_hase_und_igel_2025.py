@@ -133,7 +133,7 @@ async def test_socha_joining_bare_meets_swc_bot_waiting_before_it(start_server, 
     2027); the socha 3.7.2 player joins as it always does, without a game type, takes the seat
     beside it and both play the game to its end."""
     python = await trio.to_thread.run_sync(socha_client, "3.7.2")
-    server = await start_server(join_timeout=False)
+    server = await start_server(sections={"xml": {"join_timeout": False}})
     port = server.door("xml").port
     lobby = server.door("xml").lobby
     swc_bot: list = []
