@@ -20,10 +20,16 @@ from swc_local.client.messages import Closed, Error, Joined, Memento, MoveReques
 log = logging.getLogger("swc.bot")
 
 def choose_move(plugin: GamePlugin, game, rng: random.Random, strategy: str = "random"):
-    """The bot's answer to a move request: ``plugin.random_move`` or, greedy, ``plugin.greedy_move``."""
-    if strategy == "greedy":
+    """The bot's answer to a move request on the ladder's rung ``strategy`` (client/ladder.py):
+    ``plugin.random_move``; greedy: ``plugin.greedy_move`` where the season has its own, else one
+    ply on its strategy's evaluation; search-short and search-long: client/search.py with the
+    season's strategy module and the rung's node budget."""
+    if strategy == "random":
+        return plugin.random_move(game, rng)
+    if strategy == "greedy" and hasattr(plugin, "greedy_move"):
         return plugin.greedy_move(game, rng)
-    return plugin.random_move(game, rng)
+    from swc_local.client import ladder
+    return ladder.choose(plugin.entry.strategy, strategy, game, rng)
 
 
 @dataclass
