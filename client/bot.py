@@ -170,11 +170,12 @@ def _bot(args) -> int:
     if game is None:
         return _usage_error(registry.unknown_game_message(args.game))
     family = bots.family(game.family)
-    offered = [name for name, _ in game.strengths] or ["random"]
+    from swc_local.client import ladder
+    offered = list(ladder.rungs(game))
     if args.strategy is not None and args.strategy not in offered:
         return _usage_error(f"--strategy {args.strategy!r}: the reference bot of {game.name} plays {' or '.join(offered)}")
     if family is not None:  # a game of another family: its own reference bot (client/bots.py)
-        flags = game.bot_flags if args.strategy is None else game.strength_flags(args.strategy)
+        flags = game.bot_flags if args.strategy is None else dict(game.strengths).get(args.strategy, ("--strategy", args.strategy))
         argv = [*flags, "--host", args.host]
         argv += ["--port", str(args.port)] if args.port is not None else []
         argv += ["--seed", str(args.seed)] if args.seed is not None else []

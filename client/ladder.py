@@ -32,6 +32,25 @@ def rungs(entry: Any) -> tuple[str, ...]:
     return RUNGS
 
 
+def command(entry: Any, rung: str | None = None) -> list[str]:
+    """The reference bot's command at ``rung`` (None: the game's default reference bot), with the
+    runner's ``{host}``, ``{port}``, ``{reservation}`` and ``{seed}`` placeholders; ValueError
+    naming the rungs the game offers if it has no ``rung``.
+
+    Today the commands are still the entries' (``entry.bot_command``); the search rungs reach
+    every XML season through ``swc bot GAME --strategy RUNG``."""
+    if rung is None:
+        return entry.bot_command()
+    offered = rungs(entry)
+    if rung not in offered:
+        raise ValueError(f"rung {rung!r}: {entry.name} offers {', '.join(offered)}")
+    if rung in dict(entry.strengths):
+        return entry.bot_command(rung)
+    args = entry.bot_command()
+    return [*args, "--strategy", rung] if "--strategy" not in args else \
+        [*args[:args.index("--strategy") + 1], rung, *args[args.index("--strategy") + 2:]]
+
+
 def choose(strategy: Any, rung: str, game: Any, rng: random.Random) -> Any | None:
     """The move of ``rung`` for the seat on turn in ``game`` (what the reference bot holds)."""
     if strategy is None:
