@@ -76,7 +76,7 @@ def tournament_sources(paths: list[Path], book) -> dict:
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
                      task_status=trio.TASK_STATUS_IGNORED) -> None:
     from swc_local.server.families import FAMILIES
-    from swc_local.server.web.app import WebContext
+    from swc_local.server.web.context import WebContext
     from swc_local.server.web.auth import Gate
     from swc_local.server.web.door import WebDoor
     from swc_local.server.web.files import family_readers, upload_readers
