@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import trio
@@ -28,12 +28,18 @@ class Server:
     family's ``prepare`` builds its door from the house's settings (its own section and the
     house's fields); ``prepared`` holds doors a caller built itself, by family name (tests and
     ``swc match``: an XML door whose rooms start from a given position), which their families
-    then start instead of building their own.
+    then start instead of building their own.  ``families`` names the wire families whose doors
+    open (None: every one); the viewer follows its own settings either way.  A caller that plays
+    one family's games (``swc match`` of an XML game) opens only that family's door, so the
+    other families' ports are never taken and the caller names no other family.
     """
 
-    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None,
+                 families: Collection[str] | None = None) -> None:
         self.settings = settings
-        self.families = all_doors()  # every family of this server, then the viewer (the viewer reads it)
+        doors = all_doors()  # every family of this server, then the viewer (the viewer reads it)
+        self.families = doors if families is None else tuple(
+            door for door in doors if door.name in families or door is doors[-1])
         self._host: trio.Nursery | None = None
         self.doors: list = []  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer

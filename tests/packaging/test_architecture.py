@@ -148,11 +148,6 @@ FAMILY_TUPLES = ("swc_local.games.registry", "swc_local.games.entry", "swc_local
 FAMILY_CONSTANTS = frozenset({"XML"})  # the names of a family's constant (games/entry.py)
 GAME_TYPE = re.compile(r"^swc_\d{4}_[a-z_]+$")
 
-ALLOWED = {
-    # the XML family's match adapter switches ReversiXT's door off by its section's name; a door-neutral
-    # "this family's door only" setting needs the host change's settings (server/config.py)
-    ("swc_local.tools.xml_match", "names 'reversixt'"): "removed with the host change's per-door settings",
-}
 
 
 def _games() -> list[tuple[str, str, set[str]]]:
@@ -221,25 +216,11 @@ def games_named(modules: dict[str, Path] = PACKAGE_MODULES) -> list[str]:
                         for operand in (node.left, *node.comparators)):
                     found.append((module, node.lineno, "branches on the family XML"))
     unique = list(dict.fromkeys(found))
-    return [f"{module}:{line} {what}" for module, line, what in unique if (module, what) not in ALLOWED]
+    return [f"{module}:{line} {what}" for module, line, what in unique]
 
 
 def test_generic_code_names_no_game_and_no_family():
     assert games_named() == []
-
-
-def test_the_allow_list_names_only_what_is_still_there():
-    """Each allowed place still names its game or family (an entry that no longer applies goes)."""
-    import tests.packaging.test_architecture as this
-
-    saved = dict(this.ALLOWED)
-    this.ALLOWED.clear()
-    try:
-        found = games_named()
-    finally:
-        this.ALLOWED.update(saved)
-    still = {(line.split(":")[0], line.split(" ", 1)[1]) for line in found}
-    assert set(saved) <= still
 
 
 def _planted(tmp_path: Path, module: str, extra: str) -> dict[str, Path]:
