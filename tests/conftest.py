@@ -68,6 +68,7 @@ SLOW_MODULES = {
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
+    "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

@@ -141,10 +141,9 @@ def _main_file(archive: Path, root: Path, named: str | None) -> str:
             raise ArchiveError(f"{archive}: no file {named!r} in the archive")
         return path.relative_to(root.resolve()).as_posix()
     found = _candidates(root)
-    if not found:
-        top = [p for p in root.iterdir() if p.is_dir() and p.name not in IGNORED_TOP]
-        if len(top) == 1:
-            found = _candidates(top[0])
+    top = [p for p in root.iterdir() if p.is_dir() and p.name not in IGNORED_TOP]
+    if len(top) == 1:  # both places count: a jar beside a folder with a start.sh is two candidates
+        found += _candidates(top[0])
     names = sorted(p.relative_to(root).as_posix() for p in found)
     if not names:
         raise ArchiveError(f"{archive}: no main file (a single *.jar or start.sh at the top or in one top folder); "
