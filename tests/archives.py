@@ -78,3 +78,37 @@ def java_player_zip(path: Path, work: Path) -> Path:
     with zipfile.ZipFile(path, "w") as zipped:
         zipped.write(built, "my_player.jar")
     return path
+
+
+SOCHA_START_SH = """#!/bin/sh
+
+# Exit immediately if any command fails
+set -e
+
+# Sets the environment variable, which adds the directory to the list of paths that Python searches for modules and packages when they are imported.
+export PYTHONPATH=./{folder}/packages:$PYTHONPATH
+
+# Run the logic.py script with start arguments
+{python3} ./{folder}/logic.py "$@"
+"""
+
+
+def socha_player_zip(path: Path, venv_python: Path, script: Path, folder: str = "my_player") -> Path:
+    """A socha client packed as socha's package builder packs it (``socha/utils/package_builder.py``:
+    ``FOLDER/logic.py``, ``FOLDER/packages/``, ``FOLDER/start.sh`` run from the archive's root).
+
+    Two differences, both because the tests may not download: ``packages/`` is the socha venv's
+    installed site-packages (the builder downloads wheels and its start.sh installs them with
+    ``pip install --no-index`` at each start), and ``python3`` is the interpreter that venv was
+    made from (a compiled socha needs that same Python version; the contest's image has one)."""
+    site = subprocess.run([str(venv_python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    base = subprocess.run([str(venv_python), "-c", "import sys; print(sys._base_executable)"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zipped:
+        zipped.writestr(f"{folder}/start.sh", SOCHA_START_SH.format(folder=folder, python3=base))
+        zipped.write(script, f"{folder}/logic.py")
+        for file in sorted(Path(site).rglob("*")):
+            if file.is_file() and "__pycache__" not in file.parts:
+                zipped.write(file, f"{folder}/packages/{file.relative_to(site).as_posix()}")
+    return path

@@ -1,7 +1,8 @@
 """Client archives (issue 44) playing real games wherever a bot command is taken: ``swc match``
 (a team's ``start.sh`` in both option spellings with extra parameters; a Java player packed as
-the template packs it, run by ``java -jar`` with Debian's JDK), ``swc tournament --bot
-NAME=team.zip`` and the pytest fixture."""
+the template packs it, run by ``java -jar`` with Debian's JDK; the official socha client from
+PyPI packed as socha's builder packs it), ``swc tournament --bot NAME=team.zip`` and the pytest
+fixture."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import pytest
 
 from swc_local.tools import archive
 from swc_local.tools.cli import main
-from tests.archives import java_player_zip, pack, reference_bot_zip, start_sh
+from tests.archives import java_player_zip, pack, reference_bot_zip, socha_player_zip, start_sh
+from tests.socha_clients import socha_client  # noqa: F401 -- the fixture
 from tests.helpers import cli_errors
 
 GAME = "swc_2026_piranhas"
+SOCHA_BOT = Path(__file__).resolve().parent.parent / "socha_bots" / "hui25_random.py"
 
 
 @pytest.fixture(autouse=True)
@@ -97,3 +100,13 @@ def test_the_pytest_fixture_plays_an_archive(pytester, tmp_path):
             assert game.bot.cause == "REGULAR", game
     """)
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_a_socha_client_packed_as_socha_packs_it_plays_a_game(socha_client, tmp_path, capsys):
+    player = socha_player_zip(tmp_path / "my_player.zip", socha_client("3.7.2"), SOCHA_BOT)
+    assert archive.resolve(str(player)).main == "my_player/start.sh"
+    code = main(["match", "hase_und_igel_2025", "--games", "1", "--seed", "3", "--player1", str(player),
+                 "--fail-on-irregular", "player1"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "REGULAR 1" in out.split("player1   ", 1)[1].splitlines()[0]
