@@ -114,6 +114,9 @@ class WebContext:
         self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
         self.tables = None  # every family's persons' tables (server/web/table_host.py); None in swc view
+        # pages a layer above lends the viewer, as it lends tournament sources (swc view --archives:
+        # tools/archive_page.py); they sit behind the same gate as every page
+        self.extra_routes: list = []
 
     @property
     def reading(self) -> trio.Lock:
@@ -507,6 +510,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
         *tournament_routes(context, SECURITY_HEADERS),
         Route("/api/games/{game_id}/control", api_control, methods=["POST"]),
+        *context.extra_routes,
     ]
     app = Starlette(routes=routes)
     return GatedApp(app, gate)
