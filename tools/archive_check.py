@@ -23,6 +23,7 @@ from pathlib import Path
 
 from swc_local.games import registry
 from swc_local.tools.archive import resolve
+from swc_local.tools.players import command_text
 from swc_local.tools.results import ABSENT_CAUSES, REGULAR, GameResult
 from swc_local.tools.runner import GameSpec, play_games, require_commands, seat_seed
 
@@ -56,6 +57,7 @@ class CheckReport:
     game: str
     seed: int
     rows: list[CheckRow]
+    command: str = ""  # what the client was started as (an archive: its resolved command)
     error: str | None = None  # the client could not be started at all
 
     @property
@@ -64,7 +66,7 @@ class CheckReport:
 
     def to_dict(self) -> dict:
         return {"archive": self.spec, "game": self.game, "seed": self.seed, "passed": self.passed,
-                "error": self.error, "games": [asdict(row) | {"passed": row.passed} for row in self.rows]}
+                "command": self.command, "error": self.error, "games": [asdict(row) | {"passed": row.passed} for row in self.rows]}
 
 
 def measured(command: list[str], into: Path) -> list[str]:
@@ -91,7 +93,7 @@ async def run_check(spec: str, game: str, *, games: int = DEFAULT_GAMES, seed: i
                  for i in range(games)]
         records = await play_games(specs, give_up_after=None)
         rows = [_row(record, spec_, figures) for record, spec_ in zip(records, specs)]
-    return CheckReport(spec=spec, game=entry.game_type, seed=seed, rows=rows)
+    return CheckReport(spec=spec, game=entry.game_type, seed=seed, rows=rows, command=command_text(client))
 
 
 def _row(record: GameResult, spec: GameSpec, figures: Path) -> CheckRow:
@@ -124,7 +126,7 @@ def table_lines(report: CheckReport) -> list[str]:
                      for r in report.rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = [f"check of {report.spec} in {report.game}: {len(report.rows)} games against the reference bot, "
-             f"seats swapped, seed {report.seed}", ""]
+             f"seats swapped, seed {report.seed}", f"client: {report.command}", ""]
     lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.append("")
     for row in report.rows:

@@ -38,6 +38,7 @@ from swc_local.games import registry
 from swc_local.server.web.app import SECURITY_HEADERS, BodyRefused, peer_of, read_body
 from swc_local.tools.archive import ArchiveError, resolve
 from swc_local.tools.archive_check import run_check
+from swc_local.tools.players import command_text
 from swc_local.tools.runner import CommandError
 
 log = logging.getLogger("swc.archives")
@@ -145,7 +146,7 @@ def routes(context, folder: Path) -> list[Route]:
             log.info("archives: an upload from %s refused: %s", peer_of(request), line)
             return reply({"error": line}, 400)
         shelf.items[aid] = {"name": name or "team", "file": request.headers.get("x-file-name", "")[:MAX_TEXT],
-                            "params": params, "main": player.main, "check": None}
+                            "params": params, "main": player.main, "command": command_text(player.command), "check": None}
         shelf.save()
         log.info("archives: %s uploaded %r (%s)", peer_of(request), name, player.main)
         return reply({"id": aid, **shelf.items[aid]})
