@@ -46,7 +46,7 @@ from pathlib import Path
 
 from swc_local.tools.archive_unpack import ArchiveError, ArchiveLimits, cache_root, unpack
 
-__all__ = ["ArchiveError", "ArchiveLimits", "Player", "is_archive_spec", "resolve", "resolve_command"]
+__all__ = ["ArchiveError", "ArchiveLimits", "Player", "is_archive_spec", "resolve", "resolve_command", "table_command"]
 
 SPELLING_ENV = "SWC_ARCHIVE_OPTIONS"
 SPELLINGS = {
@@ -115,6 +115,12 @@ def resolve(spec: str | list[str], *, cache: str | os.PathLike | None = None, sp
 def resolve_command(command: str | list[str]) -> str | list[str]:
     """The command to start: an archive spec's, or ``command`` itself (tools/players.py)."""
     return resolve(command).command if is_archive_spec(command) else command
+
+
+def table_command(command: str) -> str:
+    """A seat's command of the viewer's tables as one line: an archive spec resolved, any other
+    as given (``swc serve`` lends this to the server's table host, tools/cli.py)."""
+    return shlex.join(resolve(command).command) if is_archive_spec(command) else command
 
 
 _RESOLVED: dict[tuple, tuple[Path, str, list[str]]] = {}
