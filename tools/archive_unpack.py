@@ -146,6 +146,9 @@ def _extract(archive: Path, into: Path, limits: ArchiveLimits) -> None:
                     os.chmod(path, mode | stat.S_IRUSR | stat.S_IWUSR)
     except zipfile.BadZipFile as error:
         raise ArchiveError(f"{archive}: a broken ZIP archive ({error})") from None
+    except OSError as error:  # a name both a file and a folder, a name too long, ...
+        raise ArchiveError(f"{archive}: cannot unpack {Path(error.filename or '?').name!r}: "
+                           f"{error.strerror or error}") from None
 
 
 def _check_entry(archive: Path, entry: zipfile.ZipInfo) -> None:

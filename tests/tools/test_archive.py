@@ -11,6 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from swc_local.tools import archive
 from swc_local.tools.archive_unpack import ArchiveLimits, unpack
@@ -103,3 +105,28 @@ def test_two_processes_unpacking_at_once_share_one_folder(tmp_path):
     assert [p.name for p in (tmp_path / "c").iterdir()] == [Path(folders[0]).name]  # no partial folder left
     with zipfile.ZipFile(team) as zipped:
         assert len(list(Path(folders[0], "team", "lib").iterdir())) == len(zipped.namelist()) - 1
+
+
+PARTS = st.sampled_from(["..", ".", "", "a", "b.jar", "start.sh", "/", "\\", "C:", "..\\x", "~"])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(names=st.lists(st.lists(PARTS, min_size=1, max_size=4).map("/".join), min_size=1, max_size=4, unique=True))
+def test_no_entry_name_writes_outside_the_cache_folder(names, tmp_path):
+    """Whatever names an archive holds, unpacking refuses it or writes only inside its folder."""
+    case = tmp_path / f"case{len(list(tmp_path.iterdir()))}"
+    case.mkdir()
+    path = case / "team.zip"
+    with zipfile.ZipFile(path, "w") as zipped:
+        for name in names:
+            zipped.writestr(zipfile.ZipInfo(name or "x"), b"data")
+    cache = case / "cache"
+    try:
+        folder = unpack(path, cache, ArchiveLimits())
+    except archive.ArchiveError as error:  # one line, never a traceback
+        assert "\n" not in str(error)
+        folder = None
+    outside = [p for p in case.rglob("*") if not p.is_relative_to(cache) and p != path]
+    assert outside == []
+    if folder is not None:
+        assert all(p.resolve().is_relative_to(folder.resolve()) for p in folder.rglob("*"))
