@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from swc_local.games import registry
@@ -41,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
 
     from swc_local.tools.archive import ArchiveError
     from swc_local.tools.archive_check import run_check, table_lines
+    from swc_local.tools.players import kill_every_group
     from swc_local.tools.runner import CommandError
+    from swc_local.tools.stopping import stop_signals_as_interrupt
 
     game = registry.entry(args.game)
     if game is None:
@@ -51,9 +54,16 @@ def run(args: argparse.Namespace) -> int:
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     try:
-        report = trio.run(lambda: run_check(args.archive, game.game_type, games=args.games, seed=args.seed,
-                                            start_timeout=args.start_timeout, game_timeout=args.game_timeout,
-                                            logs=args.logs))
+        with stop_signals_as_interrupt() as signals:
+            try:
+                report = trio.run(lambda: run_check(args.archive, game.game_type, games=args.games, seed=args.seed,
+                                                    start_timeout=args.start_timeout, game_timeout=args.game_timeout,
+                                                    logs=args.logs))
+            except KeyboardInterrupt:  # Ctrl-C, SIGTERM: every bot's process group was stopped
+                print(f"swc check: stopped by {signals.describe()}; no verdict", file=sys.stderr)
+                return signals.exit_status()
+            finally:
+                kill_every_group()
     except ArchiveError as error:
         return usage_error("swc check", str(error), help=False)
     except CommandError as error:

@@ -8,7 +8,12 @@ sends an illegal move fail with the criterion named and exit 1; a broken archive
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +88,22 @@ def test_a_broken_archive_is_one_line_and_no_game(tmp_path, capsys):
     assert main(["check", str(broken), "--game", "piranhass"]) == 2
     (line,) = cli_errors(capsys, "swc check")
     assert line.startswith("unknown game 'piranhass'")
+
+
+def test_sigterm_stops_the_check_and_its_client(tmp_path):
+    started = tmp_path / "started"
+    sleeper = pack(tmp_path / "sleeper.zip", {"start.sh": f"#!/bin/sh\necho $$ > {started}\nexec sleep 600\n"})
+    swc = Path(sys.executable).parent / "swc"
+    process = subprocess.Popen([str(swc), "check", str(sleeper), "--game", "piranhas", "--start-timeout", "300"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
+    deadline = time.monotonic() + 120
+    while not (started.exists() and started.read_text().strip()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int(started.read_text())
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert err.strip() == "swc check: stopped by SIGTERM; no verdict" and "Traceback" not in err
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
