@@ -43,6 +43,7 @@ class Server:
         self._host: trio.Nursery | None = None
         self.doors: list = []  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
+        self.command_resolver = None  # how the viewer's tables read a command seat (server/web/table_host.py)
         given = dict(prepared or {})
         # each family's door as built before any listens: a setting it cannot use raises here
         self.prepared: dict = given | prepare_doors(self, tuple(f for f in self.families if f.name not in given))
@@ -75,7 +76,7 @@ async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> 
     await Server(settings).run(task_status=task_status)
 
 
-def run(settings: Settings) -> int | None:
+def run(settings: Settings, command_resolver=None) -> int | None:
     """``trio.run`` the server until a stop signal (its number is returned: the command exits with
     128 + it), with plain exceptions for the command line.
 
@@ -90,7 +91,9 @@ def run(settings: Settings) -> int | None:
     from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
 
     try:
-        signum = trio.run(serve_until_signalled, Server(settings))
+        server = Server(settings)
+        server.command_resolver = command_resolver  # lent by the swc command (tools/): archives at tables
+        signum = trio.run(serve_until_signalled, server)
         log.info("stopped")
         return signum
     except BaseExceptionGroup as group:

@@ -68,6 +68,7 @@ SLOW_MODULES = {
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
+    "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -75,6 +76,11 @@ SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_2025_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_match.py": {"test_eight_reference_games_alternate_colours_and_write_replays"},
+    "test_web_seat_archives.py": {"test_an_archive_takes_a_command_seat_and_plays_against_a_person"},
+    "test_archive_page.py": {"test_a_person_uploads_names_and_tests_an_archive_in_the_browser"},
+    "test_archive_check.py": {"test_a_good_archive_passes_with_its_memory_and_cpu", "test_a_client_that_never_joins_fails_joined",
+                              "test_a_client_that_moves_illegally_fails_moved_legally",
+                              "test_sigterm_stops_the_check_and_its_client"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},

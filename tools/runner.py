@@ -47,6 +47,7 @@ from pathlib import Path
 import trio
 
 from swc_local.tools import families
+from swc_local.tools.archive import ArchiveError, is_archive_spec, resolve, resolve_command
 from swc_local.tools.players import command_text, expand, own_python, wait_or_stop
 from swc_local.tools.results import (
     ABSENT_CAUSES, CANNOT_START, CRASHED, NEVER_JOINED, REGULAR, GameResult, SeatResult, absent_last,
@@ -88,6 +89,8 @@ def check_command(command: str | list[str]) -> str | None:
         argv = own_python(shlex.split(command) if isinstance(command, str) else list(command))
     except ValueError as error:
         return f"cannot read the command {command!r}: {error}"
+    if is_archive_spec(argv):
+        return _archive_problem(argv)
     if not argv:
         return "the command is empty"
     program = argv[0]
@@ -101,6 +104,19 @@ def check_command(command: str | list[str]) -> str | None:
         return None
     if shutil.which(program) is None:
         return f"{program}: command not found (command: {command_text(command)})"
+    return None
+
+
+def _archive_problem(argv: list[str]) -> str | None:
+    """None if the archive unpacks, has one main file and its starter exists, else the line."""
+    try:
+        player = resolve(argv)
+    except ArchiveError as error:
+        return str(error)
+    if player.main.lower().endswith(".jar") and shutil.which("java") is None:
+        return f"java: command not found (needed for the jar {player.main} of {player.archive})"
+    if shutil.which("env") is None:
+        return "env: command not found (it starts an archive's main file in the archive's folder)"
     return None
 
 
@@ -227,9 +243,10 @@ async def _play_seats(family, game_type: str, spec: GameSpec, seats: list[_Seat]
                 seat = seats[k]
                 seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
                 values = dict(table.values(k), seed=seed, game=game_type)
-                seat.argv = expand(seat.command, **values)
+                command = resolve_command(seat.command)
+                seat.argv = expand(command, **values)
                 seat.without_reservation = "reservation" in values and not any(
-                    "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
+                    "{reservation}" in word for word in ([command] if isinstance(command, str) else command))
                 await processes.start(seat.run)
                 cause = await seat.join(table, spec.start_timeout)
                 if cause is not None:

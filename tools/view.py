@@ -5,6 +5,9 @@ official servers' ``.xml``/``.xml.gz``), ReversiXT move logs (ours and the refer
 ``log_game.txt``) and Robo Rally game logs (``.jsonl``). It serves the same pages and API as
 ``swc serve``'s viewer (server/web/) until Ctrl-C; more files can be dropped on the start page.
 
+``swc view --archives DIR`` adds the archives page (``/archives``, tools/archive_page.py): upload
+a team's ZIP, name it, set its extra parameters and run the contest's test on it.
+
 A ``swc tournament`` database (``swc view course.db``) gets its run page (``/tournament/t1``):
 standings, crosstable, the LLR and Elo after every pair, irregular ends and every game, each
 opening in the viewer; a running tournament's page follows the database as it is written.
@@ -27,7 +30,9 @@ log = logging.getLogger("swc.view")
 
 def add_commands(commands) -> None:
     view = commands.add_parser("view", help="show replays and game logs in the browser (no game server needed)")
-    view.add_argument("files", nargs="+", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt, Robo Rally .jsonl or a swc tournament database")
+    view.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt, Robo Rally .jsonl or a swc tournament database")
+    view.add_argument("--archives", type=Path, metavar="DIR",
+                      help="the archives page (/archives): upload, name and test client archives, kept in DIR (changes need --password)")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
     view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
     view.add_argument("--password", help="passphrase the pages ask for when --host is not loopback")
@@ -74,7 +79,7 @@ def tournament_sources(paths: list[Path], book) -> dict:
 
 
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
-                     task_status=trio.TASK_STATUS_IGNORED) -> None:
+                     archives: Path | None = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
     from swc_local.server.families import FAMILIES
     from swc_local.server.web.context import WebContext
     from swc_local.server.web.auth import Gate
@@ -84,10 +89,16 @@ async def serve_book(book, host: str, port: int, password: str | None, *, tourna
     # 5 passphrase checks a second per peer; an uploaded file is read as swc serve reads one
     context = WebContext(book, Gate(host, password), readers=family_readers(FAMILIES), upload_readers=upload_readers(FAMILIES))
     context.tournaments = dict(tournaments or {})
+    if archives is not None:
+        from swc_local.tools import archive_page
+
+        context.extra_routes = archive_page.routes(context, archives)
     door = WebDoor(context, host, port)
     async with trio.open_nursery() as nursery:
         await nursery.start(door.run)
         print(f"viewer on {door.url}/", flush=True)
+        if archives is not None:
+            print(f"  {door.url}/archives  archives: {archives}", flush=True)
         for tid, source in context.tournaments.items():
             print(f"  {door.url}/tournament/{tid}  tournament: {source.path}", flush=True)
         for record in book.records.values():
@@ -103,6 +114,8 @@ def _view(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         return usage_error("swc view", f"--port must be 0..65535, not {args.port}")
+    if not args.files and args.archives is None:
+        return usage_error("swc view", "give a FILE to show, or --archives DIR for the archives page")
     if not is_loopback(args.host) and not args.password:
         return usage_error("swc view", f"--host {args.host} is not loopback: give --password for the pages to ask for")
     try:
@@ -111,7 +124,7 @@ def _view(args: argparse.Namespace) -> int:
     except (ValueError, FileError) as error:
         return usage_error("swc view", str(error))
     try:
-        trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments)
+        trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments, args.archives)
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -130,11 +143,13 @@ def _view(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _serve_until_signalled(book, host: str, port: int, password: str | None, tournaments=None) -> None:
+async def _serve_until_signalled(book, host: str, port: int, password: str | None, tournaments=None,
+                                 archives: Path | None = None) -> None:
     import signal
 
     async with trio.open_nursery() as nursery:
-        await nursery.start(functools.partial(serve_book, tournaments=tournaments), book, host, port, password)
+        await nursery.start(functools.partial(serve_book, tournaments=tournaments, archives=archives),
+                            book, host, port, password)
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for _ in signals:
                 log.info("stopped")

@@ -68,6 +68,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/play-from/{index}", game_api.api_play_from, methods=["POST"]),
         *tournament_routes(context, SECURITY_HEADERS),
         Route("/api/games/{game_id}/control", game_api.api_control, methods=["POST"]),
+        *context.extra_routes,
     ]
     app = Starlette(routes=routes)
     app.state.context = context

@@ -69,6 +69,9 @@ class WebContext:
         self.uploads_reading = 0  # upload bodies being read now (at most UPLOADS_AT_ONCE)
         self._reading: trio.Lock | None = None
         self.tables = None  # every family's persons' tables (server/web/table_host.py); None in swc view
+        # pages a layer above lends the viewer, as it lends tournament sources (swc view --archives:
+        # tools/archive_page.py); they sit behind the same gate as every page
+        self.extra_routes: list = []
 
     @property
     def reading(self) -> trio.Lock:

@@ -168,6 +168,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     register_person_tables(families, context.tables)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
+    context.tables.resolve_command = server.command_resolver
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

@@ -106,6 +106,10 @@ class TableHost:
         self.tables: dict[str, Any] = {}  # table id -> a family's table (``done()``, ``seats``, ``processes``)
         self.seats: dict[str, Any] = {}  # seat id -> a family's person's seat
         self.nursery: trio.Nursery | None = None
+        # how a command seat's command is read, lent by a layer above (``swc serve`` run by the
+        # ``swc`` command: a client archive's spec becomes its start command, tools/archive.py);
+        # None: started as given (the server itself never unpacks an archive)
+        self.resolve_command: Callable[[str], str] | None = None
 
     def register(self, tables: FamilyTables) -> None:
         """A family's tables, offered from now on (the fallback family is kept last)."""
@@ -132,6 +136,8 @@ class TableHost:
         """A table for ``request`` made by the family whose game it names; its seats as JSON."""
         game = request.get("game") if isinstance(request.get("game"), str) else None
         family = self.family_for(game)
+        if self.resolve_command is not None:
+            request = await self._resolved(request)
         try:
             answer = family.create(self, request)
         except NotOffered as offered:
@@ -139,6 +145,22 @@ class TableHost:
             raise TableError(f"a table is for {', '.join(named)}{' or ' if named else ''}{offered}, "
                              f"not {request.get('game')!r}"[:400]) from None
         return await answer if isinstance(answer, Awaitable) else answer
+
+    async def _resolved(self, request: dict) -> dict:
+        """``request`` with every command seat's command read by :attr:`resolve_command` (in a
+        thread: an archive is hashed, and unpacked the first time); its ValueError is the answer."""
+        seats = request.get("seats")
+        if not isinstance(seats, list):
+            return request
+        out = []
+        for item in seats:
+            if isinstance(item, dict) and item.get("kind") == "command" and isinstance(item.get("command"), str):
+                try:
+                    item = item | {"command": await trio.to_thread.run_sync(self.resolve_command, item["command"])}
+                except ValueError as error:
+                    raise TableError(str(error)[:400]) from None
+            out.append(item)
+        return request | {"seats": out}
 
     def join(self, code: object) -> dict:
         """A person's seat on a reservation code, by the family that knows the code."""
