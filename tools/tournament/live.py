@@ -43,7 +43,7 @@ class LiveView:
 
     def __rich__(self) -> Group:
         with self.tournament.lock:  # the tables are built from one consistent moment
-            self.progress.update(self.task, completed=len(self.tournament.stored))
+            self.progress.update(self.task, completed=len(self.tournament.stored), total=len(self.tournament.slots))
             return Group(self.progress, status_line(self.tournament),
                          standings_table(self.tournament.standings(), width=self.console.width))
 
