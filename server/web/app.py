@@ -14,6 +14,7 @@ API (also in the README):
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N
   (no passphrase on loopback when the server has none of its own: ``Gate.prepares_freely``).
 * ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
+* ``GET /tournament/new``, ``POST /api/tournaments`` -- start a league (:mod:`.tournament_start`).
 * ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
   the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
   room; a game's summary lists the actions possible now as ``controls``.
@@ -53,6 +54,7 @@ from .live import FEED_INTERVAL, LIST_INTERVAL, Feed, Feeds, StepCache
 from .seat_routes import same_origin, seat_routes
 from .settings import WebSettings
 from .tournament import routes as tournament_routes
+from .tournament_start import routes as tournament_start_routes
 
 log = logging.getLogger("swc.web")
 
@@ -505,6 +507,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", api_stream),
         Route("/api/upload", api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
+        *tournament_start_routes(context, SECURITY_HEADERS),  # before the run page's /tournament/{tid}
         *tournament_routes(context, SECURITY_HEADERS),
         Route("/api/games/{game_id}/control", api_control, methods=["POST"]),
     ]
