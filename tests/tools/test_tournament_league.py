@@ -231,3 +231,20 @@ async def test_an_odd_group_shows_who_sits_out_each_match_day(tmp_path):
     assert [row["team"] for row in stage["standings"]] == ["e5", "d4", "c3", "b2", "a1"]
     assert [row["points"] for row in stage["standings"]] == [8, 6, 4, 2, 0]
     tournament.db.close()
+
+
+async def test_a_ci_log_gets_one_line_per_finished_encounter(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from swc_local.tools.tournament.live import LiveView
+
+    tournament = contest(tmp_path, "final-eight", names=["s4", "s3", "s2", "s1"])
+    plain = io.StringIO()
+    with LiveView(tournament, console=Console(file=io.StringIO(), force_terminal=False), plain=plain):
+        await play_locally(tournament, 1, play_games=fake_play_games())
+    lines = [line for line in plain.getvalue().splitlines() if line.startswith("encounter ")]
+    assert lines[0] == "encounter KO/d1/s4~s1: s4 2:0 s1, 2:0 points"
+    assert len(lines) == 4  # two semi-finals, third place, final
+    tournament.db.close()

@@ -194,6 +194,14 @@ class Tournament:
         self.by_index = {slot.index: slot for slot in self.slots}
         self._unplayed = {slot.key for slot in self.slots if slot.key not in self._results}
 
+    def stored_key(self, key: str) -> bool:
+        """The contest's formats: whether the game ``key`` is stored."""
+        return key in self._results
+
+    def results_of(self, keys) -> dict[str, GameResult]:
+        """The contest's formats: the stored results of the games ``keys``."""
+        return {key: self._results[key] for key in keys if key in self._results}
+
     def league_view(self) -> league.Plan | None:
         """The contest's formats: the stages with every encounter judged on the games stored now."""
         if self.plan is None:

@@ -65,6 +65,35 @@ class LiveView:
         line = progress_line(self.tournament, item, self._blocks)
         if line is not None:
             print(line, file=self.plain, flush=True)
+        finished = encounter_line(self.tournament, item)
+        if finished is not None:
+            print(finished, file=self.plain, flush=True)
+
+
+def encounter_line(tournament: Tournament, item: Stored) -> str | None:
+    """The contest's formats: one line when ``item`` finished its encounter, e.g.
+    ``encounter A/d2/lions~owls: lions 4:2 owls, 2:0 points``."""
+    plan = tournament.plan
+    key = plan.encounter_of.get(item.key) if plan is not None else None
+    if key is None:
+        return None
+    encounter = next(e for stage in plan.stages for e in stage.encounters if e.key == key)
+    if not all(tournament.stored_key(game) for game in encounter.games):
+        return None
+    from swc_local.tools.tournament.league import outcome_of
+
+    with tournament.lock:
+        results = tournament.results_of(encounter.games)
+    outcome = outcome_of(encounter, results, tournament.settings.seed, stage_is_knockout(plan, encounter))
+    home, away = encounter.home, encounter.away
+    text = f"encounter {key}: {home} {outcome.wins[home]}:{outcome.wins[away]} {away}"
+    if outcome.decided_by in ("game points", "lot"):
+        return f"{text}, {outcome.winner} wins by {outcome.decided_by}"
+    return f"{text}, {outcome.points(home)}:{outcome.points(away)} points"
+
+
+def stage_is_knockout(plan, encounter) -> bool:
+    return any(stage.kind == "knockout" for stage in plan.stages if stage.key == encounter.stage)
 
 
 def progress_line(tournament: Tournament, item: Stored, blocks: dict[str, list[Stored]]) -> str | None:
