@@ -334,6 +334,14 @@ class _Builder:
         self.games, self.seed, self.results = games, seed, results
         self.slots: list[Slot] = []
         self.encounter_of: dict[str, str] = {}
+        self.boards: dict[tuple, int] = {}
+
+    def board(self, stage: str, day: int, pair: int) -> int:
+        """Board ``pair`` of a match day: the same for every encounter of that day."""
+        key = (stage, day, pair)
+        if key not in self.boards:
+            self.boards[key] = _rng(self.seed, stage, day, "board", pair).getrandbits(31)
+        return self.boards[key]
 
     def encounter(self, stage: str, day: int, home: str, away: str, title: str = "") -> Encounter:
         key = f"{stage}/d{day}/{home}~{away}"
@@ -342,7 +350,7 @@ class _Builder:
             pair = game // 2
             seating = (home, away) if game % 2 == 0 else (away, home)
             slot_key = f"{key}/{game}"
-            board = _rng(self.seed, stage, day, "board", pair).getrandbits(31)
+            board = self.board(stage, day, pair)
             self.slots.append(Slot(
                 key=slot_key, index=len(self.slots), block=f"{key}/p{pair}", pairing=(home, away), seating=seating,
                 seed=board, bot_seeds=tuple(bot_seed(self.seed, name, slot_key) for name in seating)))
