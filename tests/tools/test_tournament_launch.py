@@ -85,3 +85,17 @@ async def test_a_viewer_without_leagues_offers_no_start(tmp_path):
         status, answer = await http(f"{door.url}/api/tournaments", b"{}", {"Content-Type": "application/json"})
         assert status == 404 and "--leagues" in answer["error"]
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "give the files to show (replays, logs, tournament databases) or --leagues DIR"),
+    (["--leagues", "no/such/folder"], "--leagues no/such/folder: no such folder"),
+])
+def test_swc_view_without_files_or_with_a_missing_leagues_folder_is_a_one_line_error(tmp_path, monkeypatch, capsys,
+                                                                                      args, message):
+    from swc_local.tools.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["view", "--port", "0", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
