@@ -248,3 +248,20 @@ async def test_a_ci_log_gets_one_line_per_finished_encounter(tmp_path):
     assert lines[0] == "encounter KO/d1/s4~s1: s4 2:0 s1, 2:0 points"
     assert len(lines) == 4  # two semi-finals, third place, final
     tournament.db.close()
+
+
+async def test_the_live_view_on_a_terminal_shows_the_stage_in_play_as_the_contest_does(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from swc_local.tools.tournament.live import LiveView
+
+    tournament = contest(tmp_path, "league", names=["a1", "b2", "c3"])
+    screen = Console(file=io.StringIO(), force_terminal=True, width=120)
+    view = LiveView(tournament, console=screen)
+    await play_locally(tournament, 1, play_games=fake_play_games())
+    screen.print(view)
+    drawn = screen.file.getvalue()
+    assert "Championship: standings after 3 of 3 match days" in drawn and "victory points" in drawn
+    tournament.db.close()

@@ -36,6 +36,7 @@ class LiveView:
         self.task = self.progress.add_task("games", total=len(tournament.slots), completed=len(tournament.stored))
         self.live = Live(self, console=self.console, refresh_per_second=2, transient=True, vertical_overflow="crop")
         self._blocks: dict[str, list[Stored]] = {}
+        self._stage_cache: tuple | None = None
         for item in tournament.stored:  # a resumed run: pairs already half played
             if len(item.result.seats) == 2:
                 self._blocks.setdefault(item.block, []).append(item)
@@ -44,8 +45,20 @@ class LiveView:
     def __rich__(self) -> Group:
         with self.tournament.lock:  # the tables are built from one consistent moment
             self.progress.update(self.task, completed=len(self.tournament.stored), total=len(self.tournament.slots))
+            if self.tournament.plan is not None:  # the contest's formats: the stage in play, as the contest shows it
+                return Group(self.progress, status_line(self.tournament), self._stage_table())
             return Group(self.progress, status_line(self.tournament),
                          standings_table(self.tournament.standings(), width=self.console.width))
+
+    def _stage_table(self):
+        """The newest stage's table, rebuilt only when a game arrived (a big league's plan takes
+        a moment to judge)."""
+        from swc_local.tools.tournament.league_report import league_tables
+
+        if self._stage_cache is None or self._stage_cache[0] != len(self.tournament.stored):
+            plan = self.tournament.league_view()
+            self._stage_cache = (len(self.tournament.stored), league_tables(plan)[-1])
+        return self._stage_cache[1]
 
     def __enter__(self) -> "LiveView":
         if self.console.is_terminal:
