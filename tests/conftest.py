@@ -69,6 +69,8 @@ SLOW_MODULES = {
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
     "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
+    "test_tournament_league_play.py",  # a whole contest of 8 reference bots (96 games), resume, Dask
+    "test_tournament_league_page.py",  # the contest's run page and starting a league, in Chromium
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -87,6 +89,8 @@ SLOW_TESTS = {
     "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
+    # a league started from the page: a swc tournament process and its first games (about 5 s)
+    "test_tournament_launch.py": {"test_the_page_needs_the_passphrase_refuses_other_sites_and_starts_a_league"},
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
     "test_web_seats_families.py": {"test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot",
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},

@@ -11,6 +11,8 @@ a team's ZIP, name it, set its extra parameters and run the contest's test on it
 A ``swc tournament`` database (``swc view course.db``) gets its run page (``/tournament/t1``):
 standings, crosstable, the LLR and Elo after every pair, irregular ends and every game, each
 opening in the viewer; a running tournament's page follows the database as it is written.
+``swc view --leagues DIR`` also offers ``/tournament/new``: a league of the contest's formats
+started from the page with the admin passphrase (tools/tournament/launch.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def add_commands(commands) -> None:
     view.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt, Robo Rally .jsonl or a swc tournament database")
     view.add_argument("--archives", type=Path, metavar="DIR",
                       help="the archives page (/archives): upload, name and test client archives, kept in DIR (changes need --password)")
+    view.add_argument("--leagues", type=Path, metavar="DIR", help="offer /tournament/new: start leagues of the contest's formats from the page (admin passphrase), their databases in DIR")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
     view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
     view.add_argument("--password", help="passphrase the pages ask for when --host is not loopback")
@@ -78,8 +81,20 @@ def tournament_sources(paths: list[Path], book) -> dict:
     return sources
 
 
+def launcher(folder: Path, sources: dict, book):
+    """The page's tournament starter: its leagues' run pages join ``sources``."""
+    from swc_local.tools.tournament.launch import Launcher
+    from swc_local.tools.tournament.page import TournamentSource
+
+    def add(record) -> None:
+        trio.from_thread.run_sync(book.add, record)
+
+    return Launcher(folder, sources, lambda db: TournamentSource(db, book, add))
+
+
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
-                     archives: Path | None = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
+                     archives: Path | None = None, leagues: Path | None = None,
+                     task_status=trio.TASK_STATUS_IGNORED) -> None:
     from swc_local.server.families import FAMILIES
     from swc_local.server.web.context import WebContext
     from swc_local.server.web.auth import Gate
@@ -93,17 +108,24 @@ async def serve_book(book, host: str, port: int, password: str | None, *, tourna
         from swc_local.tools import archive_page
 
         context.extra_routes = archive_page.routes(context, archives)
+    context.tournament_starter = launcher(leagues, context.tournaments, book) if leagues is not None else None
     door = WebDoor(context, host, port)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(door.run)
-        print(f"viewer on {door.url}/", flush=True)
-        if archives is not None:
-            print(f"  {door.url}/archives  archives: {archives}", flush=True)
-        for tid, source in context.tournaments.items():
-            print(f"  {door.url}/tournament/{tid}  tournament: {source.path}", flush=True)
-        for record in book.records.values():
-            print(f"  {door.url}/game/{record.id}  {record.title}: {record.source}", flush=True)
-        task_status.started(door)
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(door.run)
+            print(f"viewer on {door.url}/", flush=True)
+            if archives is not None:
+                print(f"  {door.url}/archives  archives: {archives}", flush=True)
+            for tid, source in context.tournaments.items():
+                print(f"  {door.url}/tournament/{tid}  tournament: {source.path}", flush=True)
+            for record in book.records.values():
+                print(f"  {door.url}/game/{record.id}  {record.title}: {record.source}", flush=True)
+            if leagues is not None:
+                print(f"  {door.url}/tournament/new  start a league (databases in {leagues})", flush=True)
+            task_status.started(door)
+    finally:
+        if context.tournament_starter is not None:  # the leagues it started stop with it (--resume goes on)
+            context.tournament_starter.close()
 
 
 def _view(args: argparse.Namespace) -> int:
@@ -114,17 +136,21 @@ def _view(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         return usage_error("swc view", f"--port must be 0..65535, not {args.port}")
-    if not args.files and args.archives is None:
-        return usage_error("swc view", "give a FILE to show, or --archives DIR for the archives page")
     if not is_loopback(args.host) and not args.password:
         return usage_error("swc view", f"--host {args.host} is not loopback: give --password for the pages to ask for")
+    if not args.files and args.archives is None and args.leagues is None:
+        return usage_error("swc view", "give the files to show (replays, logs, tournament databases), "
+                                       "--archives DIR for the archives page or --leagues DIR")
+    if args.leagues is not None and not args.leagues.is_dir():
+        return usage_error("swc view", f"--leagues {args.leagues}: no such folder (the leagues' databases go there)")
     try:
         book = load_files(args.files)
         tournaments = tournament_sources(args.files, book)
     except (ValueError, FileError) as error:
         return usage_error("swc view", str(error))
     try:
-        trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments, args.archives)
+        trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments, args.archives,
+                 args.leagues.resolve() if args.leagues else None)
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -144,11 +170,11 @@ def _view(args: argparse.Namespace) -> int:
 
 
 async def _serve_until_signalled(book, host: str, port: int, password: str | None, tournaments=None,
-                                 archives: Path | None = None) -> None:
+                                 archives: Path | None = None, leagues: Path | None = None) -> None:
     import signal
 
     async with trio.open_nursery() as nursery:
-        await nursery.start(functools.partial(serve_book, tournaments=tournaments, archives=archives),
+        await nursery.start(functools.partial(serve_book, tournaments=tournaments, archives=archives, leagues=leagues),
                             book, host, port, password)
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for _ in signals:

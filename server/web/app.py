@@ -14,6 +14,7 @@ API (also in the README):
 * ``POST /api/games/ID/play-from/N`` (JSON ``{"passphrase": ...}``) -- prepare a room from step N
   (no passphrase on loopback when the server has none of its own: ``Gate.prepares_freely``).
 * ``GET /tournament/ID``, ``GET /api/tournaments[/ID]`` -- a tournament's run page (:mod:`.tournament`).
+* ``GET /tournament/new``, ``POST /api/tournaments`` -- start a league (:mod:`.tournament_start`).
 * ``POST /api/games/ID/control`` (JSON ``{"action": "pause|unpause|step|start|cancel", "passphrase": ...}``;
   the passphrase only off loopback) -- what the admin lobby's pause/step/cancel do, to a live
   room; a game's summary lists the actions possible now as ``controls``.
@@ -46,6 +47,7 @@ from .answers import SECURITY_HEADERS, error_answer, peer_of
 from .auth import Gate
 from .context import WebContext
 from .tournament import routes as tournament_routes
+from .tournament_start import routes as tournament_start_routes
 
 
 def build_app(context: WebContext) -> Starlette:
@@ -53,6 +55,7 @@ def build_app(context: WebContext) -> Starlette:
     game_api.py, seat_routes.py, tournament.py) that finds ``context`` on the application's
     state; behind the gate (:class:`GatedApp`)."""
     routes = [
+<<<<<<< HEAD
         *seat_routes.ROUTES,
         Route("/", pages.index),
         Route("/game/{game_id}", pages.game_page),
@@ -66,6 +69,22 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", game_api.api_stream),
         Route("/api/upload", game_api.api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", game_api.api_play_from, methods=["POST"]),
+=======
+        *seat_routes(context, page, _json),
+        Route("/", index),
+        Route("/game/{game_id}", game_page),
+        Route("/static/{name}", asset),
+        Route("/favicon.ico", favicon),
+        Route("/login", login, methods=["GET", "POST"]),
+        Route("/api/games", api_games),
+        Route("/api/stream", api_list_stream),
+        Route("/api/games/{game_id}", api_game),
+        Route("/api/games/{game_id}/steps/{index}", api_step),
+        Route("/api/games/{game_id}/stream", api_stream),
+        Route("/api/upload", api_upload, methods=["POST"]),
+        Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
+        *tournament_start_routes(context, SECURITY_HEADERS),  # before the run page's /tournament/{tid}
+>>>>>>> league
         *tournament_routes(context, SECURITY_HEADERS),
         Route("/api/games/{game_id}/control", game_api.api_control, methods=["POST"]),
         *context.extra_routes,

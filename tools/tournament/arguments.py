@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from swc_local.tools.tournament import binomial, sprt
+from swc_local.tools.tournament import binomial, league, sprt
 from swc_local.tools.tournament.schedule import FORMATS, parse_bot
 
 DEFAULT_GAMES = 2  # per pairing; the cap of an --sprt run is 1000, of a --significance run 100
@@ -26,8 +26,9 @@ def settings_from(args: argparse.Namespace):
     from swc_local.tools.tournament.core import Settings
 
     bots = [parse_bot(text) for text in args.bot]
-    if args.format not in FORMATS:
-        raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS)}")
+    contest = args.format in league.LEAGUE_FORMATS
+    if args.format not in FORMATS and not contest:
+        raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS + league.LEAGUE_FORMATS)}")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"--concurrency {args.concurrency}: must be 1 or more")
     game, seats, options = _game(args)
@@ -41,7 +42,12 @@ def settings_from(args: argparse.Namespace):
         significance = {"level": args.significance, "min_tests": args.min_tests}
     if (sprt_settings or significance) and (len(bots) != 2 or seats != 2):
         raise UsageError("--sprt and --significance compare exactly two bots in a two-player game; give two --bot")
+    if contest and (sprt_settings or significance or args.openings):
+        raise UsageError(f"--format {args.format}: plays encounters of the contest; --sprt, --significance and "
+                         f"--openings belong to the other formats")
     cap = SPRT_CAP if sprt_settings else SIGNIFICANCE_CAP if significance else DEFAULT_GAMES
+    if contest:
+        cap = league.GAMES_PER_ENCOUNTER
     openings, order, book = _openings(args, game, seats)
     if openings and args.games_per_pairing is None and not (sprt_settings or significance):
         cap = len(openings) * seats  # each opening once per pairing
@@ -56,7 +62,8 @@ def settings_from(args: argparse.Namespace):
         replays=str((args.replays or _beside(args.db, "replays")).resolve()),
         logs=str(args.logs.resolve()) if args.logs else None,
         openings=[o.to_dict() for o in openings] if openings else None, openings_order=order, book=book, time_limits=limits,
-        dask_files=args.dask_files,
+        dask_files=args.dask_files, group_size=getattr(args, "group_size", league.GROUP_SIZE),
+        advance=getattr(args, "advance", league.ADVANCE),
     )
 
 
