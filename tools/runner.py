@@ -18,6 +18,11 @@ run does, game after game (K at a time, ``parallel``):
    played keep their order.  A command that cannot start stops the run at once
    (:class:`CommandError`, a one-line reason with its last output lines); so does a command
    whose first games (``give_up_after``) all crashed before it joined.
+   A seat whose player is sandboxed (``spec.sandboxed``: tools/sandbox.py) runs inside
+   bubblewrap, its connection relayed to the table's port (tools/sandbox_relay.py); when a
+   sandbox limit ended it, before it joined or mid-game, its cause is that limit
+   (``MEMORY_LIMIT``, ``CPU_TIME_LIMIT``, ``PROCESS_LIMIT``) and it is ranked last.  A sandbox
+   that cannot be made is a command that cannot start: nothing runs unsandboxed instead.
 4. The game ends by its rules (``table.finish``) or is cancelled after ``game_timeout`` seconds
    (then the record has ``error`` set); the commands get a second to exit, then their process
    groups are stopped.

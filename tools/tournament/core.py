@@ -72,6 +72,7 @@ class Settings:
     book: str | None = None  # where the book came from and its order, for the report
     time_limits: dict[str, int] = field(default_factory=dict)  # bot -> ms per move at most
     dask_files: str = "return"  # return: replays and logs come back with the result; shared: written to --replays
+    sandboxed: dict[str, dict] = field(default_factory=dict)  # bot -> its sandbox's Limits fields (tools/sandbox.py)
 
     @property
     def names(self) -> list[str]:
