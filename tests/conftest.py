@@ -75,6 +75,8 @@ SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_2025_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_match.py": {"test_eight_reference_games_alternate_colours_and_write_replays"},
+    # two sandboxed bots play a whole Piranhas game (the probing bot then plays as the reference bot)
+    "test_sandbox_bots.py": {"test_a_probing_bot_sees_no_home_and_no_network_and_both_sandboxed_bots_play_a_whole_game"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},

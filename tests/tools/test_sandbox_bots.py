@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from swc_local.swc_pytest.server import start_server
 from swc_local.tools.cli import main
 from swc_local.tools.results import GameResult
-from swc_local.tools.sandbox import unavailable
+from swc_local.tools.sandbox import Limits, unavailable
 
 
 PROBE_BOT = '''
@@ -91,7 +92,7 @@ def _bot(tmp_path: Path, name: str, text: str) -> Path:
 def _match(tmp_path: Path, player1: str, *extra: str) -> tuple[int, list[GameResult]]:
     records = tmp_path / "games.jsonl"
     code = main(["match", "piranhas", "--games", "1", "--seed", "5", "--logs", str(tmp_path / "logs"),
-                 "--json", str(records), "--player1", player1, *extra])
+                 "--start-timeout", "90", "--json", str(records), "--player1", player1, *extra])  # a loaded machine
     return code, [GameResult.from_dict(json.loads(line)) for line in records.read_text().splitlines()]
 
 
@@ -141,3 +142,12 @@ def test_a_bot_over_a_limit_loses_its_own_game_with_the_limit_named(tmp_path, ca
     assert "the sandbox" in hostile.reason
     assert f"player1 ({hostile.seat}) {cause}" in out  # the table's line names it
     assert code == 0
+
+
+def test_the_fixture_sandboxes_a_bot_and_names_the_limit_that_ended_it(tmp_path):
+    script = _bot(tmp_path, "hostile.py", LIMIT_BOT)
+    with start_server(seed=3) as server:
+        game = server.play(f"{sys.executable} {script} cpu start {{port}} {{reservation}}", sandbox=True,
+                           limits=Limits(cpu_seconds=1), start_timeout=90)
+    assert game.bot.cause == "CPU_TIME_LIMIT", game
+    assert game.bot.points == 0 and game.opponent.points == 2  # it lost its own game; the other won
