@@ -20,10 +20,16 @@ from swc_local.client.messages import Closed, Error, Joined, Memento, MoveReques
 log = logging.getLogger("swc.bot")
 
 def choose_move(plugin: GamePlugin, game, rng: random.Random, strategy: str = "random"):
-    """The bot's answer to a move request: ``plugin.random_move`` or, greedy, ``plugin.greedy_move``."""
-    if strategy == "greedy":
+    """The bot's answer to a move request on the ladder's rung ``strategy`` (client/ladder.py):
+    ``plugin.random_move``; greedy: ``plugin.greedy_move`` where the season has its own, else one
+    ply on its strategy's evaluation; search-short and search-long: client/search.py with the
+    season's strategy module and the rung's node budget."""
+    if strategy == "random":
+        return plugin.random_move(game, rng)
+    if strategy == "greedy" and hasattr(plugin, "greedy_move"):
         return plugin.greedy_move(game, rng)
-    return plugin.random_move(game, rng)
+    from swc_local.client import ladder
+    return ladder.choose(plugin.entry.strategy, strategy, game, rng)
 
 
 @dataclass
@@ -164,11 +170,12 @@ def _bot(args) -> int:
     if game is None:
         return _usage_error(registry.unknown_game_message(args.game))
     family = bots.family(game.family)
-    offered = [name for name, _ in game.strengths] or ["random"]
+    from swc_local.client import ladder
+    offered = list(ladder.rungs(game))
     if args.strategy is not None and args.strategy not in offered:
         return _usage_error(f"--strategy {args.strategy!r}: the reference bot of {game.name} plays {' or '.join(offered)}")
     if family is not None:  # a game of another family: its own reference bot (client/bots.py)
-        flags = game.bot_flags if args.strategy is None else game.strength_flags(args.strategy)
+        flags = game.bot_flags if args.strategy is None else dict(game.strengths).get(args.strategy, ("--strategy", args.strategy))
         argv = [*flags, "--host", args.host]
         argv += ["--port", str(args.port)] if args.port is not None else []
         argv += ["--seed", str(args.seed)] if args.seed is not None else []

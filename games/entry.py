@@ -68,6 +68,11 @@ class GameEntry:
     def load_pointing(self) -> ModuleType | None:
         return None
 
+    def load_strategy(self) -> ModuleType | None:
+        """The game's knowledge for the ladder's search rungs (``games/<game>/strategy.py``: its
+        moves, copy-make and evaluation, see client/search.py ``Strategy``); None: no search rung."""
+        return None
+
     # -- the parts, each loaded once -------------------------------------------------------------
 
     def _part(self, name: str, load) -> Any:
@@ -101,6 +106,11 @@ class GameEntry:
         """The module that turns a legal move into the clicks that choose it (``steps``,
         ``boxes``, optionally ``extra_moves``); None: no pointing."""
         return self._part("pointing", self.load_pointing)
+
+    @property
+    def strategy(self) -> ModuleType | None:
+        """The game's strategy module for the search rungs (loaded on first use); None: it has none."""
+        return self._part("strategy", self.load_strategy)
 
     @property
     def name(self) -> str:

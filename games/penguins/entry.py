@@ -23,5 +23,9 @@ class Penguins2023(XmlSeason):
         from swc_local.games.penguins import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.penguins import strategy
+        return strategy
+
 
 ENTRY = Penguins2023()
