@@ -40,6 +40,12 @@ try:
     print("OUTSIDE: connected", flush=True)
 except OSError as error:
     print("OUTSIDE: refused", type(error).__name__, flush=True)
+try:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "left_behind.txt"), "w") as out:
+        out.write("written by the bot")
+    print("WRITE: written", flush=True)
+except OSError as error:
+    print("WRITE: refused", type(error).__name__, flush=True)
 os.execv(sys.executable, [sys.executable, "-m", "swc_local.tools.cli", "bot", *sys.argv[1:]])
 '''
 
@@ -120,6 +126,7 @@ def test_a_probing_bot_sees_no_home_and_no_network_and_both_sandboxed_bots_play_
     assert "SECRET: unreadable" in log and "password" not in log
     assert "HOME: []" in log or "HOME: missing" in log
     assert "ELSEWHERE: refused" in log and "OUTSIDE: refused" in log
+    assert "WRITE: refused" in log and not (probe.parent / "left_behind.txt").exists()  # its folder is read-only
     with pytest.raises(BlockingIOError):
         elsewhere.accept()  # nobody knocked
     elsewhere.close()
