@@ -8,7 +8,7 @@ unix socket and reads the keeper's status line (:func:`read_status`) after the b
 
 What the bot sees:
 
-- **Network: nothing but the game port.**  A private network namespace (``--unshare-all``: only
+- **Network: nothing but the game port.**  A private network namespace (``--unshare-net``: only
   loopback) and a relay: inside, ``localhost:PORT`` is the keeper, which forwards to a unix
   socket in a folder bound into the sandbox; outside, the runner forwards that socket to the
   server.  Chosen over Landlock's TCP rules (ABI 4, which this kernel has) because Landlock
@@ -187,7 +187,7 @@ def check_folders(folders: list[Path]) -> str | None:
                     "put the bot into a folder of its own")
         if folder == Path("/"):
             return "the bot's folder is / : put the bot into a folder of its own"
-        if os.geteuid() == 0 and not folder.stat().st_mode & 0o005:
+        if os.geteuid() == 0 and folder.stat().st_mode & 0o005 != 0o005:
             return (f"the bot's folder {folder} is not readable by others; run as root, the sandbox runs the bot "
                     f"as a user of its own: chmod o+rx {folder}")
     return None

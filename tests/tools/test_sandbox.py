@@ -124,3 +124,16 @@ def test_a_tournament_passes_each_sandboxed_bots_limits_to_its_games():
             return dict(settings.bots)
 
     assert spec_for(Tournament(), Slot()).sandboxed == {"b": Limits(processes=32)}
+
+
+def test_run_by_root_a_bot_folder_others_cannot_read_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox.os, "geteuid", lambda: 0)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    folder = tmp_path / "team"
+    folder.mkdir()
+    folder.chmod(0o700)
+    assert sandbox.check_folders([folder]) == (
+        f"the bot's folder {folder} is not readable by others; run as root, the sandbox runs the bot as a user "
+        f"of its own: chmod o+rx {folder}")
+    folder.chmod(0o755)
+    assert sandbox.check_folders([folder]) is None
