@@ -18,6 +18,7 @@ from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games, require_commands
+from swc_local.tools.sandbox import Limits, default_sandbox
 
 
 def _seat(color: str) -> int:
@@ -145,6 +146,8 @@ class RunningServer:
         timeout: float = 120.0,
         start_timeout: float = 15.0,
         logs: str | Path | None = None,
+        sandbox: bool | None = None,
+        limits: Limits | None = None,
     ) -> PlayedGame:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
         ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
@@ -159,7 +162,13 @@ class RunningServer:
 
         A leading bare ``python``/``python3`` in ``bot`` or ``opponent`` runs this test's own
         interpreter (``sys.executable``, as ``swc match`` runs its own: the match runner's
-        rule, tools/players.py), not the first ``python`` on PATH."""
+        rule, tools/players.py), not the first ``python`` on PATH.
+
+        ``sandbox=True`` runs ``bot`` in the sandbox of ``swc match --sandbox`` (tools/sandbox.py,
+        with ``limits``, default :class:`~swc_local.tools.sandbox.Limits`); the default is the
+        sandbox for a client archive and none for a plain command.  A bot that a limit ends
+        loses with that limit as its cause (``MEMORY_LIMIT``, ``CPU_TIME_LIMIT``,
+        ``PROCESS_LIMIT``)."""
         seat = _seat(color)
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")
@@ -170,6 +179,7 @@ class RunningServer:
             game=self.game_type, index=self._games, seed=seed, players=players[::-1] if seat else players,
             logs=Path(logs) if logs else None, start_timeout=start_timeout, game_timeout=timeout,
             options={"server": self.server, "password": self.password},
+            sandboxed={"player1": limits or Limits()} if (default_sandbox(bot) if sandbox is None else sandbox) else {},
         )
         require_commands(spec.players)
         self._games += 1

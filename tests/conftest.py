@@ -83,6 +83,8 @@ SLOW_TESTS = {
     "test_archive_check.py": {"test_a_good_archive_passes_with_its_memory_and_cpu", "test_a_client_that_never_joins_fails_joined",
                               "test_a_client_that_moves_illegally_fails_moved_legally",
                               "test_sigterm_stops_the_check_and_its_client"},
+    # two sandboxed bots play a whole Piranhas game (the probing bot then plays as the reference bot)
+    "test_sandbox_bots.py": {"test_a_probing_bot_sees_no_home_and_no_network_and_both_sandboxed_bots_play_a_whole_game"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},

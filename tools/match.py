@@ -25,6 +25,8 @@ from swc_local.games import registry
 from swc_local.tools import families
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games
+from swc_local.tools.sandbox import Limits
+from swc_local.tools.sandbox_flags import chosen
 
 
 @dataclass
@@ -40,6 +42,8 @@ class MatchConfig:
     start_timeout: float = 15.0
     game_timeout: float = 900.0
     options: dict = field(default_factory=dict)  # per-family extras (map, move time limits, ...)
+    sandbox: bool | frozenset[str] | None = None  # every player, none, those named; None: each one's default
+    limits: Limits = field(default_factory=Limits)  # a sandboxed player's limits
 
     @property
     def game_type(self) -> str:
@@ -66,16 +70,22 @@ class MatchConfig:
             raise ValueError(f"{game.name} here has {count} seats: give one command for all or exactly {count}")
         return given
 
+    def sandboxed(self, commands: list) -> dict[str, Limits]:
+        """Player name -> its sandbox's limits, for the players that run sandboxed."""
+        names = [f"player{k + 1}" for k in range(len(commands))]
+        return {name: self.limits for name, command in zip(names, commands) if chosen(self.sandbox, name, command)}
+
     def specs(self, seed: int) -> list[GameSpec]:
         commands = self.commands()
         named = [(f"player{k + 1}", command) for k, command in enumerate(commands)]
+        sandboxed = self.sandboxed(commands)
         n = len(named)
         return [
             GameSpec(
                 game=self.game_type, index=i, seed=seed + i,
                 players=[named[(k + i) % n] for k in range(n)],
                 replays=self.replays, logs=self.logs, start_timeout=self.start_timeout,
-                game_timeout=self.game_timeout, options=dict(self.options),
+                game_timeout=self.game_timeout, options=dict(self.options), sandboxed=dict(sandboxed),
             )
             for i in range(self.games)
         ]

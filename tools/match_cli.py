@@ -26,6 +26,7 @@ from pathlib import Path
 from swc_local.games import registry
 from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_match_flags, flag_for, given
+from swc_local.tools.sandbox_flags import add_sandbox_flags, limits_of, sandbox_choice, sandbox_problem
 
 log = logging.getLogger("swc")
 
@@ -56,6 +57,7 @@ def add_match_command(commands) -> None:
                             "(a timeout, a rule violation, a crash), naming the causes; for CI")
     match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     match.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
+    add_sandbox_flags(match)
     add_match_flags(match)  # each family's own (tools/<family>_match.py FLAGS)
     match.set_defaults(run=run)
 
@@ -98,12 +100,16 @@ def run(args: argparse.Namespace) -> int:
     config = MatchConfig(
         game=game.game_type, games=args.games, players=players or None, seats=args.seats, seed=seed,
         parallel=args.parallel, replays=args.replays, logs=logs, start_timeout=args.start_timeout,
-        game_timeout=args.game_timeout, options=options,
+        game_timeout=args.game_timeout, options=options, limits=limits_of(args),
     )
     try:
         commands = config.commands()
     except ValueError as error:
         return usage_error("swc match", f"{game.name}: {error}")
+    try:
+        config.sandbox = sandbox_choice(args, [f"player{k + 1}" for k in range(len(commands))])
+    except ValueError as error:
+        return usage_error("swc match", str(error))
     watched = _watched_player(args.fail_on_irregular, len(commands))
     if watched is False:
         return 2
@@ -111,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
     except CommandError as error:
         return usage_error("swc match", str(error))
+    sandboxed = config.sandboxed(commands)
+    problem = sandbox_problem(config.limits, [c for k, c in enumerate(commands) if f"player{k + 1}" in sandboxed])
+    if problem:
+        return usage_error("swc match", problem)
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     played = []

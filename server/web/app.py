@@ -55,7 +55,6 @@ def build_app(context: WebContext) -> Starlette:
     game_api.py, seat_routes.py, tournament.py) that finds ``context`` on the application's
     state; behind the gate (:class:`GatedApp`)."""
     routes = [
-<<<<<<< HEAD
         *seat_routes.ROUTES,
         Route("/", pages.index),
         Route("/game/{game_id}", pages.game_page),
@@ -69,22 +68,7 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", game_api.api_stream),
         Route("/api/upload", game_api.api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", game_api.api_play_from, methods=["POST"]),
-=======
-        *seat_routes(context, page, _json),
-        Route("/", index),
-        Route("/game/{game_id}", game_page),
-        Route("/static/{name}", asset),
-        Route("/favicon.ico", favicon),
-        Route("/login", login, methods=["GET", "POST"]),
-        Route("/api/games", api_games),
-        Route("/api/stream", api_list_stream),
-        Route("/api/games/{game_id}", api_game),
-        Route("/api/games/{game_id}/steps/{index}", api_step),
-        Route("/api/games/{game_id}/stream", api_stream),
-        Route("/api/upload", api_upload, methods=["POST"]),
-        Route("/api/games/{game_id}/play-from/{index}", api_play_from, methods=["POST"]),
         *tournament_start_routes(context, SECURITY_HEADERS),  # before the run page's /tournament/{tid}
->>>>>>> league
         *tournament_routes(context, SECURITY_HEADERS),
         Route("/api/games/{game_id}/control", game_api.api_control, methods=["POST"]),
         *context.extra_routes,

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .seat_routes import same_origin
+from .answers import same_origin
 
 log = logging.getLogger("swc.web")
 

@@ -63,8 +63,22 @@ def settings_from(args: argparse.Namespace):
         logs=str(args.logs.resolve()) if args.logs else None,
         openings=[o.to_dict() for o in openings] if openings else None, openings_order=order, book=book, time_limits=limits,
         dask_files=args.dask_files, group_size=getattr(args, "group_size", league.GROUP_SIZE),
-        advance=getattr(args, "advance", league.ADVANCE),
+        advance=getattr(args, "advance", league.ADVANCE), sandboxed=_sandboxed(args, bots),
     )
+
+
+def _sandboxed(args: argparse.Namespace, bots) -> dict[str, dict]:
+    """Bot name -> its sandbox's limits, for the bots that run sandboxed (tools/sandbox_flags.py)."""
+    from dataclasses import asdict
+
+    from swc_local.tools.sandbox_flags import chosen, limits_of, sandbox_choice
+
+    try:
+        choice = sandbox_choice(args, [bot.name for bot in bots])
+    except ValueError as error:
+        raise UsageError(str(error).replace("; put GAME before the flag", "")) from None
+    limits = asdict(limits_of(args))
+    return {bot.name: dict(limits) for bot in bots if chosen(choice, bot.name, bot.command)}
 
 
 def _beside(db, what: str):
@@ -150,3 +164,10 @@ def check_commands(settings) -> None:
         reason = check_command(command)
         if reason is not None:
             raise UsageError(f"--bot {name}: the command cannot be started: {reason}")
+    from swc_local.tools.sandbox import Limits
+    from swc_local.tools.sandbox_flags import sandbox_problem
+
+    for name, limits in settings.sandboxed.items():
+        reason = sandbox_problem(Limits(**limits), [dict(settings.bots)[name]])
+        if reason is not None:
+            raise UsageError(f"--bot {name}: {reason}")

@@ -37,6 +37,7 @@ from pathlib import Path
 
 from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_tournament_flags
+from swc_local.tools.sandbox_flags import add_sandbox_flags
 from swc_local.tools.tournament import binomial, league
 from swc_local.tools.tournament.arguments import (
     DEFAULT_GAMES, SIGNIFICANCE_CAP, SPRT_CAP, UsageError, check_commands, settings_from,
@@ -78,6 +79,7 @@ def add_commands(commands) -> None:
     parser.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
+    add_sandbox_flags(parser)
     parser.add_argument("--seats", type=int, help="seats per game where the game allows several (roborally: 2-6, default 2)")
     add_tournament_flags(parser)  # the families' (tools/<family>_match.py FLAGS)
     parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")

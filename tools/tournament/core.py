@@ -75,6 +75,7 @@ class Settings:
     dask_files: str = "return"  # return: replays and logs come back with the result; shared: written to --replays
     group_size: int = league.GROUP_SIZE  # the contest's formats: teams per group, about
     advance: int = league.ADVANCE  # the contest's formats: the best of each group in the Champions League
+    sandboxed: dict[str, dict] = field(default_factory=dict)  # bot -> its sandbox's Limits fields (tools/sandbox.py)
 
     @property
     def names(self) -> list[str]:

@@ -39,6 +39,7 @@ import trio
 from swc_local.tools import runner
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec
+from swc_local.tools.sandbox import Limits
 from swc_local.tools.tournament.core import Tournament
 from swc_local.tools.tournament.schedule import Slot
 
@@ -57,6 +58,7 @@ def spec_for(tournament: Tournament, slot: Slot) -> GameSpec:
         logs=Path(settings.logs) if settings.logs else None,
         start_timeout=settings.start_timeout, game_timeout=settings.game_timeout,
         options=dict(settings.options) | dict(slot.options), seat_seeds=slot.bot_seeds,
+        sandboxed={name: Limits(**limits) for name, limits in settings.sandboxed.items()},
     )
 
 
