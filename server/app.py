@@ -29,10 +29,17 @@ class Server:
     house's fields); ``prepared`` holds doors a caller built itself, by family name (tests and
     ``swc match``: an XML door whose rooms start from a given position), which their families
     then start instead of building their own.
+
+    ``opponents`` is how the viewer's tables get the reference bots: a value with
+    ``rungs(entry)`` (the rungs a game offers) and ``command(entry, rung)`` (a bot's command
+    line), given by whoever builds the server (``swc serve`` through tools/cli.py, the pytest
+    fixture, tests: client/ladder.py is such a value).  The server may not import the client
+    layer, so without one its tables offer no bot seats.
     """
 
-    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None, opponents: Any = None) -> None:
         self.settings = settings
+        self.opponents = opponents  # rungs(entry) and command(entry, rung), or None: no bot seats
         self.families = all_doors()  # every family of this server, then the viewer (the viewer reads it)
         self._host: trio.Nursery | None = None
         self.doors: list = []  # every door of this server (server/door.py), in start order
@@ -64,12 +71,12 @@ class Server:
         await stop_gracefully(self, why)
 
 
-async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def serve(settings: Settings, *, opponents: Any = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
     """Run a server until cancelled."""
-    await Server(settings).run(task_status=task_status)
+    await Server(settings, opponents=opponents).run(task_status=task_status)
 
 
-def run(settings: Settings) -> int | None:
+def run(settings: Settings, opponents: Any = None) -> int | None:
     """``trio.run`` the server until a stop signal (its number is returned: the command exits with
     128 + it), with plain exceptions for the command line.
 
@@ -84,7 +91,7 @@ def run(settings: Settings) -> int | None:
     from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
 
     try:
-        signum = trio.run(serve_until_signalled, Server(settings))
+        signum = trio.run(serve_until_signalled, Server(settings, opponents=opponents))
         log.info("stopped")
         return signum
     except BaseExceptionGroup as group:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.xml.door import XmlDoor
@@ -30,7 +31,7 @@ def start_server(nursery):
         fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
         settings = Settings(**fields)
         given = {XmlDoor.name: XmlDoor(door_settings(settings), game_factory)} if game_factory else None
-        return await nursery.start(Server(settings, prepared=given).run)
+        return await nursery.start(Server(settings, prepared=given, opponents=ladder).run)  # swc serve's bots
 
     return start
 

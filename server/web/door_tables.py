@@ -129,8 +129,9 @@ async def _close(stream: trio.abc.Stream) -> None:
         await stream.aclose()
 
 
-def read_seats(request: dict, count: int) -> list[tuple[str, str | None]]:
-    """The request's ``seats`` (default: you, then the reference bot) for a game of ``count``."""
+def read_seats(request: dict, count: int, tables=None, entry=None) -> list[tuple[str, str | None]]:
+    """The request's ``seats`` (default: you, then the reference bot) for a game of ``count``; a
+    bot seat comes as its command, the reference bot at its ``rung`` (table_host.py ``bot_command``)."""
     wanted = request.get("seats", ["you"] + ["bot"] * (count - 1))
     if not isinstance(wanted, list) or len(wanted) != count:
         raise TableError(f"seats: a list of {count} seats (the game's number of players), e.g. [\"you\", \"bot\"]")
@@ -143,6 +144,10 @@ def read_seats(request: dict, count: int) -> list[tuple[str, str | None]]:
         command = item.get("command")
         if item["kind"] == "command" and (not isinstance(command, str) or "{port}" not in command):
             raise TableError("a command seat needs \"command\": a bot command with {host} {port} (and {seed}, {player})")
+        if item["kind"] == "bot":
+            if tables is None:
+                raise TableError("this server offers no reference bots; a seat is you, person, command or open")
+            command = shlex.join(tables.bot_command(entry, item))
         out.append((item["kind"], command))
     return out
 
@@ -165,7 +170,7 @@ def register_seat(tables, seat: FamilySeat) -> None:
 
 
 def bot_argv(entry, kind: str, command: str | None, port: int, index: int, seed: int) -> list[str]:
-    args = entry.bot_command() if kind == "bot" else shlex.split(command or "")
+    args = shlex.split(command or "")  # a bot seat's command is the reference bot's (read_seats)
     args = [a.replace("{player}", str(index + 1)).replace("{color}", str(index + 1)) for a in args]
     return fill(args, "127.0.0.1", port, "", seed)
 

@@ -91,7 +91,7 @@ def seat_routes(context, page, respond) -> list[Route]:
     async def api_tables(request: Request):
         if request.method == "GET":
             tables = context.tables
-            return respond({"games": tables.menu() if tables else [], "kinds": list(KINDS),
+            return respond({"games": tables.menu() if tables else [], "kinds": tables.kinds() if tables else list(KINDS),
                             "available": tables is not None, "families": tables.offers() if tables else []})
         if context.tables is None:
             return no_tables()

@@ -54,7 +54,9 @@ def add_commands(commands) -> None:
     parser.add_argument("game", nargs="?", help="'report' to print the tournament in DB, 'openings' to write a book, or the game: " + ", ".join(registry.game_names()))
     parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database; with 'openings': the book to write")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
+                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in), or "
+                             "reference[:RUNG] for the game's reference bot at a rung of its ladder (random, greedy, "
+                             "search-short, search-long); repeat")
     parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone) or gauntlet (the first bot meets each other)")
     parser.add_argument("--games-per-pairing", type=int, help=f"games of each pairing, a multiple of the seats (default {DEFAULT_GAMES}; the cap with --sprt: {SPRT_CAP}, with --significance: {SIGNIFICANCE_CAP})")
     parser.add_argument("--concurrency", type=int, help="games at the same time (default 1; with --dask: the cluster's threads)")
