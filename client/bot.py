@@ -1,8 +1,13 @@
-"""The reference random bot, written on the client library (:mod:`swc_local.client.client`).
+"""The XML seasons' reference bot, written on the client library (:mod:`swc_local.client.client`).
 
-It works for every classic game: on each move request it rebuilds the game from the last
-memento (``plugin.game_from_state``) and answers with a uniformly random legal move drawn from
-its own ``random.Random(seed)``, so a seeded bot on a seeded board plays the same game again.
+It works for every XML season: on each move request it rebuilds the game from the last memento
+(``plugin.game_from_state``) and answers with the move of its rung on the game's ladder
+(client/ladder.py: by default a uniformly random legal move) drawn from its own
+``random.Random(seed)``, so a seeded bot on a seeded board plays the same game again.
+
+It runs as ``swc bot GAME`` and as ``python -m swc_local.client.bot GAME`` (:func:`main`, the
+command client/ladder.py gives every XML season's reference bot): the client layer names no
+tools module, and a bot process imports neither the tools nor the server.
 """
 
 from __future__ import annotations

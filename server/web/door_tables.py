@@ -59,6 +59,7 @@ class DoorTable:
     record_id: str | None = None
     seats: list = field(default_factory=list)
     processes: list = field(default_factory=list)
+    commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
     created: float = 0.0
     ended: trio.Event = field(default_factory=trio.Event)
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
@@ -185,6 +186,7 @@ async def fill_in_order(tables, table: DoorTable, entry, seats, persons: dict, j
             tables.nursery.start_soon(person.run, table.door.port)
         elif kind != "open":
             argv = bot_argv(entry, kind, command, table.door.port, index, tables.rng.getrandbits(31))
+            table.commands.append(argv)
             tables.nursery.start_soon(tables._run_bot, table, argv)
         while not joined(index + 1):
             if table.ended.is_set() or (person is not None and person.over):
