@@ -155,3 +155,37 @@ async def test_a_table_seats_a_rung_and_a_server_without_opponents_offers_no_bot
     assert "bot" not in listed["kinds"] and all(row["rungs"] == [] for row in listed["games"])
     status, refused = await http(f"{url}/api/tables", data=b'{"game": "piranhas", "seats": ["you", "bot"]}')
     assert status == 400 and "offers no reference bots" in refused["error"], refused
+
+
+def test_swc_serve_hands_its_viewer_the_ladder_and_the_bare_server_none():
+    from swc_local.server import cli as server_cli
+    from swc_local.tools.cli import build_parser
+
+    assert build_parser().parse_args(["serve"]).opponents is ladder
+    parser, commands = server_cli.new_parser()
+    server_cli.add_commands(commands)
+    assert parser.parse_args(["serve"]).opponents is None  # python -m swc_local.server: no bot seats
+
+
+def test_the_reversixt_and_robo_rally_fixtures_take_a_rung():
+    from types import SimpleNamespace
+
+    from swc_local.swc_pytest.reversixt import RunningReversi
+    from swc_local.swc_pytest.roborally import RunningRoboRally
+
+    class Portal:  # what the fixture hands the runner, without playing
+        def call(self, play, specs, give_up_after=None):
+            self.players = specs[0].players
+            return [SimpleNamespace(raw=None, error="not played", seats=[], replay=None)]
+
+    portal, door = Portal(), SimpleNamespace(port=1, game_map=SimpleNamespace(players=3))
+    RunningReversi(portal, door, {"map": "m"}).play("python mine.py", seat=2, opponents="random")
+    assert portal.players == [("opponent1", ladder.command(registry.entry("reversixt"), "random")),
+                              ("bot", "python mine.py"),
+                              ("opponent3", ladder.command(registry.entry("reversixt"), "random"))]
+    RunningRoboRally(portal, door, {}, 10).play("python mine.py", opponents=2, opponent="random")
+    assert [command for _, command in portal.players[1:]] == [ladder.command(registry.entry("roborally"), "random")] * 2
+    RunningRoboRally(portal, door, {}, 10).play("python mine.py")
+    assert portal.players[1][1] == ladder.command(registry.entry("roborally"))  # greedy, as before
+    with pytest.raises(ValueError, match="rung 'search-long': roborally offers random, greedy"):
+        RunningRoboRally(portal, door, {}, 10).play("python mine.py", opponent="search-long")
