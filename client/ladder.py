@@ -13,6 +13,7 @@ A game has the search rungs (and the generic greedy) once its folder has a ``str
 from __future__ import annotations
 
 import random
+import re
 import sys
 from typing import Any
 
@@ -78,10 +79,11 @@ def command(entry: Any, rung: str | None = None) -> list[str]:
 
 
 def opponent_command(entry: Any, opponent: str | list[str] | None) -> str | list[str]:
-    """What a pytest fixture's ``opponent`` means: a rung's name (``"search-short"``) is the
-    reference bot at that rung, None the default reference bot, anything else a command as given.
-    ValueError naming the rungs the game offers for a rung it does not offer."""
-    if opponent is None or opponent in RUNGS:
+    """What a pytest fixture's ``opponent`` means: a rung's name (one word, ``"search-short"``) is
+    the reference bot at that rung, None the default reference bot, anything else (a list, or a
+    string with a space or a placeholder) a command as given. ValueError naming the rungs the game
+    offers for a word it does not offer: a one-word command could not be told where to connect."""
+    if opponent is None or (isinstance(opponent, str) and re.fullmatch(r"[\w.-]+", opponent)):
         return command(entry, opponent)
     return opponent
 
