@@ -30,8 +30,8 @@ the XML seasons' 2 s soft limit with room for the wire."""
 XML_BOT = (PYTHON, "-m", "swc_local.client.bot")
 """How every XML season's reference bot starts: client/bot.py as a module (``swc bot GAME``'s
 code, with the interpreter of the running tools), followed by the game and the runner's
-placeholders. A module attribute, so a test whose season only its own process knows can name a
-module that adds it first (a test's own season)."""
+placeholders. A module attribute: a test that adds a season to the registry's tuple (which a bot
+process started by the runner cannot see) points it at a module that adds the season first."""
 
 
 def rungs(entry: Any) -> tuple[str, ...]:
