@@ -16,6 +16,7 @@ import statistics
 
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools import families
 from swc_local.tools.players import expand
@@ -25,7 +26,7 @@ from swc_local.tools.sandbox import Limits, unavailable
 
 async def time_to_join(sandboxed: bool) -> float:
     """Seconds from starting the command until the server seated it (one fresh room)."""
-    bot = registry.entry("piranhas").bot_command()
+    bot = ladder.command(registry.entry("piranhas"))
     spec = GameSpec(game="piranhas", index=0, seed=1, players=[("bot", bot), ("other", bot)],
                     sandboxed={"bot": Limits()} if sandboxed else {})
     entry, module = families.seat_adapter(spec.game)

@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from swc_local.client import ladder
 from swc_local.client.blocking import Portal
 from swc_local.client.client import resolve_plugin
 from swc_local.client.messages import seat_of
@@ -150,7 +151,9 @@ class RunningServer:
         limits: Limits | None = None,
     ) -> PlayedGame:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
-        ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
+        ``opponent``: a rung of the game's ladder (``"random"``, ``"greedy"``, ``"search-short"``,
+        ``"search-long"``: the reference bot at that rung, a ValueError naming the game's rungs if
+        it has no such rung), a command, or None (the default reference bot); ``bot`` seated as ``color`` (red/blue, or
         ONE/TWO in 2022+ games; either pair, in any case, is accepted for every game).  The
         returned game's ``color`` uses the game's own names (red/blue or ONE/TWO).
 
@@ -174,7 +177,7 @@ class RunningServer:
             raise RuntimeError("play needs an admin password on the server")
         if seed is None:
             seed = self.seed + self._games if self.seed is not None else secrets.randbits(31)
-        players = [("player1", bot), ("player2", opponent or registry.entry(self.game_type).bot_command())]
+        players = [("player1", bot), ("player2", ladder.opponent_command(registry.entry(self.game_type), opponent))]
         spec = GameSpec(
             game=self.game_type, index=self._games, seed=seed, players=players[::-1] if seat else players,
             logs=Path(logs) if logs else None, start_timeout=start_timeout, game_timeout=timeout,
@@ -216,5 +219,5 @@ def start_server(
         settings = {"passphrase_checks_per_second": 0} | settings  # a private test server: no rate
         options = Settings(host="127.0.0.1", free_ports=True, seed=seed, paused=paused, password=password, **settings)
         portal = stack.enter_context(Portal(name="swc-server"))
-        server = portal.start(Server(options).run)
+        server = portal.start(Server(options, opponents=ladder).run)  # its tables seat the ladder's bots
         yield RunningServer(portal, server, plugin, seed)

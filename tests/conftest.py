@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.xml.door import XmlDoor
@@ -30,7 +31,7 @@ def start_server(nursery):
         fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
         settings = Settings(**fields)
         given = {XmlDoor.name: XmlDoor(door_settings(settings), game_factory)} if game_factory else None
-        return await nursery.start(Server(settings, prepared=given).run)
+        return await nursery.start(Server(settings, prepared=given, opponents=ladder).run)  # swc serve's bots
 
     return start
 
@@ -98,6 +99,8 @@ SLOW_TESTS = {
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # twenty Penguins games of search-short against greedy through the fixture (the docs' example)
+    "test_fixture_example.py": {"test_the_beats_greedy_example_runs_as_written"},
     # a whole Robo Rally game on Extra Crispy through the seat API (about a minute)
     "test_web_seats_never_stuck.py": {"test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_to_the_end"},
     # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each

@@ -21,6 +21,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.archive import resolve
 from swc_local.tools.players import command_text
@@ -83,7 +84,7 @@ async def run_check(spec: str, game: str, *, games: int = DEFAULT_GAMES, seed: i
     if entry is None:
         raise ValueError(registry.unknown_game_message(game))
     client = resolve(spec).command
-    reference = entry.bot_command()
+    reference = ladder.command(entry)
     require_commands([(NAME, client)])
     with tempfile.TemporaryDirectory(prefix="swc-check-") as folder:
         figures = Path(folder)

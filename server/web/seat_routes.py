@@ -96,7 +96,7 @@ async def seat_page(request: Request):
 async def api_tables(request: Request):
     tables = context_of(request).tables
     if request.method == "GET":
-        return json_answer({"games": tables.menu() if tables else [], "kinds": list(KINDS),
+        return json_answer({"games": tables.menu() if tables else [], "kinds": tables.kinds() if tables else list(KINDS),
                             "available": tables is not None, "families": tables.offers() if tables else []})
     if tables is None:
         return _no_tables()

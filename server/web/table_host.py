@@ -19,6 +19,12 @@ Conformance notes (choices where the issue and the specs are silent):
 * The seeds of the bots of a door-of-its-own table come from the host's random source, seeded by
   the house's ``seed`` (before, they came from the XML lobby's, so without an XML door there were
   none); a seeded server still gives the same seeds in the same order of tables.
+* The reference bots come from the ``opponents`` the builder of the server handed in
+  (server/app.py ``Server``: ``rungs(entry)`` and ``command(entry, rung)``, the client layer's
+  ladder for ``swc serve``): the server imports no client.  Without them the start page offers no
+  bot seat (``kinds`` lacks ``bot``, no game lists rungs) and a request for one is refused (400).
+  Each game of the menu and each family's card lists its ``rungs`` (weakest first), and, as
+  before, the same list as ``strengths``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
+
+from swc_local.games import registry
 
 log = logging.getLogger("swc.web.seats")
 
@@ -97,9 +105,12 @@ class TableHost:
     API's ``create``, ``join``, ``seat``, ``wait`` and ``wait_turn``; ``house`` is the server of
     ``swc serve`` (its doors and settings, for the tables that copy a house door's settings)."""
 
-    def __init__(self, book, house=None, seed: int | None = None, limits: SeatLimits | None = None) -> None:
+    def __init__(self, book, house=None, seed: int | None = None, limits: SeatLimits | None = None,
+                 opponents: Any = None) -> None:
         self.book = book
         self.house = house
+        # rungs(entry) and command(entry, rung): the house's (Server.opponents) unless given; None: no bots
+        self.opponents = opponents if opponents is not None else getattr(house, "opponents", None)
         self.rng = random.Random(seed)
         self.limits = limits or SeatLimits()
         self.families: list[FamilyTables] = []
@@ -119,10 +130,32 @@ class TableHost:
     # -- what the start page offers --------------------------------------------------------------
 
     def menu(self) -> list:
-        return [row for family in self.families if family.games is not None for row in family.games()]
+        return [self._with_rungs(row) for family in self.families if family.games is not None for row in family.games()]
 
     def offers(self) -> list[dict]:
-        return [family.offer() for family in self.families if family.offer is not None]
+        return [self._with_rungs(family.offer()) for family in self.families if family.offer is not None]
+
+    def kinds(self) -> list[str]:
+        """The kinds of seat offered: every kind, but ``bot`` only with :attr:`opponents`."""
+        return [kind for kind in KINDS if kind != "bot" or self.opponents is not None]
+
+    def _with_rungs(self, row: dict) -> dict:
+        entry = registry.entry(row.get("game", ""))
+        offered = list(self.opponents.rungs(entry)) if self.opponents is not None and entry is not None else []
+        return row | {"rungs": offered, "strengths": offered}
+
+    def bot_command(self, entry, item: dict) -> list[str]:
+        """The command of a ``{"kind": "bot"}`` seat of a table of ``entry``'s game: the reference
+        bot at the seat's ``rung`` (or, as before, ``strength``; none: the game's default bot);
+        a TableError naming the rungs the game offers, or saying that this server has no bots."""
+        if self.opponents is None:
+            raise TableError("this server offers no reference bots (it was started without them: swc serve has "
+                             "them); a seat is you, person, command or open")
+        rung = item.get("rung", item.get("strength"))
+        if rung is not None and (not isinstance(rung, str) or rung not in self.opponents.rungs(entry)):
+            raise TableError(f"rung {rung!r}: the reference bot of {entry.name} plays "
+                             f"{', '.join(self.opponents.rungs(entry))}"[:300])
+        return list(self.opponents.command(entry, rung))
 
     def family_for(self, game: object) -> FamilyTables:
         named = next((family for family in self.families if family.game == game and not family.fallback), None)

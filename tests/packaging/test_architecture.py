@@ -262,3 +262,34 @@ def test_a_planted_branch_on_a_family_is_found(tmp_path):
 def test_a_game_names_itself_and_a_family_place_its_family():
     """What may name a game stays allowed: its own folder, the tuple, its family's places."""
     assert not [line for line in games_named() if line.startswith(("swc_local.games.piranhas.", "swc_local.server.reversixt."))]
+
+
+CLIENT_MODULES = re.compile(r"\bswc_local\.(client|tools|swc_pytest)\b")
+
+
+def clients_named(modules: dict[str, Path] = PACKAGE_MODULES) -> list[str]:
+    """Each string of games/ (docstrings too) that names a module of the layers above it, as
+    ``module:line text``: the games layer does not know its clients (issue 42), so a reference
+    bot's command (``python -m swc_local.client...``) cannot hide in a game's value as a string,
+    which the import rules of tests/packaging/test_layers.py do not see."""
+    found = []
+    for module, path in sorted(modules.items()):
+        if not module.startswith("swc_local.games"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CLIENT_MODULES.search(node.value):
+                found.append(f"{module}:{node.lineno} {CLIENT_MODULES.search(node.value).group(0)}")
+    return found
+
+
+def test_the_games_layer_names_no_client_module():
+    assert clients_named() == []
+
+
+def test_a_planted_reference_bot_command_in_a_game_is_found(tmp_path):
+    modules = _planted(tmp_path, "swc_local.games.penguins.entry",
+                       '\nBOT = ("{python}", "-m", "swc_local.client.bot", "penguins")\n')
+    assert any(line.startswith("swc_local.games.penguins.entry:") and "swc_local.client" in line
+               for line in clients_named(modules))
+    modules = _planted(tmp_path, "swc_local.games.entry", '\nSWC = "python -m swc_local.tools.cli bot"\n')
+    assert any("swc_local.tools" in line for line in clients_named(modules))

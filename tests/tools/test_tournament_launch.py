@@ -10,13 +10,14 @@ import shlex
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.server.web.book import GameBook
 from swc_local.tools.tournament.launch import Launcher
 from swc_local.tools.view import serve_book
 from tests.web_helpers import http
 
-PIRANHAS = shlex.join(registry.entry("piranhas").bot_command())
+PIRANHAS = shlex.join(ladder.command(registry.entry("piranhas")))
 
 
 def request(**changes) -> dict:

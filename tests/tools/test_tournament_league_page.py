@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.cli import main
 from tests.web_helpers import chrome
 
-PIRANHAS = shlex.join(registry.entry("piranhas").bot_command())
+PIRANHAS = shlex.join(ladder.command(registry.entry("piranhas")))
 
 
 def swc_view(*args: str) -> tuple[subprocess.Popen, str, list[str]]:

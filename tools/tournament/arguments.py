@@ -32,6 +32,7 @@ def settings_from(args: argparse.Namespace):
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"--concurrency {args.concurrency}: must be 1 or more")
     game, seats, options = _game(args)
+    bots = [_reference(bot, game) for bot in bots]
     sprt_settings = _sprt(args.sprt) if args.sprt else None
     significance = None
     if args.significance is not None:
@@ -79,6 +80,32 @@ def _sandboxed(args: argparse.Namespace, bots) -> dict[str, dict]:
         raise UsageError(str(error).replace("; put GAME before the flag", "")) from None
     limits = asdict(limits_of(args))
     return {bot.name: dict(limits) for bot in bots if chosen(choice, bot.name, bot.command)}
+
+
+REFERENCE = "reference"
+"""``--bot NAME=reference`` (the game's reference bot) or ``--bot NAME=reference:RUNG`` (at a rung
+of its ladder): the command comes from client/ladder.py, so a gauntlet against the ladder needs
+no command spelt out."""
+
+
+def _reference(bot, game: str):
+    """``bot`` with a ``reference[:RUNG]`` command replaced by the reference bot's command;
+    UsageError naming the rungs the game offers for one it does not."""
+    import shlex
+
+    from swc_local.client import ladder
+    from swc_local.games import registry
+
+    text = bot.command.strip() if isinstance(bot.command, str) else ""
+    word, _, rung = text.partition(":")
+    if word != REFERENCE:
+        return bot
+    entry = registry.entry(game)
+    try:
+        command = ladder.command(entry, rung or None)
+    except ValueError as error:
+        raise UsageError(f"--bot {bot.name}={text}: {error}") from None
+    return type(bot)(bot.name, shlex.join(command))
 
 
 def _beside(db, what: str):

@@ -57,7 +57,9 @@ def add_commands(commands) -> None:
     parser.add_argument("game", nargs="?", help="'report' to print the tournament in DB, 'openings' to write a book, or the game: " + ", ".join(registry.game_names()))
     parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database; with 'openings': the book to write")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
+                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in), or "
+                             "reference[:RUNG] for the game's reference bot at a rung of its ladder (random, greedy, "
+                             "search-short, search-long); repeat")
     parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone), gauntlet (the first bot meets each other), "
                         "or the contest's: league (groups in match days), champions (then the best of each group), "
                         "final-eight (a knockout of the bots in seeding order), contest (groups, Champions League, Final Eight)")
