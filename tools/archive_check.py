@@ -16,17 +16,19 @@ here are the causes the server gives (a timeout cause fails "kept its time", a r
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from swc_local.client import ladder
 from swc_local.games import registry
+from swc_local.tools import measure
 from swc_local.tools.archive import resolve
 from swc_local.tools.players import command_text
 from swc_local.tools.results import ABSENT_CAUSES, REGULAR, GameResult
-from swc_local.tools.runner import GameSpec, play_games, require_commands, seat_seed
+from swc_local.tools.runner import CommandError, GameSpec, play_games, require_commands, seat_seed
+from swc_local.tools.sandbox import Limits, default_sandbox
+from swc_local.tools.sandbox_flags import sandbox_problem
 
 DEFAULT_GAMES = 2
 TIME_CAUSES = ("SOFT_TIMEOUT", "HARD_TIMEOUT", "TIME_LIMIT")
@@ -72,25 +74,34 @@ class CheckReport:
 
 def measured(command: list[str], into: Path) -> list[str]:
     """``command`` started through tools/measure.py, its figures in ``into/{seed}.json``."""
-    return [sys.executable, "-m", "swc_local.tools.measure", str(into / "{seed}.json"), "--", *command]
+    return measure.command(into / "{seed}.json", command)
 
 
 async def run_check(spec: str, game: str, *, games: int = DEFAULT_GAMES, seed: int = 1,
                     start_timeout: float = 15.0, game_timeout: float = 300.0, logs: Path | None = None,
-                    options: dict | None = None) -> CheckReport:
+                    options: dict | None = None, sandbox: bool | None = None,
+                    limits: Limits | None = None) -> CheckReport:
     """The check of ``spec`` (an archive spec or a command) in ``game``; ArchiveError when the
-    archive is broken, CommandError (tools/runner.py) when its command cannot start."""
+    archive is broken, CommandError (tools/runner.py) when its command cannot start or cannot
+    run sandboxed.  ``sandbox`` None: sandboxed when ``spec`` is an archive, as ``swc match``
+    does (tools/sandbox.py); the figures are then the sandbox's whole tree, its keeper included."""
     entry = registry.entry(game)
     if entry is None:
         raise ValueError(registry.unknown_game_message(game))
     client = resolve(spec).command
     reference = ladder.command(entry)
     require_commands([(NAME, client)])
+    limits = limits or Limits()
+    sandboxed = {NAME: limits} if (default_sandbox(spec) if sandbox is None else sandbox) else {}
+    problem = sandbox_problem(limits, [client]) if sandboxed else None
+    if problem:
+        raise CommandError(problem)
     with tempfile.TemporaryDirectory(prefix="swc-check-") as folder:
         figures = Path(folder)
         players = [(NAME, measured(client, figures)), ("reference", reference)]
         specs = [GameSpec(game=entry.game_type, index=i, seed=seed + i, players=players if i % 2 == 0 else players[::-1],
-                          logs=logs, start_timeout=start_timeout, game_timeout=game_timeout, options=dict(options or {}))
+                          logs=logs, start_timeout=start_timeout, game_timeout=game_timeout, options=dict(options or {}),
+                          sandboxed=dict(sandboxed))
                  for i in range(games)]
         records = await play_games(specs, give_up_after=None)
         rows = [_row(record, spec_, figures) for record, spec_ in zip(records, specs)]

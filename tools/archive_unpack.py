@@ -106,6 +106,7 @@ def unpack(archive: Path, cache: Path, limits: ArchiveLimits) -> Path:
     try:
         _extract(archive, partial, limits)
         (partial / DONE_MARK).write_text(f"{archive.name}\n")
+        _readable_by_others(partial)
         try:
             os.rename(partial, target)
         except OSError:
@@ -115,6 +116,18 @@ def unpack(archive: Path, cache: Path, limits: ArchiveLimits) -> Path:
     finally:
         shutil.rmtree(partial, ignore_errors=True)
     return target
+
+
+def _readable_by_others(root: Path) -> None:
+    """Every folder enterable and every file readable by others (``o+rx``/``o+r``; never
+    writable): run as root, the sandbox starts an archive's player as a user id of its own
+    (tools/sandbox.py), which must read the unpacked archive (it plays on a private copy)."""
+    for folder, folders, files in os.walk(root):
+        os.chmod(folder, os.stat(folder).st_mode | 0o755)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, os.stat(path).st_mode | 0o644)
 
 
 def _extract(archive: Path, into: Path, limits: ArchiveLimits) -> None:

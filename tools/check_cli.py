@@ -15,6 +15,7 @@ from pathlib import Path
 
 from swc_local.games import registry
 from swc_local.server.cli import usage_error
+from swc_local.tools.sandbox_flags import add_sandbox_flags
 
 
 def add_commands(commands) -> None:
@@ -32,6 +33,7 @@ def add_commands(commands) -> None:
     check.add_argument("--game-timeout", type=float, default=300.0, help="seconds a game may take (default 300)")
     check.add_argument("--logs", type=Path, help="keep the client's output here")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_sandbox_flags(check)
     check.set_defaults(run=run)
 
 
@@ -41,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from swc_local.tools.archive import ArchiveError
-    from swc_local.tools.archive_check import run_check, table_lines
+    from swc_local.tools.archive_check import NAME, run_check, table_lines
     from swc_local.tools.players import kill_every_group
     from swc_local.tools.runner import CommandError
+    from swc_local.tools.sandbox_flags import chosen, limits_of, sandbox_choice
     from swc_local.tools.stopping import stop_signals_as_interrupt
 
     game = registry.entry(args.game)
@@ -51,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("swc check", registry.unknown_game_message(args.game))
     if args.games < 1:
         return usage_error("swc check", f"--games {args.games}: expected at least 1")
+    try:
+        choice = sandbox_choice(args, [NAME])
+    except ValueError as error:
+        return usage_error("swc check", str(error).replace("; put GAME before the flag", ""))
+    sandbox = None if choice is None else chosen(choice, NAME, args.archive)
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     try:
@@ -58,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 report = trio.run(lambda: run_check(args.archive, game.game_type, games=args.games, seed=args.seed,
                                                     start_timeout=args.start_timeout, game_timeout=args.game_timeout,
-                                                    logs=args.logs))
+                                                    logs=args.logs, sandbox=sandbox, limits=limits_of(args)))
             except KeyboardInterrupt:  # Ctrl-C, SIGTERM: every bot's process group was stopped
                 print(f"swc check: stopped by {signals.describe()}; no verdict", file=sys.stderr)
                 return signals.exit_status()

@@ -78,6 +78,23 @@ class Figures:
         os.replace(partial, self.out)
 
 
+MODULE = "swc_local.tools.measure"
+
+
+def command(out: str | os.PathLike, argv: list[str]) -> list[str]:
+    """``argv`` started through this wrapper, its figures in ``out``."""
+    return [sys.executable, "-m", MODULE, str(out), "--", *argv]
+
+
+def split(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(this wrapper's words, the measured command) of a :func:`command`; ``([], argv)`` for any
+    other.  The runner sandboxes the measured command only: the wrapper stays outside, where it
+    writes its figures and sees the sandbox's whole process tree (the keeper's ~10 MB counted)."""
+    if len(argv) >= 5 and argv[1:3] == ["-m", MODULE] and argv[4] == "--":
+        return argv[:5], argv[5:]
+    return [], argv
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 3 or argv[1] != "--":
         print("usage: python -m swc_local.tools.measure OUT -- COMMAND [ARG...]", file=sys.stderr)
@@ -85,7 +102,7 @@ def main(argv: list[str]) -> int:
     figures = Figures(Path(argv[0]))
     figures.write()
     try:
-        child = subprocess.Popen(argv[2:])
+        child = subprocess.Popen(argv[2:], close_fds=False)  # a sandbox's status pipe goes through
     except OSError as error:
         print(f"measure: cannot start {argv[2]}: {error.strerror}", file=sys.stderr)
         return 127

@@ -51,7 +51,7 @@ from pathlib import Path
 
 import trio
 
-from swc_local.tools import families
+from swc_local.tools import families, measure
 from swc_local.tools.archive import ArchiveError, is_archive_spec, resolve, resolve_command
 from swc_local.tools.players import command_text, expand, own_python, wait_or_stop
 from swc_local.tools.results import (
@@ -351,8 +351,9 @@ class _Seat:
     async def enter_sandbox(self, processes: trio.Nursery, values: dict) -> None:
         """Serve the relay to the game's port and wrap the command (a sandbox that cannot be
         made is a command that cannot start: the run stops, nothing runs unsandboxed)."""
+        outside, inside = measure.split(self.argv)  # swc check measures the whole sandbox from outside
         try:
-            self.argv = self.sandbox.wrap(self.argv, int(values["port"]))
+            self.argv = outside + self.sandbox.wrap(inside, int(values["port"]))
         except SandboxUnavailable as error:
             self.could_not_start = f"sandbox: {error}"
             return

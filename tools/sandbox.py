@@ -57,6 +57,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from swc_local.tools.archive import is_archive_spec
+from swc_local.tools.archive_unpack import DONE_MARK
+
 MEMORY_LIMIT = "MEMORY_LIMIT"
 CPU_TIME_LIMIT = "CPU_TIME_LIMIT"
 PROCESS_LIMIT = "PROCESS_LIMIT"
@@ -91,8 +94,11 @@ class SandboxUnavailable(Exception):
 def default_sandbox(player: object) -> bool:
     """Whether a player runs sandboxed when neither ``--sandbox`` nor ``--no-sandbox`` is given:
     yes for a client archive (what a team hands in: someone else's code), no for a plain command
-    (the user's own bot).  ``player`` is a command, or an archive's resolved player, which says
-    so on itself (``from_archive``)."""
+    (the user's own bot).  ``player`` is a command (an archive spec, ``team.zip`` or
+    ``team.zip:MAIN``, counts as an archive), or an archive's resolved player, which says so on
+    itself (``from_archive``)."""
+    if isinstance(player, (str, list, tuple)):
+        return is_archive_spec(list(player) if isinstance(player, tuple) else player)
     return bool(getattr(player, "from_archive", False))
 
 
@@ -198,11 +204,39 @@ def preflight(argv: list[str]) -> str | None:
     return unavailable() or check_folders(bot_folders(argv))
 
 
+def archive_folders(folders: list[Path]) -> list[Path]:
+    """The folders among ``folders`` that are unpacked client archives (tools/archive_unpack.py
+    marks each): they get a private writable copy per sandbox (:func:`private_copy`)."""
+    return [folder for folder in dict.fromkeys(folders) if (folder / DONE_MARK).is_file()]
+
+
+def private_copy(folder: Path, into: Path, user: int | None) -> Path:
+    """A copy of ``folder`` in ``into``, owned by the sandbox's ``user`` (root's sandboxes).
+
+    Why a copy: a player writes into its own folder (a packed socha client's ``start.sh`` runs
+    ``pip install`` there), the archive's cache is shared by every game of that archive (parallel
+    games would write into each other's folder) and must stay as unpacked.  Chosen over
+    bubblewrap's ``--tmp-overlay``: run by root, the player is a user id of its own, and an
+    overlay keeps the cache's owner (root) on every folder, so the player could not write there.
+    The cost is a copy per game start (``benchmarks/README.md``)."""
+    copy = into / "archive"
+    shutil.copytree(folder, copy, symlinks=True)
+    if user is not None:
+        for place, _folders, files in os.walk(copy):
+            os.lchown(place, user, user)
+            for name in files:
+                os.lchown(os.path.join(place, name), user, user)
+    return copy
+
+
 def wrap(argv: list[str], *, port: int, relay: Path, status_fd: int, limits: Limits,
-         folders: list[Path] | None = None) -> list[str]:
+         folders: list[Path] | None = None, writable: dict[Path, Path] | None = None,
+         user: int | None = None) -> list[str]:
     """``argv`` (expanded, placeholders filled in) run in a sandbox whose only network is the
     game ``port``, relayed to the unix socket ``relay`` (served by the runner); the keeper writes
-    the cause of a limit to ``status_fd``.  Raises :class:`SandboxUnavailable` (one line)."""
+    the cause of a limit to ``status_fd``.  ``writable`` maps a bot folder to its private copy,
+    bound writable in its place; ``user`` is root's sandbox user (:func:`own_user_id`, chosen
+    here when None).  Raises :class:`SandboxUnavailable` (one line)."""
     problem = unavailable()
     if problem:
         raise SandboxUnavailable(problem)
@@ -215,7 +249,8 @@ def wrap(argv: list[str], *, port: int, relay: Path, status_fd: int, limits: Lim
     hidden = [place for place in _hidden() if place.is_dir()]
     for place in hidden:  # empty, private, writable by the bot (its home, its /tmp)
         line += ["--perms", "1777", "--tmpfs", str(place)]
-    shown = [*_runtime_folders(), *folders, relay.parent]
+    writable = dict(writable or {})
+    shown = [*_runtime_folders(), *folders, *writable, relay.parent]
     made: set[Path] = set()
     bound: list[Path] = []
     for folder in sorted(set(shown), key=lambda path: len(path.parts)):
@@ -228,19 +263,27 @@ def wrap(argv: list[str], *, port: int, relay: Path, status_fd: int, limits: Lim
                 made.add(between)
                 line += ["--perms", "0755", "--dir", str(between)]
         line += ["--ro-bind", str(folder), str(folder)]
+    for folder, copy in writable.items():  # over the read-only view of the folder
+        line += ["--bind", str(copy), str(folder)]
     line += ["--chdir", str(_working_folder(folders, shown, hidden))]
     java = " ".join(filter(None, [os.environ.get("JAVA_TOOL_OPTIONS", ""), f"-XX:MaxRAM={limits.memory_mb}m"]))
     line += ["--setenv", "TMPDIR", "/tmp", "--setenv", "JAVA_TOOL_OPTIONS", java]
     line += ["--", sys.executable, "-I", "-S", str(KEEPER), "--port", str(port), "--socket", str(relay),
              "--status-fd", str(status_fd), "--memory", str(limits.memory_mb << 20),
-             "--processes", str(limits.processes), "--cpu", str(limits.cpu_seconds), *_own_user(), "--", *argv]
+             "--processes", str(limits.processes), "--cpu", str(limits.cpu_seconds), *_user_flag(user), "--", *argv]
     return line
 
 
-def _own_user() -> list[str]:
+def own_user_id() -> int | None:
+    """Run by root: a fresh user id for one sandbox (module docstring); else None (the caller's)."""
     if os.geteuid() != 0:
-        return []
-    return ["--user", str(FIRST_OWN_UID + secrets.randbelow(OWN_UIDS))]
+        return None
+    return FIRST_OWN_UID + secrets.randbelow(OWN_UIDS)
+
+
+def _user_flag(user: int | None) -> list[str]:
+    user = user if user is not None else own_user_id()
+    return [] if user is None else ["--user", str(user)]
 
 
 def _working_folder(folders: list[Path], shown: list[Path], hidden: list[Path]) -> Path:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import trio
 
-from swc_local.tools.sandbox import Limits, read_status, wrap
+from swc_local.tools.sandbox import (Limits, SandboxUnavailable, archive_folders, bot_folders, check_folders,
+                                     own_user_id, private_copy, read_status, wrap)
 
 SOCKET_NAME = "game.sock"
 
@@ -35,7 +36,26 @@ class SandboxedSeat:
         self.ready = False
 
     def wrap(self, argv: list[str], port: int) -> list[str]:
-        return wrap(argv, port=port, relay=self.socket_path, status_fd=self.status_write, limits=self.limits)
+        """``argv`` sandboxed; an unpacked archive it names plays on a private copy (tools/sandbox.py
+        :func:`~swc_local.tools.sandbox.private_copy`) in this seat's folder, gone after the game."""
+        user = own_user_id()
+        folders = bot_folders(argv)
+        problem = check_folders(folders)
+        if problem:
+            raise SandboxUnavailable(problem)
+        copies: dict[Path, Path] = {}  # by the folder's real path: a link to it shows the same copy
+        for folder in archive_folders(folders):
+            real = folder.resolve()
+            if real not in copies:
+                place = self.folder / f"copy{len(copies)}"
+                place.mkdir(mode=0o755)
+                try:
+                    copies[real] = private_copy(real, place, user)
+                except OSError as error:
+                    raise SandboxUnavailable(f"cannot copy the archive's folder {folder}: {error}") from None
+        writable = {folder: copies[folder.resolve()] for folder in archive_folders(folders)}
+        return wrap(argv, port=port, relay=self.socket_path, status_fd=self.status_write, limits=self.limits,
+                    folders=folders, writable=writable, user=user)
 
     async def serve(self, host: str, port: int, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Forward every connection to the relay's socket to ``host:port`` until cancelled."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -90,17 +91,31 @@ def test_a_broken_archive_is_one_line_and_no_game(tmp_path, capsys):
     assert line.startswith("unknown game 'piranhass'")
 
 
+def _processes_running(argv: list[bytes]) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as file:
+                if file.read().split(b"\0")[:-1] == argv:
+                    found.append(int(name))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
 def test_sigterm_stops_the_check_and_its_client(tmp_path):
-    started = tmp_path / "started"
-    sleeper = pack(tmp_path / "sleeper.zip", {"start.sh": f"#!/bin/sh\necho $$ > {started}\nexec sleep 600\n"})
+    """Sandboxed, as an archive is by default: the client is found by its unique command line (the
+    sandbox hides the host's /tmp, so it cannot write its pid there)."""
+    seconds = f"600.{secrets.randbelow(10**9)}"
+    sleeper = pack(tmp_path / "sleeper.zip", {"start.sh": f"#!/bin/sh\nexec sleep {seconds}\n"})
     swc = Path(sys.executable).parent / "swc"
     process = subprocess.Popen([str(swc), "check", str(sleeper), "--game", "piranhas", "--start-timeout", "300"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env=os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
     deadline = time.monotonic() + 120
-    while not (started.exists() and started.read_text().strip()) and time.monotonic() < deadline:
+    while not _processes_running([b"sleep", seconds.encode()]) and time.monotonic() < deadline:
         time.sleep(0.05)
-    pid = int(started.read_text())
+    (pid,) = _processes_running([b"sleep", seconds.encode()])
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signal.SIGTERM, err
