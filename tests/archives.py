@@ -5,6 +5,8 @@
   ``--port=N``), logs what it was given on stderr and passes the rest on: a team's script.
 - :func:`java_player_zip`: tests/java/Player.java built into a runnable jar with Debian's JDK
   and zipped alone, as the Java template's documentation packs it.
+- :func:`probing_bot_zip`: the reference bot's team archive that quits when it can read a host
+  file and writes into its own folder first: it plays only sandboxed, on a private copy.
 - :func:`pack`: any files (name -> bytes or text, or (data, mode)) into a ZIP.
 """
 
@@ -63,6 +65,21 @@ def reference_bot_zip(path: Path, game: str, folder: str | None = "team", mode: 
     name = f"{folder}/start.sh" if folder else "start.sh"
     script = start_sh(game)
     return pack(path, {name: (script, mode) if mode else script, f"{folder or '.'}/README.txt": "our player\n"})
+
+
+PROBED_FILE = "written-by-the-bot"
+
+
+def probing_bot_zip(path: Path, game: str, secret: Path) -> Path:
+    """A team's archive (``team/start.sh``, the reference bot of ``game``, extra parameters passed
+    on) that exits 3 when it can read ``secret`` (put it in the host's /tmp, which the sandbox
+    hides) and writes :data:`PROBED_FILE` into its folder before it plays (read-only there
+    without the sandbox's private copy): a regular game proves both."""
+    if not secret.exists():
+        secret.write_text("the teacher's\n")
+    prelude = (f"if cat {secret} >/dev/null 2>&1; then echo 'read the host file' >&2; exit 3; fi\n"
+               f"echo played > ./{PROBED_FILE}\n")
+    return pack(path, {"team/start.sh": start_sh(game).replace("set -e\n", "set -e\n" + prelude, 1)})
 
 
 def java_player_zip(path: Path, work: Path) -> Path:

@@ -19,10 +19,9 @@ from swc_local.tools.cli import main
 from swc_local.tools.sandbox import default_sandbox
 from swc_local.tools.tournament.arguments import _sandboxed
 from swc_local.tools.sandbox_flags import add_sandbox_flags
-from tests.archives import pack, start_sh
+from tests.archives import PROBED_FILE, pack, probing_bot_zip, start_sh
 
 GAME = "swc_2019_piranhas"
-WRITTEN = "written-by-the-bot"
 
 
 @pytest.fixture(autouse=True)
@@ -34,13 +33,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 
 def nosy_team_zip(tmp_path: Path) -> Path:
-    """A team whose ``start.sh`` quits when it can read a file of the host's /tmp (the sandbox
-    hides it) and writes into its own folder before it plays (the sandbox's private copy)."""
-    secret = tmp_path / "secret"
-    secret.write_text("the teacher's\n")
-    prelude = (f"if cat {secret} >/dev/null 2>&1; then echo 'read the host file' >&2; exit 3; fi\n"
-               f"echo played > ./{WRITTEN}\n")
-    return pack(tmp_path / "nosy.zip", {"team/start.sh": start_sh(GAME).replace("set -e\n", "set -e\n" + prelude, 1)})
+    return probing_bot_zip(tmp_path / "nosy.zip", GAME, tmp_path / "secret")
 
 
 def test_an_archive_spec_is_sandboxed_by_default_and_a_plain_command_is_not():
@@ -83,7 +76,7 @@ def test_swc_match_sandboxes_an_archive_on_a_private_copy(tmp_path, cache, capsy
     out = capsys.readouterr().out
     assert code == 0, out
     assert "REGULAR 1" in out.split("player1   ", 1)[1].splitlines()[0]
-    assert not list(cache.rglob(WRITTEN))  # it wrote into its private copy, not into the cache
+    assert not list(cache.rglob(PROBED_FILE))  # it wrote into its private copy, not into the cache
     main(["match", "piranhas", "--games", "1", "--seed", "3", "--player1", str(team), "--no-sandbox"])
     out = capsys.readouterr().out
     assert "REGULAR 1" not in out.split("player1   ", 1)[1].splitlines()[0]  # unsandboxed: it read the file, quit
@@ -94,4 +87,4 @@ def test_swc_check_sandboxes_an_archive(tmp_path, cache, capsys):
     code = main(["check", str(team), "--game", "piranhas", "--games", "1"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert not list(cache.rglob(WRITTEN))
+    assert not list(cache.rglob(PROBED_FILE))
