@@ -1,4 +1,5 @@
-"""The contest's formats with real bots on the real runner: eight reference bots through groups,
+"""The contest's formats with real bots on the real runner: eight archived clients (issue 44:
+reference bots packed as archives and a Java player, sandboxed by default) through groups,
 Champions League and Final Eight; a Final Four killed half way and resumed; a Final Four on a
 Dask cluster. ReversiXT's greedy and random strategies without the reference server's pauses,
 two games an encounter (the least that swaps the seats)."""
@@ -14,10 +15,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from swc_local.tools.cli import main
+from tests.archives import PROBED_FILE, java_player_zip, probing_bot_zip
 from tests.dask_cluster import local_cluster
 from tests.tools.test_tournament_play import GREEDY, INSTANT_REVERSI, RANDOM, _wait_for_games, rows
 
+PIRANHAS = "swc_2026_piranhas"
 FOUR = [f"--bot=g1={GREEDY}", f"--bot=r1={RANDOM}", f"--bot=g2={GREEDY}", f"--bot=r2={RANDOM}"]
 
 
@@ -27,12 +32,23 @@ def report(db: Path, capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_eight_reference_bots_play_groups_champions_league_and_final_eight(tmp_path, capsys):
+@pytest.mark.slow  # the least a contest allows (8 teams, a Champions League of 8): 96 games of Piranhas 2026,
+@pytest.mark.timeout(1200)  # the game the Java player plays; minutes, not seconds (it replaces the 8-bot case)
+def test_eight_archived_clients_play_groups_champions_league_and_final_eight(tmp_path, monkeypatch, capsys):
+    """Issue 44's league: seven reference bots packed as team archives (the ladder's random rung,
+    as extra parameters) and a Java player packed as the template packs it, sandboxed by default:
+    each reference archive quits if it can read a file of the host's /tmp and writes into its own
+    folder first, so a regular game of every one proves the sandbox and its private copy."""
+    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
+    secret = tmp_path / "secret"
+    teams = [f"--bot=t{i}={probing_bot_zip(tmp_path / f't{i}.zip', PIRANHAS, secret)} --strategy random"
+             for i in range(1, 8)]
+    java = java_player_zip(tmp_path / "java.zip", tmp_path / "java")
     db = tmp_path / "contest.db"
-    bots = [f"--bot={kind}{i}={GREEDY if kind == 'g' else RANDOM}" for i in range(1, 5) for kind in "gr"]
-    code = main(["tournament", "reversixt", "--format", "contest", *bots, "--games-per-encounter", "2",
-                 "--group-size", "4", "--advance", "4", "--db", str(db), "--seed", "2", "--concurrency", "2",
-                 *INSTANT_REVERSI])
+    code = main(["tournament", "piranhas_2026", "--format", "contest", *teams, f"--bot=java={java}",
+                 "--games-per-encounter", "2", "--group-size", "4", "--advance", "4", "--db", str(db), "--seed", "2",
+                 "--concurrency", "2"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "Group A: standings after 3 of 3 match days" in out and "Final Eight: knockout" in out
@@ -40,12 +56,15 @@ def test_eight_reference_bots_play_groups_champions_league_and_final_eight(tmp_p
     league = data["league"]
     assert league["complete"] and [s["key"] for s in league["stages"]] == ["A", "B", "CL", "KO"]
     assert data["games"] == data["scheduled"] == (2 * 6 + 28 + 8) * 2 and data["no_result"] == 0
+    causes = Counter(cause for (cause,) in rows(db, "SELECT cause FROM seats"))
+    assert causes == {"REGULAR": 2 * data["games"]}, causes  # no archive crashed: every one sandboxed
+    assert not list((tmp_path / "cache").rglob(PROBED_FILE))  # each wrote into its private copy
     keys = [key for (key,) in rows(db, "SELECT key FROM games")]
     assert len(keys) == len(set(keys)) == data["games"]
     for stage in league["stages"][:3]:
         for day in stage["days"]:  # every team plays one encounter a match day
-            teams = [t for e in day["encounters"] for t in (e["home"], e["away"])]
-            assert sorted(teams) == sorted(stage["teams"])
+            teams_of_day = [t for e in day["encounters"] for t in (e["home"], e["away"])]
+            assert sorted(teams_of_day) == sorted(stage["teams"])
     for game_key, seats in rows(db, "SELECT game_key, GROUP_CONCAT(bot, ',') FROM seats GROUP BY game_key"):
         home, away = game_key.split("/")[2].split("~")
         number = int(game_key.split("/")[3])
