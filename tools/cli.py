@@ -29,12 +29,12 @@ log = logging.getLogger("swc")
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand: the server's (serve and each family's own), the bots', the bot author's."""
     from swc_local.client import admin_cli
-    from swc_local.tools import maps, view
+    from swc_local.tools import maps, rate_cli, view
     from swc_local.tools.tournament import cli as tournament_cli
 
     parser, commands = new_parser()
     for add in (server_cli.add_commands, bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands,
-                maps.add_commands, tournament_cli.add_commands):
+                maps.add_commands, tournament_cli.add_commands, rate_cli.add_commands):
         add(commands)
     return server_cli.share_options(parser)
 
