@@ -51,6 +51,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rungs", help="comma-separated rungs to calibrate (default: every rung the game offers)")
     parser.add_argument("--ratings", type=Path, default=ladder_table.DEFAULT_FILE, help="the ratings file to update")
     parser.add_argument("--page", type=Path, help="the docs page to write the table into (default: the game's)")
+    parser.add_argument("--also", action="append", type=Path, default=[], metavar="DB",
+                        help="the games of another calibration database of this game join the fit (e.g. a run of only "
+                             "the two rungs whose gap is least sure); repeat")
     parser.add_argument("--fit-only", action="store_true",
                         help="play nothing: fit and write the table from the games already in --db (a run stopped early)")
     return parser.parse_args(argv)
@@ -67,20 +70,39 @@ def games_of(tournament) -> list[Game]:
     return found
 
 
-def one_sided_notes(games: list[Game]) -> list[str]:
-    """"a won every game against b" for every pair whose games all went one way."""
+def pair_scores(games: list[Game], order: list[str]) -> dict[tuple[str, str], list[float]]:
+    """Each pair of rungs (the weaker in ``order`` first) with the weaker one's score per game."""
     totals: dict[tuple[str, str], list[float]] = {}
     for game in games:
-        a, b = sorted((game.first, game.second))
-        score = game.score if game.first == a else 1 - game.score
-        totals.setdefault((a, b), []).append(score)
+        a, b = sorted((game.first, game.second), key=order.index)
+        totals.setdefault((a, b), []).append(game.score if game.first == a else 1 - game.score)
+    return dict(sorted(totals.items(), key=lambda item: (order.index(item[0][0]), order.index(item[0][1]))))
+
+
+def one_sided_notes(totals: dict[tuple[str, str], list[float]]) -> list[str]:
+    """"b won every game against a (n)" for every pair whose games all went one way."""
     notes = []
-    for (a, b), scores in sorted(totals.items()):
+    for (a, b), scores in totals.items():
         if all(s == 1 for s in scores):
             notes.append(f"{a} won every game against {b} ({len(scores)})")
         elif all(s == 0 for s in scores):
             notes.append(f"{b} won every game against {a} ({len(scores)})")
     return notes
+
+
+def _stored(path: Path, game_type: str):
+    """The tournament stored in another calibration database (read only), checked to be this game's."""
+    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.db import ResultsDb
+
+    db = ResultsDb(path, create=False)
+    stored = db.settings()
+    if stored is None or stored.get("game") != game_type:
+        db.close()
+        raise SystemExit(f"benchmarks.ladder: error: --also {path}: not a calibration of {game_type}")
+    tournament = Tournament(Settings.from_dict(stored), db)
+    db.close()
+    return tournament
 
 
 def _commit() -> str:
@@ -107,9 +129,13 @@ def main(argv: list[str] | None = None) -> int:
     offered = rungs_of.rungs(entry)
     chosen = args.rungs.split(",") if args.rungs else list(offered)
     unknown = [rung for rung in chosen if rung not in offered]
-    if unknown or "random" not in chosen or len(chosen) < 2:
+    if unknown or len(chosen) < 2:
         print(f"benchmarks.ladder: error: --rungs {args.rungs}: {entry.name} offers {', '.join(offered)}; "
-              "give random and at least one more", file=sys.stderr)
+              "give at least two", file=sys.stderr)
+        return 2
+    missing = [str(path) for path in args.also if not path.is_file()]
+    if missing:
+        print(f"benchmarks.ladder: error: --also {missing[0]}: no such database", file=sys.stderr)
         return 2
     if args.games_per_pairing < 2 or args.games_per_pairing % 2:
         print(f"benchmarks.ladder: error: --games-per-pairing {args.games_per_pairing}: an even number, 2 or more",
@@ -131,19 +157,31 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks.ladder: error: {tournament.broken}", file=sys.stderr)
         return 2
     games = games_of(tournament)
-    if not games:
-        print(f"benchmarks.ladder: error: {db} holds no game with a result yet", file=sys.stderr)
+    scheduled = len(tournament.slots)
+    for other in args.also:
+        stored = _stored(other, game_type)
+        games += games_of(stored)
+        scheduled += len(stored.slots)
+    names = {g.first for g in games} | {g.second for g in games}
+    if "random" not in names:
+        print(f"benchmarks.ladder: error: no game of the random rung in {db} or --also: random is the scale's 0",
+              file=sys.stderr)
         return 2
+    order = [rung for rung in offered if rung in names]
     fitted = fit_field(games, "random")
+    totals = pair_scores(games, order)
     command = f"python -m benchmarks.ladder --game {args.game} --games-per-pairing {args.games_per_pairing}"
     if args.seed != 1:
         command += f" --seed {args.seed}"
     if args.rungs:
         command += f" --rungs {args.rungs}"
+    for other in args.also:
+        command += f" --also {other.name}"
     ladder = ladder_table.Ladder.from_fit(
-        game_type, chosen, fitted, games=len(games), scheduled=len(tournament.slots), games_per_pairing=args.games_per_pairing, seed=args.seed,
+        game_type, order, fitted, games=len(games), scheduled=scheduled, games_per_pairing=args.games_per_pairing, seed=args.seed,
         measured=f"{datetime.date.today().isoformat()} at commit {_commit() or 'unknown'}", command=command,
-        one_sided=one_sided_notes(games))
+        one_sided=one_sided_notes(totals), pairs={f"{a}~{b}": f"{sum(s):g}-{len(s) - sum(s):g}"
+                                                   for (a, b), s in totals.items()})
     ladder_table.save(ladder, args.ratings)
     page = args.page or docs_page(entry)
     ladder_table.write_page(page, ladder)
@@ -152,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     close = [(a, b, gap) for a, b, gap in ladder.gaps() if gap < ladder_table.MIN_GAP]
     for a, b, gap in close:
         print(f"{b} is only {gap:+.0f} Elo above {a} (the ladder wants {ladder_table.MIN_GAP:.0f} or more)")
-    if len(games) < len(tournament.slots):
-        print(f"{len(tournament.slots) - len(games)} games without a result; run again to play them")
+    if len(games) < scheduled:
+        print(f"{scheduled - len(games)} games without a result; run again to play them")
     return 1 if close else 0
 
 

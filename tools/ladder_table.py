@@ -50,6 +50,7 @@ class Ladder:
     measured: str = ""  # date and commit
     command: str = ""  # the command that reproduces it
     one_sided: list[str] = field(default_factory=list)  # "a beat b in every game" notes
+    pairs: dict[str, str] = field(default_factory=dict)  # "a~b" -> "7.5/10" (a's points of the games)
 
     def elo_of(self, rung: str) -> float:
         return next(r.elo for r in self.rungs if r.rung == rung)
@@ -130,15 +131,18 @@ def markdown(ladder: Ladder) -> str:
         lines.append(f"| {rung.rung} | {rung.elo:+.0f} | {interval} | {gap} |")
         below = rung
     half = max((r.high - r.low) / 2 for r in ladder.rungs if r.rung != "random") if len(ladder.rungs) > 1 else math.nan
-    size = (f"{ladder.games_per_pairing} games per pairing ({ladder.games} games" if ladder.games >= ladder.scheduled
-            else f"stopped after {ladder.games} of its {ladder.scheduled} games ({ladder.games_per_pairing} per "
-                 f"pairing scheduled, played block by block so every pairing has about as many")
-    lines += ["", f"Measured {ladder.measured}: a round robin of the rungs, {size}, seats swapped in pairs), "
-                  f"all pairs fitted jointly "
-                  f"(tools/rating.py); the widest interval is ±{half:.0f} Elo. Rerun, larger for narrower "
-                  f"intervals (the issue asks for ±50): `{ladder.command}`."]
-    for note in ladder.one_sided:
-        lines.append(f"{note}: the gap rests on the prior of one virtual draw (a lower bound in truth).")
+    size = f"{ladder.games} games" if ladder.games >= ladder.scheduled else \
+        f"stopped after {ladder.games} of the {ladder.scheduled} games scheduled, played block by block so the " \
+        "pairs have about as many"
+    scores = "; ".join(f"{pair.replace('~', ' vs ')} {score}" for pair, score in ladder.pairs.items())
+    lines += ["", f"Measured {ladder.measured}: a round robin of the rungs ({size}, seats swapped in pairs), all "
+                  f"pairs fitted jointly (tools/rating.py); the widest interval is ±{half:.0f} Elo. Scores: {scores}. "
+                  f"Rerun, larger for narrower intervals (the issue asks for ±50): `{ladder.command}`"
+                  + (" (benchmarks/README.md says which runs filled the --also databases)." if "--also" in ladder.command
+                     else ".")]
+    if ladder.one_sided:
+        lines += ["", "Pairs that went all one way (their gap in the fit comes from the prior of one virtual draw, "
+                      "so the true gap is likely larger): " + "; ".join(ladder.one_sided) + "."]
     return "\n".join(lines)
 
 

@@ -39,3 +39,22 @@ def test_a_reduced_calibration_writes_the_table_and_resumes(tmp_path, capsys):
     assert calibration.main([*args, "--fit-only"]) == code  # the stored games again: the same table
     assert ladder_table.load("swc_2023_penguins", ratings) == found
     assert page.read_text().count(ladder_table.START) == 1
+
+
+def test_the_games_of_other_calibration_databases_join_the_fit(tmp_path, capsys):
+    page, ratings = tmp_path / "penguins.md", tmp_path / "elo.json"
+    page.write_text("# Penguins\n")
+    common = ["--game", "penguins", "--games-per-pairing", "2", "--ratings", str(ratings), "--page", str(page)]
+    calibration.main([*common, "--rungs", "random,greedy", "--seed", "3", "--db", str(tmp_path / "a.db")])
+    calibration.main([*common, "--rungs", "random,greedy", "--seed", "4", "--db", str(tmp_path / "b.db")])
+    alone = ladder_table.load("swc_2023_penguins", ratings)
+    calibration.main([*common, "--rungs", "random,greedy", "--seed", "3", "--db", str(tmp_path / "a.db"),
+                      "--fit-only", "--also", str(tmp_path / "b.db")])
+    joined = ladder_table.load("swc_2023_penguins", ratings)
+    assert alone.games == 2 and joined.games == joined.scheduled == 4
+    assert sum(int(float(x)) for x in joined.pairs["random~greedy"].split("-")) == 4
+    assert joined.command.endswith("--also b.db") and "--also databases" in page.read_text()
+    capsys.readouterr()
+    assert calibration.main([*common, "--rungs", "random,greedy", "--db", str(tmp_path / "a.db"), "--seed", "3",
+                             "--fit-only", "--also", str(tmp_path / "none.db")]) == 2
+    assert "--also" in capsys.readouterr().err
