@@ -93,7 +93,7 @@ def report_json(session: Session, signalled: str | None = None) -> dict:
         "against": per_rung(session),
         "irregular": [{"game": p.index, "rung": p.rung, "cause": p.cause, "reason": p.reason}
                       for p in session.played if p.cause != REGULAR],
-        "ladder": {"measured": session.ladder.measured, "games_per_pairing": session.ladder.games_per_pairing,
+        "ladder": {"measured": session.ladder.measured, "games": session.ladder.games,
                    "rungs": [{"rung": r.rung, "elo": r.elo, "low": r.low, "high": r.high} for r in session.ladder.rungs]},
         "stopped": signalled,
     }
@@ -128,7 +128,7 @@ def report_text(session: Session, signalled: str | None = None) -> str:
     if irregular:
         lines.append("games that did not end by the rules for the bot:")
         lines += [f"  game {p.index + 1} {game_words(p)}" for p in irregular]
-    lines.append(f"the ladder: calibrated {ladder.measured}, {ladder.games_per_pairing} games per pairing; "
+    lines.append(f"the ladder: calibrated {ladder.measured} from {ladder.games} games; "
                  "the rungs' own intervals come on top of the bot's")
     if signalled:
         lines.append(f"stopped by {signalled} after {len(session.played)} games")

@@ -197,3 +197,42 @@ def test_swc_rate_gives_the_same_number_twice_on_a_fixed_seed(tmp_path, capsys):
     assert sum(row["games"] for row in first["against"]) == 4
     assert {row["rung"] for row in first["against"]} == {"random", "greedy"}  # a round: one pair each side
     assert first["elo"] is None or first["low"] < first["elo"] < first["high"]
+
+
+# -- what it prints ---------------------------------------------------------------------------
+
+
+def session_with(games: list[Played]):
+    from swc_local.tools.rate import Session
+
+    session = Session("swc_2023_penguins", "python my_bot.py", LADDER, {}, len(games), seed=9)
+    session.played = games
+    return session
+
+
+def test_the_report_names_the_rungs_around_the_bot_and_the_games_it_did_not_finish():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    games = played("greedy", 1.0, 6) + played("greedy", 0.0, 2) + played("search-short", 0.0, 5) + [
+        Played(13, "search-short", 1, 0.0, "CRASHED", "Traceback ...\nZeroDivisionError")]
+    text = report_text(session_with(games))
+    assert "the rung below: greedy (+300, 95 %: +250 .. +350)" in text
+    assert "the rung above: search-short (+500, 95 %: +440 .. +560)" in text
+    assert "game 14 vs search-short (bot second): lost (CRASHED: Traceback ...)" in text
+    found = report_json(session_with(games))
+    assert found["below"]["rung"] == "greedy" and found["above"]["rung"] == "search-short"
+    assert found["low"] < found["elo"] < found["high"] and found["one_sided"] is None
+    assert found["irregular"] == [{"game": 13, "rung": "search-short", "cause": "CRASHED",
+                                   "reason": "Traceback ...\nZeroDivisionError"}]
+    json.dumps(found)  # plain data
+
+
+def test_a_bot_above_the_top_rung_is_said_to_be_beyond_the_ladder():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    session = session_with(played("search-long", 1.0, 6))
+    text = report_text(session)
+    assert "Elo at least +" in text and "won every game" in text and "above the ladder's top rung" in text
+    found = report_json(session)
+    assert found["elo"] is None and found["one_sided"] == "won every game" and found["high"] is None
+    assert found["below"]["rung"] == "search-long" and found["above"] is None
