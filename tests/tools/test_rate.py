@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from swc_local.client import ladder as rungs_of
 from swc_local.games import registry
 from swc_local.tools import ladder_table
 from swc_local.tools.cli import main
@@ -143,7 +144,7 @@ def test_the_docs_table_goes_between_the_markers_and_flags_close_rungs(tmp_path)
 
 # -- the command line -------------------------------------------------------------------------
 
-BOT = shlex.join(registry.entry("penguins").bot_command())
+BOT = shlex.join(rungs_of.command(registry.entry("penguins"), "random"))
 
 
 def one_line_error(capsys, *args: str) -> str:
@@ -183,7 +184,7 @@ def test_swc_rate_gives_the_same_number_twice_on_a_fixed_seed(tmp_path, capsys):
     table = tmp_path / "elo.json"
     ladder_table.save(Ladder("swc_2023_penguins", [RungElo("random", 0, 0, 0), RungElo("greedy", 300, 200, 400)],
                              games_per_pairing=2, measured="a test's"), table)
-    mine = BOT + " --strategy greedy"
+    mine = shlex.join(rungs_of.command(registry.entry("penguins"), "greedy"))
     outputs = []
     for _ in range(2):
         code = main(["rate", mine, "--game", "penguins", "--games", "4", "--parallel", "2", "--seed", "11",
