@@ -132,8 +132,8 @@ def markdown(ladder: Ladder) -> str:
         below = rung
     half = max((r.high - r.low) / 2 for r in ladder.rungs if r.rung != "random") if len(ladder.rungs) > 1 else math.nan
     size = f"{ladder.games} games" if ladder.games >= ladder.scheduled else \
-        f"stopped after {ladder.games} of the {ladder.scheduled} games scheduled, played block by block so the " \
-        "pairs have about as many"
+        f"{ladder.games} of the {ladder.scheduled} games scheduled: a run stopped early, whose pairs stay " \
+        "balanced as it plays block by block"
     scores = "; ".join(f"{pair.replace('~', ' vs ')} {score}" for pair, score in ladder.pairs.items())
     lines += ["", f"Measured {ladder.measured}: a round robin of the rungs ({size}, seats swapped in pairs), all "
                   f"pairs fitted jointly (tools/rating.py); the widest interval is ±{half:.0f} Elo. Scores: {scores}. "
