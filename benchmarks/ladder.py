@@ -28,7 +28,7 @@ from pathlib import Path
 from swc_local.client import ladder as rungs_of
 from swc_local.games import registry
 from swc_local.tools import ladder_table
-from swc_local.tools.rating import Game, fit_field
+from swc_local.tools.rating import Game, fit_field_covariance, gap_half_width
 from swc_local.tools.tournament.standings import pair_score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     order = [rung for rung in offered if rung in names]
-    fitted = fit_field(games, "random")
+    fitted, covariance = fit_field_covariance(games, "random")
     totals = pair_scores(games, order)
     command = f"python -m benchmarks.ladder --game {args.game} --games-per-pairing {args.games_per_pairing}"
     if args.seed != 1:
@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         measured=f"{datetime.date.today().isoformat()} at commit {_commit() or 'unknown'}", command=command,
         one_sided=one_sided_notes(totals), pairs={f"{a}~{b}": f"{sum(s):g}-{len(s) - sum(s):g}"
                                                    for (a, b), s in totals.items()})
+    ladder.gap95 = {f"{a}~{b}": round(gap_half_width(covariance, a, b), 1) for a, b, _ in ladder.gaps()}
     ladder_table.save(ladder, args.ratings)
     page = args.page or docs_page(entry)
     ladder_table.write_page(page, ladder)

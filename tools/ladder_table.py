@@ -50,7 +50,8 @@ class Ladder:
     measured: str = ""  # date and commit
     command: str = ""  # the command that reproduces it
     one_sided: list[str] = field(default_factory=list)  # "a beat b in every game" notes
-    pairs: dict[str, str] = field(default_factory=dict)  # "a~b" -> "7.5/10" (a's points of the games)
+    pairs: dict[str, str] = field(default_factory=dict)  # "a~b" -> "7.5-2.5" (a's points, b's)
+    gap95: dict[str, float] = field(default_factory=dict)  # "a~b" (neighbours) -> half the 95 % interval of b - a
 
     def elo_of(self, rung: str) -> float:
         return next(r.elo for r in self.rungs if r.rung == rung)
@@ -120,14 +121,16 @@ def save(ladder: Ladder, path: Path = DEFAULT_FILE) -> None:
 
 def markdown(ladder: Ladder) -> str:
     """The docs table (between the markers): each rung's Elo, interval and gap to the one below."""
-    lines = ["| rung | Elo (random = 0) | 95 % interval | above the rung below |", "|---|---|---|---|"]
+    lines = ["| rung | Elo (random = 0) | 95 % interval | above the rung below (95 %) |", "|---|---|---|---|"]
     below: RungElo | None = None
     for rung in sorted(ladder.rungs, key=lambda r: r.elo):
         interval = "the anchor of the scale" if rung.rung == "random" else f"{rung.low:+.0f} .. {rung.high:+.0f}"
         gap = ""
         if below is not None:
             step = rung.elo - below.elo
-            gap = f"{step:+.0f} {'✓' if step >= MIN_GAP else '✗ (under ' + str(int(MIN_GAP)) + ')'}"
+            half_gap = ladder.gap95.get(f"{below.rung}~{rung.rung}")
+            gap = f"{step:+.0f}{f' ± {half_gap:.0f}' if half_gap is not None else ''} " \
+                  f"{'✓' if step >= MIN_GAP else '✗ (under ' + str(int(MIN_GAP)) + ')'}"
         lines.append(f"| {rung.rung} | {rung.elo:+.0f} | {interval} | {gap} |")
         below = rung
     half = max((r.high - r.low) / 2 for r in ladder.rungs if r.rung != "random") if len(ladder.rungs) > 1 else math.nan

@@ -133,6 +133,19 @@ def fit_field(games: Sequence[Game], anchor: str, *, prior_draws: float = PRIOR_
               iterations: int = 100) -> dict[str, Rating]:
     """Every player's Elo from all ``games`` at once, ``anchor`` held at 0, with its 95 % interval
     (Newton's method on the log-posterior; the module's notes say which prior)."""
+    return fit_field_covariance(games, anchor, prior_draws=prior_draws, iterations=iterations)[0]
+
+
+def gap_half_width(covariance: dict[tuple[str, str], float], lower: str, upper: str) -> float:
+    """Half the 95 % interval of the Elo between ``upper`` and ``lower`` from the fit's covariance
+    (a gap between neighbours is known better than either's distance from the anchor)."""
+    variance = covariance[lower, lower] + covariance[upper, upper] - 2 * covariance[lower, upper]
+    return Z95 * math.sqrt(max(variance, 0.0))
+
+
+def fit_field_covariance(games: Sequence[Game], anchor: str, *, prior_draws: float = PRIOR_DRAWS,
+                         iterations: int = 100) -> tuple[dict[str, Rating], dict[tuple[str, str], float]]:
+    """:func:`fit_field` and the covariance of the fitted Elo by pair of players (the anchor's 0)."""
     names = sorted({g.first for g in games} | {g.second for g in games})
     if anchor not in names:
         raise ValueError(f"{anchor!r} played no game")
@@ -176,7 +189,9 @@ def fit_field(games: Sequence[Game], anchor: str, *, prior_draws: float = PRIOR_
     for name in free:
         half = Z95 * math.sqrt(max(covariance[index[name]][index[name]], 0.0))
         ratings[name] = Rating(elo[name], elo[name] - half, elo[name] + half, counts[name])
-    return ratings
+    by_name = {(a, b): (covariance[index[a]][index[b]] if a in index and b in index else 0.0)
+               for a in names for b in names}
+    return ratings, by_name
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:

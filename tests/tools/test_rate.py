@@ -16,7 +16,7 @@ from swc_local.tools import ladder_table
 from swc_local.tools.cli import main
 from swc_local.tools.ladder_table import Ladder, RungElo
 from swc_local.tools.rate import Played, next_round, steering_elo
-from swc_local.tools.rating import Game, Result, fit_field, rate
+from swc_local.tools.rating import Game, Result, fit_field, fit_field_covariance, gap_half_width, rate
 
 LADDER = Ladder("swc_2023_penguins", [RungElo("random", 0, 0, 0), RungElo("greedy", 300, 250, 350),
                                       RungElo("search-short", 500, 440, 560), RungElo("search-long", 650, 580, 720)],
@@ -81,6 +81,15 @@ def test_the_field_fit_recovers_the_gaps_of_made_up_results():
     assert fitted["c"].high - fitted["c"].low > fitted["b"].high - fitted["b"].low  # two steps from the anchor
 
 
+def test_a_gap_between_neighbours_is_known_better_than_their_distance_from_the_anchor():
+    games = [Game("b", "random", 1.0)] * 30 + [Game("b", "random", 0.0)] * 10 + \
+        [Game("c", "b", 1.0)] * 300 + [Game("b", "c", 1.0)] * 100
+    fitted, covariance = fit_field_covariance(games, "random", prior_draws=0)
+    gap = gap_half_width(covariance, "b", "c")
+    assert gap < (fitted["c"].high - fitted["c"].low) / 2 / 2  # many b-c games, few against the anchor
+    assert gap_half_width(covariance, "random", "b") == pytest.approx((fitted["b"].high - fitted["b"].low) / 2)
+
+
 def test_the_field_fit_stays_finite_when_one_side_won_everything():
     fitted = fit_field([Game("greedy", "random", 1.0)] * 20, "random")
     assert 300 < fitted["greedy"].elo < 2000 and math.isfinite(fitted["greedy"].high)
@@ -139,6 +148,8 @@ def test_the_docs_table_goes_between_the_markers_and_flags_close_rungs(tmp_path)
     text = page.read_text()
     assert text.count(ladder_table.START) == 1 and text.startswith("# A game\n\ntext\n")
     assert "| search-long | +650 | +580 .. +720 | +150 ✓ |" in text and "greedy | +60" not in text
+    assert "| greedy | +300 | +250 .. +350 | +300 ± 40 ✓ |" in ladder_table.markdown(
+        Ladder("g", LADDER.rungs, gap95={"random~greedy": 40.0}))
     assert "✗ (under 100)" in ladder_table.markdown(close)
 
 
