@@ -34,7 +34,7 @@ DEFAULT_GAMES = 40
 
 
 def add_commands(commands) -> None:
-    parser = commands.add_parser("rate", help="rate a bot: its Elo on the game's ladder of reference bots, with a 95 % interval")
+    parser = commands.add_parser("rate", help="rate a bot: its Elo on the game's ladder of reference bots, with a 95 %% interval")
     parser.add_argument("bot", metavar="COMMAND",
                         help="the bot's command, one string; {host} {port} {reservation} {seed} {game} {color} are filled in")
     parser.add_argument("--game", required=True, help="game type or short name")
