@@ -71,6 +71,7 @@ class RoboRallyBot:
         self.phase = -1
         self.positions: dict[int, tuple[int, int]] = {}
         self.state: tuple[int, int, str] | None = None
+        self.start: tuple[int, int] | None = None  # the robot's starting point (a reboot may return there)
         self.my_cards: dict[int, str] = {}
         self.player_set = False
         self.out: list[dict] = []
@@ -146,6 +147,7 @@ class RoboRallyBot:
         self.positions[body["clientID"]] = (body["x"], body["y"])
         if body["clientID"] == self.me and self.board is not None:
             self.state = (body["x"], body["y"], self.board.antenna[2])
+            self.start = (body["x"], body["y"])
 
     def on_Movement(self, body: dict) -> None:
         self.positions[body["clientID"]] = (body["x"], body["y"])
@@ -166,6 +168,9 @@ class RoboRallyBot:
             direction = self.rng.choice(DIRECTIONS)
             if self.greedy and self.board is not None:
                 direction = self.board.antenna[2]
+            if self.strategy in SEARCH_RUNGS and self.board is not None:
+                fell_from = None if self.state is None else self.state[:2]
+                direction = search_strategy.reboot_direction(self.board, fell_from, self.start, self.report.checkpoints)
             self.send("RebootDirection", {"direction": direction})
 
     def on_CurrentCards(self, body: dict) -> None:

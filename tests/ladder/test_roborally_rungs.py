@@ -138,3 +138,21 @@ async def test_search_short_plays_a_real_game_through_swc_match():
     (record,) = report.records
     assert record.seat_of("player1").rank == 1
     assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
+
+
+def test_a_rebooted_search_robot_faces_the_way_to_its_next_checkpoint():
+    from swc_local.games.roborally.plan import distance_map
+
+    checked = 0
+    for name in ("Extra Crispy", "Lost Bearings", "Death Trap"):
+        board = load_map(name)
+        if board.restart is None:
+            continue
+        fell_from = next(p for p, square in board.squares.items() if square.pit and square.board != "Start A")
+        x, y = board.restart[:2]
+        distances = distance_map(board, board.checkpoints[1])
+        direction = strategy.reboot_direction(board, fell_from, board.start_points[0], 0)
+        dx, dy = strategy.DELTA[direction]
+        assert distances[(x + dx, y + dy)] < distances[(x, y)], (name, direction)
+        checked += 1
+    assert checked
