@@ -13,8 +13,8 @@ than two players) on ``games/reversixt/strategy.py`` within its node budgets. Ru
 Conformance notes (the search rungs and the REQUEST's limits, spec reversixt.md D):
 
 * The time in a REQUEST (the player's account in ms; 0: no limit) is the search's time guard:
-  the search stops at 80 % of the account less 150 ms for the wire (at most client/ladder.py's
-  ``GUARD_SECONDS``), so a slow machine loses depth, never the game.  Without a limit only the
+  the search stops at 80 % of the account less 150 ms for the wire (at most
+  :data:`GUARD_SECONDS`, client/ladder.py's), so a slow machine loses depth, never the game.  Without a limit only the
   node budget bounds a move.
 * The depth byte caps the search's depth in plies (every player's move is one) when it is 2 or
   more.  A depth of 1 is what every server sends when it was started without ``-d`` (the
@@ -31,14 +31,18 @@ from dataclasses import dataclass, field
 
 import trio
 
-from swc_local.client import ladder, search
+from swc_local.client import search
 from swc_local.games.reversixt import strategy as search_strategy
 from swc_local.protocol import reversixt as wire
 
 from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
 from swc_local.games.reversixt.rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
 
-STRATEGIES = ladder.RUNGS
+STRATEGIES = ("random", "greedy", "search-short", "search-long")
+"""client/ladder.py's ``RUNGS``, spelt out: the ladder imports this module (through
+client/bots.py), so this module cannot import the ladder (tests/ladder checks they agree)."""
+BUDGETS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}  # the ladder's SEARCH_RUNGS
+GUARD_SECONDS = 1.6  # the ladder's guard: the most a search move takes even with a larger account
 
 
 class ClientError(Exception):
@@ -107,7 +111,7 @@ class ClientGame:
         return 0
 
     def choose(self) -> tuple[int, int, int]:
-        if self.strategy in ladder.SEARCH_RUNGS:
+        if self.strategy in BUDGETS:
             return self._search()
         state, me = self.state, self.me
         width = state.game_map.width
@@ -154,10 +158,10 @@ class ClientGame:
     def _search(self) -> tuple[int, int, int]:
         """The search rungs' move within the rung's node budget, the REQUEST's time as the guard
         and its depth (2 or more) as the cap (the module docstring's conformance notes)."""
-        budget = getattr(search_strategy, ladder.SEARCH_RUNGS[self.strategy])
+        budget = getattr(search_strategy, BUDGETS[self.strategy])
         guard = None
         if self.time_ms > 0:
-            guard = max(0.01, min(ladder.GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
+            guard = max(0.01, min(GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
         max_depth = self.depth if self.depth >= 2 else 64
         move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
                                 max_depth=max_depth, seconds=guard)

@@ -51,7 +51,8 @@ def play(map_name: str, rungs: list[str], seed: int) -> tuple[list, list]:
 def test_reversixt_offers_every_rung_and_its_bot_takes_them():
     assert ENTRY.strategy is strategy
     assert ladder.rungs(ENTRY) == ladder.RUNGS
-    assert reversixt_bot.STRATEGIES == ladder.RUNGS
+    assert reversixt_bot.STRATEGIES == ladder.RUNGS and reversixt_bot.BUDGETS == ladder.SEARCH_RUNGS
+    assert reversixt_bot.GUARD_SECONDS == ladder.GUARD_SECONDS
     command = ladder.command(ENTRY, "search-long")
     assert command[command.index("--strategy") + 1] == "search-long"
 

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from swc_local.client import ladder
+from swc_local.client import ladder, roborally_bot
 from swc_local.client.roborally_bot import RoboRallyBot, add_arguments
 from swc_local.games import registry
 from swc_local.games.roborally import strategy
@@ -67,6 +67,7 @@ def play(map_name: str, rungs: list[str], seed: int, max_rounds: int) -> tuple[G
 def test_roborally_offers_every_rung_and_its_bot_takes_them():
     assert ENTRY.strategy is strategy
     assert ladder.rungs(ENTRY) == ladder.RUNGS
+    assert (roborally_bot.RUNGS, roborally_bot.SEARCH_RUNGS) == (ladder.RUNGS, ladder.SEARCH_RUNGS)
     import argparse
 
     parser = argparse.ArgumentParser()
