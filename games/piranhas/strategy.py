@@ -33,8 +33,8 @@ from swc_local.games.piranhas.rules import (
 from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, spread, swarms
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 1_500
-LONG_NODES = 9_000
+SHORT_NODES = 3_000
+LONG_NODES = 15_000
 
 Position = tuple  # (red, blue, kraken, turn): bitboards of x * 10 + y, the turns played
 

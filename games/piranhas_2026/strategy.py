@@ -32,8 +32,8 @@ from swc_local.games.piranhas_2026.rules import (
 )
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 1_500
-LONG_NODES = 9_000
+SHORT_NODES = 3_000
+LONG_NODES = 15_000
 
 Position = tuple  # (one, two, squids, medium, large, turn, first_union)
 

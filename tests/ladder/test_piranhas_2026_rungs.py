@@ -22,9 +22,13 @@ def test_piranhas_2026_offers_every_rung():
 def test_every_rung_plays_legally_to_the_end_against_every_other(monkeypatch, first, second):
     reduce_budgets(monkeypatch, GAME, short=30, long=90)
     seed = PAIRS.index((first, second))
-    winner, moves = play(GAME, first, second, seed)  # the referee raises on an illegal move
+    _, moves = play(GAME, first, second, seed)  # the referee raises on an illegal move
     assert len(moves) >= 2
-    assert (winner, moves) == play(GAME, first, second, seed)  # deterministic from the seeds
+
+
+def test_the_search_rungs_play_the_same_game_again_from_the_same_seeds(monkeypatch):
+    reduce_budgets(monkeypatch, GAME, short=30, long=90)
+    assert play(GAME, "search-long", "search-short", seed=4) == play(GAME, "search-long", "search-short", seed=4)
 
 
 def test_the_search_beats_random_at_a_small_budget(monkeypatch):
