@@ -34,7 +34,10 @@ from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, spread, swarms
 from swc_local.games.strategy import WIN
 
 SHORT_NODES = 3_000
-LONG_NODES = 15_000
+LONG_NODES = 20_000
+"""The budgets: at most about 0.11 s and 0.6 s of CPU a move (some 43,000 positions per CPU
+second, measured over positions of seeded games on the shared 2-CPU machine); search-long as
+long as the 2 s soft limit allows with room for a loaded machine (the time guard, client/ladder.py)."""
 
 Position = tuple  # (red, blue, kraken, turn): bitboards of x * 10 + y, the turns played
 

@@ -34,6 +34,8 @@ from swc_local.games.strategy import WIN
 
 SHORT_NODES = 3_000
 LONG_NODES = 15_000
+"""The budgets: at most about 0.16 s and 0.6 s of CPU a move (some 30,000 positions per CPU
+second, measured over positions of seeded games on the shared 2-CPU machine)."""
 
 Position = tuple  # (one, two, squids, medium, large, turn, first_union)
 
