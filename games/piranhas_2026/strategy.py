@@ -36,8 +36,9 @@ SHORT_NODES = 1_500
 LONG_NODES = 20_000
 """The budgets: at most about 0.08 s and 0.8 s of CPU a move (some 30,000 positions per CPU
 second, measured over positions of seeded games on the shared 2-CPU machine).  Far apart on
-purpose: at 3,000 and 15,000 search-long won only 4 of 7 games against search-short (the
-games run to the round limit, where one ply more changes less than in 2019)."""
+purpose, and not yet enough: search-long won 4 of 7 games against search-short at 3,000 and
+15,000, and 2 of 4 here; in that last series the team moving second (the last mover before the
+round limit) won every game.  The evaluation still needs work to part the two rungs."""
 
 Position = tuple  # (one, two, squids, medium, large, turn, first_union)
 
