@@ -37,8 +37,8 @@ LONG_NODES = 20_000
 """The budgets: at most about 0.08 s and 0.8 s of CPU a move (some 30,000 positions per CPU
 second, measured over positions of seeded games on the shared 2-CPU machine).  Far apart on
 purpose, and not yet enough: search-long won 4 of 7 games against search-short at 3,000 and
-15,000, and 2 of 4 here; in that last series the team moving second (the last mover before the
-round limit) won every game.  The evaluation still needs work to part the two rungs."""
+15,000, and 4 of 7 here too; every game ran to the round limit, and the team moving second
+(the last mover before it) won 6 of those 7.  The evaluation still needs work to part the two rungs."""
 
 Position = tuple  # (one, two, squids, medium, large, turn, first_union)
 
