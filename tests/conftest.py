@@ -68,6 +68,7 @@ SLOW_MODULES = {
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
+    "test_hare_ladder_matches.py",  # a whole swc match game of a search rung in each of four games
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

@@ -24,14 +24,19 @@ referee's validation (:func:`_make`), because every move comes from the rules' o
 from __future__ import annotations
 
 from swc_local.games.hive.rules import (
+    ANT,
     BEE,
+    BEETLE,
+    GRASSHOPPER,
     INDEX,
+    SHARED,
     NEIGHBOURS,
     ROUND_LIMIT_TURN,
     SKIP,
     DragMove,
     Position,
     SetMove,
+    cube,
 )
 from swc_local.games.strategy import WIN
 
@@ -55,8 +60,45 @@ def _cell(coord) -> int:
     return INDEX[(coord[0], coord[1])]
 
 
+def legal_moves(position: Position) -> list:
+    """``Position.legal_moves``, the same moves in the same order, faster: a piece's drag moves
+    are skipped when it holds the swarm together (the articulation points, found once) instead
+    of testing the swarm's connection once per piece as the referee does."""
+    me = position.current
+    moves: list = list(position._set_moves())
+    if position.bee_placed(me) and not position._bee_due(me):
+        stacks, blocked = position.stacks, position.blocked
+        occupied = [i for i, s in enumerate(stacks) if s]
+        pinned = _pinned(stacks, occupied)
+        for frm in occupied:
+            stack = stacks[frm]
+            if stack[-1] >> 3 != me or frm in pinned:
+                continue
+            piece = stack.pop()
+            try:
+                kind = piece & 7
+                if kind == BEE:
+                    targets = list(position._accessible(frm))
+                elif kind == BEETLE:
+                    targets = [n for n in NEIGHBOURS[frm] if n not in blocked
+                               and (stacks[n] or stacks[frm] or any(stacks[c] for c in SHARED[frm, n]))]
+                elif kind == GRASSHOPPER:
+                    targets = position._jumps(frm)
+                elif kind == ANT:
+                    targets = sorted(position._ant_reach(frm))
+                else:
+                    targets = sorted(position._spider_reach(frm))
+            finally:
+                stack.append(piece)
+            start = cube(frm)
+            moves.extend(DragMove(start, cube(to)) for to in targets)
+    if not moves and not position._bee_due(me):
+        moves.append(SKIP)
+    return moves
+
+
 def moves(position: Position) -> list:
-    found = position.legal_moves()
+    found = legal_moves(position)
     if not found:  # the bee is due and cannot be set: the server accepts a skip (spec §5)
         return [] if over(position) else [SKIP]
     if found[0] is SKIP:

@@ -5,9 +5,12 @@ here (the same search, fewer positions); their strength is measured outside the 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from swc_local.client import ladder
+from swc_local.client.bot import choose_move
 from swc_local.games import registry
 from tests.ladder.rung_games import PAIRS, play, positions_along_a_game, reduce_budgets
 
@@ -45,3 +48,22 @@ def test_the_strategys_play_agrees_with_the_referee():
             assert (after.stacks, after.undeployed, after.turn, after.current) == (ref.position.stacks, ref.position.undeployed, ref.position.turn, ref.position.current), move
             checked += 1
     assert checked > 20
+
+
+def test_the_strategys_move_generator_gives_the_referees_moves_in_its_order():
+    """The strategy skips the pieces that hold the swarm together (found once) instead of asking
+    the referee's connection test per piece: the same list either way, along a random game and
+    a greedy one (whose pieces crowd the bees)."""
+    strategy = registry.entry(NAME).strategy
+    checked = 0
+    for game in positions_along_a_game(NAME, seed=9):
+        assert strategy.legal_moves(game.position) == game.position.legal_moves()
+        checked += 1
+    plugin = registry.entry(NAME).plugin
+    game = plugin.new_game(random.Random(4))
+    rng = random.Random(4)
+    while game.outcome() is None:
+        assert strategy.legal_moves(game.position) == game.position.legal_moves()
+        game.apply(game.current_seat, choose_move(plugin, game, rng, "greedy"))
+        checked += 1
+    assert checked > 60
