@@ -42,6 +42,6 @@ def test_the_strategys_play_agrees_with_the_referee():
             after = strategy.play(before, move)
             ref = game.snapshot()
             ref.apply(ref.current_seat, move)
-            assert after.red == ref.position.red and after.blue == ref.position.blue and after.turn == ref.position.turn, move
+            assert (after.red, after.blue, after.turn) == (ref.position.red, ref.position.blue, ref.position.turn), move
             checked += 1
     assert checked > 20

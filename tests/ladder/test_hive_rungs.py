@@ -45,7 +45,8 @@ def test_the_strategys_play_agrees_with_the_referee():
             after = strategy.play(before, move)
             ref = game.snapshot()
             ref.apply(ref.current_seat, move)
-            assert (after.stacks, after.undeployed, after.turn, after.current) == (ref.position.stacks, ref.position.undeployed, ref.position.turn, ref.position.current), move
+            mine = (after.stacks, after.undeployed, after.turn, after.current)
+            assert mine == (ref.position.stacks, ref.position.undeployed, ref.position.turn, ref.position.current), move
             checked += 1
     assert checked > 20
 

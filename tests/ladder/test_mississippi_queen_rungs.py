@@ -42,7 +42,8 @@ def test_the_strategys_play_agrees_with_the_referee():
             after = strategy.play(before, move).position  # the search's node holds the position
             ref = game.snapshot()
             ref.apply(ref.current_seat, move)
-            assert [s.key() for s in after.ships] == [s.key() for s in ref.position.ships] and (after.turn, after.current) == (ref.position.turn, ref.position.current), move
+            assert [s.key() for s in after.ships] == [s.key() for s in ref.position.ships], move
+            assert (after.turn, after.current) == (ref.position.turn, ref.position.current), move
             checked += 1
     assert checked > 10
 
