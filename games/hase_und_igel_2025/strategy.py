@@ -4,9 +4,11 @@ Evaluation (also on the game's docs page): as in 2018, a race scored by the diff
 the two hares' *estimated turns to finish* (:func:`turns_to_finish`), ten points a turn, plus a
 tie-break on the fields covered that grows towards the round limit (where the farther hare wins,
 then the one with fewer carrots, spec §5).  The estimate counts one turn per salad still to eat
-(an EAT_SALAD card in hand, playable on a hare field ahead, saves it), a fall back for a salad
+(an EAT_SALAD card in hand, playable on a hare field ahead, saves half of it: it needs an
+advance that ends on a hare field), a fall back for a salad
 that has no salad field left ahead, the strides the carrots allow (``R`` fields in ``n`` advances
-cost about ``R²/2n + R/2`` carrots, counting the carrots the salads will still bring), the turns
+cost about ``R²/2n + R/2`` carrots, counting the carrots the salads will still bring; at least
+one advance per :data:`LONGEST_STRIDE` fields), the turns
 spent taking carrots when the stock is short and those spent dropping carrots when more than 10
 would be left at the goal.
 
@@ -39,9 +41,20 @@ from swc_local.games.strategy import WIN
 # times that on the wall clock; beyond that client/ladder.py's time guard keeps the soft limit.
 SHORT_NODES = 1_000
 LONG_NODES = 7_000
+GUARD_SECONDS = 1.0
+"""The time guard of a search move here (client/ladder.py's is 1.6 s): at a load of 20 on 2 CPUs
+moves of these budgets came back up to 3 s after the request with the 1.6 s guard, so the guard
+strikes earlier and leaves room below the 2 s soft limit."""
 
 TURN_POINTS = 10.0
 """What one turn of the race is worth: the evaluation's unit."""
+LONGEST_STRIDE = 6
+"""The longest advance a race keeps up on average (hedgehogs, salads and hare fields break longer
+ones): carrots beyond what it costs buy no more speed."""
+CARD_SAVES = 0.5
+"""The turns an EAT_SALAD card in hand saves: not a whole turn, since it needs an advance that
+ends on a hare field (a search that counted a whole turn bought cards at every market and
+carried them to the end instead of eating on the salad fields it passed)."""
 
 
 def position(game) -> State:
@@ -113,7 +126,7 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
     if salads:
         eat_cards = min(hare.cards.count(EAT_SALAD), hares_ahead[index], salads)
         pending = track[index] == SALAD and not isinstance(hare.last_action, EatSalad)
-        turns = float(salads - eat_cards)
+        turns = salads - CARD_SAVES * eat_cards
         short = salads - eat_cards - salads_ahead[index] - pending
         if short > 0:
             turns += 6.0 * short  # back to a hedgehog and on to a salad again
@@ -121,7 +134,7 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
     budget = carrots + 20 * salads - 5
     spend = budget - left / 2
     if spend >= left / 2:
-        strides = left * left / (2 * spend)
+        strides = max(left * left / (2 * spend), left / LONGEST_STRIDE)
         turns += strides if strides > visits + 1 else visits + 1
     else:  # not even one field a turn: take carrots (10 a turn) on the way
         turns += left + (left - budget) / 10

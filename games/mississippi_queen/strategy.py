@@ -43,7 +43,11 @@ from swc_local.games.strategy import WIN
 # of CPU.  On the loaded machine they were measured on (load 20 on 2 CPUs) a move took five
 # times that on the wall clock; beyond that client/ladder.py's time guard keeps the soft limit.
 SHORT_NODES = 40
-LONG_NODES = 200
+LONG_NODES = 150
+GUARD_SECONDS = 0.8
+"""The time guard of a search move here (client/ladder.py's is 1.6 s): a position costs about a
+millisecond of CPU and the search looks at the clock every 64, so on a loaded machine the guard
+needs room below the 2 s soft limit."""
 ROOT_CAP = 16
 """The moves the search tries at the position it is asked about, the best by the static score."""
 MOVE_CAP = 5
