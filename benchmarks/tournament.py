@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from benchmarks.table import Row, render
+from swc_local.client import ladder
 from swc_local.games import registry
 
 PARALLEL = 2
@@ -32,7 +33,7 @@ def _swc(*args: str) -> float:
 
 def measure(games: int) -> tuple[float, float]:
     """Seconds per game of ``swc match`` and of ``swc tournament`` for ``games`` games."""
-    reference = shlex.join(registry.entry("piranhas").bot_command())
+    reference = shlex.join(ladder.command(registry.entry("piranhas")))
     match = _swc("match", "piranhas", "--games", str(games), "--parallel", str(PARALLEL), "--seed", str(SEED))
     with tempfile.TemporaryDirectory() as directory:
         tournament = _swc("tournament", "piranhas", f"--bot=a={reference}", f"--bot=b={reference}",

@@ -1,12 +1,18 @@
-"""The reference random bot, written on the client library (:mod:`swc_local.client.client`).
+"""The XML seasons' reference bot, written on the client library (:mod:`swc_local.client.client`).
 
-It works for every classic game: on each move request it rebuilds the game from the last
-memento (``plugin.game_from_state``) and answers with a uniformly random legal move drawn from
-its own ``random.Random(seed)``, so a seeded bot on a seeded board plays the same game again.
+It works for every XML season: on each move request it rebuilds the game from the last memento
+(``plugin.game_from_state``) and answers with the move of its rung on the game's ladder
+(client/ladder.py: by default a uniformly random legal move) drawn from its own
+``random.Random(seed)``, so a seeded bot on a seeded board plays the same game again.
+
+It runs as ``swc bot GAME`` and as ``python -m swc_local.client.bot GAME`` (:func:`main`, the
+command client/ladder.py gives every XML season's reference bot): the client layer names no
+tools module, and a bot process imports neither the tools nor the server.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
 import random
 import sys
@@ -133,20 +139,29 @@ def summary(report: BotReport) -> str:
             f"({report.own_moves} its own): {why}")
 
 
-def add_commands(commands) -> None:
-    """``swc bot GAME`` (every game) and each client family's own commands (client/bots.py)."""
-    from swc_local.client import bots
+def add_arguments(bot) -> None:
+    """The arguments of ``swc bot GAME`` (and of ``python -m swc_local.client.bot GAME``)."""
     from swc_local.client.connection import port_argument
     from swc_local.games import registry
 
-    bot = commands.add_parser("bot", help=f"play one game with the game's reference bot (any of the {len(registry.entries())} games)")
     bot.add_argument("game", help="game type or short name: " + ", ".join(registry.game_names()))
     bot.add_argument("--host", default="localhost")
     bot.add_argument("--port", type=port_argument, help="the server's port (default: the game's, 13050 for the XML games)")
     bot.add_argument("--reservation", help="reservation code of a prepared game (joinPrepared)")
     bot.add_argument("--seed", type=int, help="seed for the bot's random choices")
-    bot.add_argument("--strategy", help="the bot's strength: random (every game) or greedy (Blokus, ReversiXT, "
-                                        "Robo Rally); default: the game's reference bot")
+    bot.add_argument("--strategy", metavar="RUNG",
+                     help="the bot's rung on the game's ladder: random, greedy, search-short, search-long (each "
+                          "game offers those it has; an unknown one is an error naming them); default: the game's "
+                          "reference bot")
+
+
+def add_commands(commands) -> None:
+    """``swc bot GAME`` (every game) and each client family's own commands (client/bots.py)."""
+    from swc_local.client import bots
+    from swc_local.games import registry
+
+    bot = commands.add_parser("bot", help=f"play one game with the game's reference bot (any of the {len(registry.entries())} games)")
+    add_arguments(bot)
     bot.set_defaults(run=_bot)
     for family in bots.FAMILIES:
         if family.add_commands is not None:
@@ -163,20 +178,18 @@ def _usage_error(message: str) -> int:
 def _bot(args) -> int:
     import trio
 
-    from swc_local.client import bots
+    from swc_local.client import bots, ladder
     from swc_local.games import registry
 
     game = registry.entry(args.game)
     if game is None:
         return _usage_error(registry.unknown_game_message(args.game))
     family = bots.family(game.family)
-    from swc_local.client import ladder
-    offered = list(ladder.rungs(game))
-    if args.strategy is not None and args.strategy not in offered:
-        return _usage_error(f"--strategy {args.strategy!r}: the reference bot of {game.name} plays {' or '.join(offered)}")
+    if args.strategy is not None and args.strategy not in ladder.rungs(game):
+        return _usage_error(f"--strategy {args.strategy!r}: the reference bot of {game.name} plays "
+                            f"{', '.join(ladder.rungs(game))}")
     if family is not None:  # a game of another family: its own reference bot (client/bots.py)
-        flags = game.bot_flags if args.strategy is None else dict(game.strengths).get(args.strategy, ("--strategy", args.strategy))
-        argv = [*flags, "--host", args.host]
+        argv = [*family.rung_flags(args.strategy or family.default_rung), "--host", args.host]
         argv += ["--port", str(args.port)] if args.port is not None else []
         argv += ["--seed", str(args.seed)] if args.seed is not None else []
         return family.bot_main(argv)
@@ -197,3 +210,27 @@ def _bot(args) -> int:
     print(summary(report), flush=True)
     return 0
 
+
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage error is one line and exit 2, as ``swc bot``'s (server/cli.py's parser, which
+    client/ may not import)."""
+
+    def error(self, message: str):
+        self.exit(2, f"swc bot: error: {message}; see swc bot --help\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m swc_local.client.bot GAME [--host H] [--port P] [--reservation R] [--seed S]
+    [--strategy RUNG]``: ``swc bot GAME`` without the tools, the reference bot's command of every
+    XML season (client/ladder.py ``XML_BOT``), so the client layer names no tools module."""
+    parser = _OneLineParser(prog="swc bot", description="play one game with the game's reference bot")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    add_arguments(parser)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    return _bot(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,9 +13,12 @@ A game has the search rungs (and the generic greedy) once its folder has a ``str
 from __future__ import annotations
 
 import random
+import re
+import sys
 from typing import Any
 
-from swc_local.client import search
+from swc_local.client import bots, search
+from swc_local.client.bots import PYTHON
 
 RUNGS = ("random", "greedy", "search-short", "search-long")
 SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}
@@ -24,12 +27,35 @@ GUARD_SECONDS = 1.6
 the XML seasons' 2 s soft limit with room for the wire."""
 
 
+XML_BOT = (PYTHON, "-m", "swc_local.client.bot")
+"""How every XML season's reference bot starts: client/bot.py as a module (``swc bot GAME``'s
+code, with the interpreter of the running tools), followed by the game and the runner's
+placeholders. A module attribute: a test that adds a season to the registry's tuple (which a bot
+process started by the runner cannot see) points it at a module that adds the season first."""
+
+
 def rungs(entry: Any) -> tuple[str, ...]:
-    """The rungs ``entry``'s game offers, weakest first."""
-    own_greedy = any(name == "greedy" for name, _ in entry.strengths)
-    if entry.strategy is None:
-        return ("random", "greedy") if own_greedy else ("random",)
-    return RUNGS
+    """The rungs ``entry``'s game offers, weakest first: every rung where the game has a strategy
+    module; else its family's bot's (client/bots.py), or for an XML season random, and greedy
+    where its plugin has its own ``greedy_move``."""
+    if entry.strategy is not None:
+        return RUNGS
+    family = bots.family(entry.family)
+    if family is not None:
+        return family.rungs
+    return ("random", "greedy") if hasattr(entry.load_plugin(), "greedy_move") else ("random",)
+
+
+def default_rung(entry: Any) -> str:
+    """The rung of the game's reference bot when none is chosen (today's bot: random for the XML
+    seasons, greedy for ReversiXT and Robo Rally)."""
+    family = bots.family(entry.family)
+    return family.default_rung if family is not None else "random"
+
+
+def unknown_rung(entry: Any, rung: str) -> str:
+    """The one line naming the rungs ``entry``'s game offers (every CLI's and the page's error)."""
+    return f"rung {rung!r}: {entry.name} offers {', '.join(rungs(entry))}"
 
 
 def command(entry: Any, rung: str | None = None) -> list[str]:
@@ -37,18 +63,29 @@ def command(entry: Any, rung: str | None = None) -> list[str]:
     runner's ``{host}``, ``{port}``, ``{reservation}`` and ``{seed}`` placeholders; ValueError
     naming the rungs the game offers if it has no ``rung``.
 
-    Today the commands are still the entries' (``entry.bot_command``); the search rungs reach
-    every XML season through ``swc bot GAME --strategy RUNG``."""
-    if rung is None:
-        return entry.bot_command()
-    offered = rungs(entry)
-    if rung not in offered:
-        raise ValueError(f"rung {rung!r}: {entry.name} offers {', '.join(offered)}")
-    if rung in dict(entry.strengths):
-        return entry.bot_command(rung)
-    args = entry.bot_command()
-    return [*args, "--strategy", rung] if "--strategy" not in args else \
-        [*args[:args.index("--strategy") + 1], rung, *args[args.index("--strategy") + 2:]]
+    The one place every reference bot's command comes from (the games layer names no client):
+    an XML season's is :data:`XML_BOT` with ``--strategy RUNG``, another family's is its
+    :class:`~swc_local.client.bots.ClientFamily`'s. Without a rung the command is today's
+    (no ``--strategy`` for the XML seasons), so seeded games stay byte-identical."""
+    if rung is not None and rung not in rungs(entry):
+        raise ValueError(unknown_rung(entry, rung))
+    family = bots.family(entry.family)
+    if family is not None:
+        args = family.command(rung)
+    else:
+        args = [*XML_BOT, entry.game_type, "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}",
+                "--seed", "{seed}", *(("--strategy", rung) if rung is not None else ())]
+    return [sys.executable if arg == PYTHON else arg for arg in args]
+
+
+def opponent_command(entry: Any, opponent: str | list[str] | None) -> str | list[str]:
+    """What a pytest fixture's ``opponent`` means: a rung's name (one word, ``"search-short"``) is
+    the reference bot at that rung, None the default reference bot, anything else (a list, or a
+    string with a space or a placeholder) a command as given. ValueError naming the rungs the game
+    offers for a word it does not offer: a one-word command could not be told where to connect."""
+    if opponent is None or (isinstance(opponent, str) and re.fullmatch(r"[\w.-]+", opponent)):
+        return command(entry, opponent)
+    return opponent
 
 
 def choose(strategy: Any, rung: str, game: Any, rng: random.Random) -> Any | None:

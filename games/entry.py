@@ -2,8 +2,7 @@
 :class:`XmlSeason` (a season of the Software-Challenge XML family), in its ``entry.py``.
 
 Why one value per game, as python-chess states a variant: the facts (game type, short names,
-title, season, dialect and envelope, seats, the reference bot's strengths) are class attributes
-of one small class, and the parts a layer above needs are a few overridden loaders, each a real
+title, season, dialect and envelope, seats) are class attributes of one small class, and the parts a layer above needs are a few overridden loaders, each a real
 import inside a method (``load_plugin``, ``load_rules``, ``load_view``, ``load_pointing``).  The
 registry's tuple (:data:`swc_local.games.registry.GAMES`) lists these values and every table of
 the games layer (the plugins, the views, the pointing) is derived from it, so a new season is
@@ -13,17 +12,20 @@ Why loaders and not imports: the tuple is read by every ``swc`` process (``--hel
 games), and importing each game's rules costs about half a second (issue 30); a value loads a
 part on first use and keeps it.  An ``entry.py`` imports nothing of its own package at module
 level, so the tuple costs only these classes.
+
+Why no reference bot here: the games layer does not know its clients (issue 42).  The reference
+bots' commands and the rungs they play come from the client layer (client/ladder.py ``command``
+and ``rungs``); what a game states is a fact its clients read, such as a plugin having a
+``greedy_move`` or the game having a ``strategy`` module.
 """
 
 from __future__ import annotations
 
-import sys
 from types import ModuleType
 from typing import Any, ClassVar
 
 from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, Dialect, Envelope
 
-PYTHON = "{python}"  # the interpreter running the tools (venv-safe), filled in by bot_command()
 XML = "xml"
 """The name of the Software-Challenge family (the XML lobby): :class:`XmlSeason`'s; the other families name themselves."""
 
@@ -44,9 +46,6 @@ class GameEntry:
     short_names: ClassVar[tuple[str, ...]] = ()
     seats: ClassVar[tuple[int, int]] = (2, 2)  # (fewest, most)
     title: ClassVar[str] = ""  # what people read (the viewer's lists): "Piranhas 2019"
-    bot: ClassVar[tuple[str, ...]] = ()  # the reference bot's command; {python} and the runner's placeholders
-    bot_flags: ClassVar[tuple[str, ...]] = ()  # other families: what ``swc bot GAME`` gives the family's bot before --host
-    strengths: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()  # the reference bot's strengths and their flags
 
     def __init__(self) -> None:
         self._parts: dict[str, Any] = {}
@@ -117,24 +116,6 @@ class GameEntry:
         """The name a person types: the first short name."""
         return self.short_names[0] if self.short_names else self.game_type
 
-    def bot_command(self, strength: str | None = None) -> list[str]:
-        """The reference bot's command; ``strength`` (one of :attr:`strengths`) swaps its flags in."""
-        args = list(self.bot)
-        if strength is not None:
-            flags, n = list(self.strength_flags(strength)), len(self.bot_flags)
-            at = next((i for i in range(len(args)) if n and tuple(args[i:i + n]) == self.bot_flags), None)
-            args = args[:at] + flags + args[at + n:] if at is not None else args + flags
-        return [sys.executable if arg == PYTHON else arg for arg in args]
-
-    def strength_flags(self, strength: str) -> tuple[str, ...]:
-        """The bot's flags for ``strength``; KeyError if its reference bot has no such strength."""
-        return dict(self.strengths)[strength]
-
-
-SWC_BOT = (PYTHON, "-m", "swc_local.tools.cli", "bot")
-"""How every XML season's reference bot starts: ``swc bot GAME`` (client/bot.py plays any season
-through its plugin), with the interpreter of the running tools."""
-
 
 class XmlSeason(GameEntry):
     """One season of the Software-Challenge XML family: the facts the lobby and the tools read
@@ -146,14 +127,3 @@ class XmlSeason(GameEntry):
     season: ClassVar[int | None] = None  # the year; None: the year in its game type
     dialect: ClassVar[Dialect] = CLASSIC
     envelope: ClassVar[Envelope] = ENVELOPE_2022  # modern dialect: the result and timeout envelope
-    greedy: ClassVar[bool] = False  # client/bot.py plays greedy where the plugin has a ``greedy_move``
-
-    @property
-    def bot(self) -> tuple[str, ...]:  # type: ignore[override]
-        return (*SWC_BOT, self.game_type, "--host", "{host}", "--port", "{port}", "--reservation", "{reservation}",
-                "--seed", "{seed}")
-
-    @property
-    def strengths(self) -> tuple[tuple[str, tuple[str, ...]], ...]:  # type: ignore[override]
-        # said here, so that naming the strengths does not load the plugin
-        return tuple((name, ("--strategy", name)) for name in ("random", "greedy")) if self.greedy else ()

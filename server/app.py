@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import trio
@@ -28,15 +28,29 @@ class Server:
     family's ``prepare`` builds its door from the house's settings (its own section and the
     house's fields); ``prepared`` holds doors a caller built itself, by family name (tests and
     ``swc match``: an XML door whose rooms start from a given position), which their families
-    then start instead of building their own.
+    then start instead of building their own.  ``families`` names the wire families whose doors
+    open (None: every one); the viewer follows its own settings either way.  A caller that plays
+    one family's games (``swc match`` of an XML game) opens only that family's door, so the
+    other families' ports are never taken and the caller names no other family.
+
+    ``opponents`` is how the viewer's tables get the reference bots: a value with
+    ``rungs(entry)`` (the rungs a game offers) and ``command(entry, rung)`` (a bot's command
+    line), given by whoever builds the server (``swc serve`` through tools/cli.py, the pytest
+    fixture, tests: client/ladder.py is such a value).  The server may not import the client
+    layer, so without one its tables offer no bot seats.
     """
 
-    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, settings: Settings, prepared: Mapping[str, Any] | None = None,
+                 families: Collection[str] | None = None, opponents: Any = None) -> None:
         self.settings = settings
-        self.families = all_doors()  # every family of this server, then the viewer (the viewer reads it)
+        self.opponents = opponents  # rungs(entry) and command(entry, rung), or None: no bot seats
+        doors = all_doors()  # every family of this server, then the viewer (the viewer reads it)
+        self.families = doors if families is None else tuple(
+            door for door in doors if door.name in families or door is doors[-1])
         self._host: trio.Nursery | None = None
         self.doors: list = []  # every door of this server (server/door.py), in start order
         self.web_renderer = None  # tests may swap the SVG drawing of the viewer
+        self.command_resolver = None  # how the viewer's tables read a command seat (server/web/table_host.py)
         given = dict(prepared or {})
         # each family's door as built before any listens: a setting it cannot use raises here
         self.prepared: dict = given | prepare_doors(self, tuple(f for f in self.families if f.name not in given))
@@ -64,12 +78,12 @@ class Server:
         await stop_gracefully(self, why)
 
 
-async def serve(settings: Settings, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def serve(settings: Settings, *, opponents: Any = None, task_status=trio.TASK_STATUS_IGNORED) -> None:
     """Run a server until cancelled."""
-    await Server(settings).run(task_status=task_status)
+    await Server(settings, opponents=opponents).run(task_status=task_status)
 
 
-def run(settings: Settings) -> int | None:
+def run(settings: Settings, command_resolver=None, opponents: Any = None) -> int | None:
     """``trio.run`` the server until a stop signal (its number is returned: the command exits with
     128 + it), with plain exceptions for the command line.
 
@@ -84,7 +98,9 @@ def run(settings: Settings) -> int | None:
     from swc_local.server.shutdown import serve_until_signalled  # SIGTERM/SIGINT: a clean stop
 
     try:
-        signum = trio.run(serve_until_signalled, Server(settings))
+        server = Server(settings, opponents=opponents)
+        server.command_resolver = command_resolver  # lent by the swc command (tools/): archives at tables
+        signum = trio.run(serve_until_signalled, server)
         log.info("stopped")
         return signum
     except BaseExceptionGroup as group:

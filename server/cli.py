@@ -26,7 +26,9 @@ from pathlib import Path
 log = logging.getLogger("swc")
 
 
-def _serve(args: argparse.Namespace) -> int:
+def serve_command(args: argparse.Namespace, command_resolver=None) -> int:
+    """``swc serve``; ``command_resolver`` reads the viewer's command seats (``swc`` lends the
+    tools' archive resolution, tools/cli.py: this module never imports tools/)."""
     from swc_local.server.app import run
     from swc_local.server.config import ConfigError
     from swc_local.server.door import CannotListen
@@ -36,7 +38,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigError as error:
         return _fail(str(error))
     try:
-        signum = run(settings)
+        signum = run(settings, command_resolver, opponents=getattr(args, "opponents", None))
         if signum is not None:  # SIGINT, SIGTERM, SIGHUP: the shell's convention (server/shutdown.py)
             return 128 + signum
     except KeyboardInterrupt:
@@ -186,8 +188,12 @@ def share_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def add_commands(commands) -> None:
-    """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``."""
+def add_commands(commands, opponents=None) -> None:
+    """``serve``, the ReversiXT drop-in ``reversixt`` and the Robo Rally drop-in ``roborally``.
+
+    ``opponents`` (``rungs(entry)``, ``command(entry, rung)``: server/app.py ``Server``) are the
+    reference bots the viewer's tables seat; ``swc`` (tools/cli.py) hands in the client layer's,
+    ``python -m swc_local.server`` none (its tables offer no bot seats)."""
     from swc_local.server.config import sections
     from swc_local.server.doors import all_doors
 
@@ -202,7 +208,7 @@ def add_commands(commands) -> None:
     serve.add_argument("--replay-dir", help="directory for replays (replayDir, default ./replays)")
     for section in sections():  # every door's flags, from its own settings section
         section.add_flags(serve.add_argument_group(section.title))
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=serve_command, opponents=opponents)
     for family in all_doors():  # a family's own commands (its drop-in server), from its ServerFamily
         if family.add_commands is not None:
             family.add_commands(commands)

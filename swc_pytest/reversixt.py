@@ -22,7 +22,6 @@ the seat and is disqualified at once); a command that cannot start raises
 from __future__ import annotations
 
 import contextlib
-import sys
 from dataclasses import dataclass
 
 import pytest
@@ -37,8 +36,12 @@ from swc_local.tools.runner import GameSpec, play_games, require_commands
 MARKER = "reversixt_server(map=None, time_limit=0, depth=1, start_delay=0, turn_delay=0): options of the reversixt_server fixture"
 
 
-def bot_command(strategy: str) -> list[str]:
-    return [sys.executable, "-m", "swc_local.client.reversixt_bot", "--port", "{port}", "--strategy", strategy, "--seed", "{seed}"]
+def bot_command(rung: str) -> list[str]:
+    """The ReversiXT reference bot at ``rung`` (client/ladder.py ``command``)."""
+    from swc_local.client import ladder
+    from swc_local.games import registry
+
+    return ladder.command(registry.entry("reversixt"), rung)
 
 
 @dataclass
@@ -91,9 +94,13 @@ class RunningReversi:
 
     def play(self, bot, *, seat: int = 1, opponents="greedy", seed: int = 0, timeout: float = 120.0,
              start_timeout: float = 15.0) -> PlayedReversi:
-        """One game on a door of its own; blocks until it is over."""
+        """One game on a door of its own; blocks until it is over. ``opponents``: every other
+        seat's rung of the ladder (the reference bot at it; default greedy) or a command."""
+        from swc_local.client import ladder
+        from swc_local.games import registry
+
         players = self.door.game_map.players
-        other = bot_command(opponents) if opponents in ("greedy", "random") else opponents
+        other = ladder.opponent_command(registry.entry("reversixt"), opponents)
         commands = [(f"opponent{k + 1}", other) for k in range(players)]
         commands[seat - 1] = ("bot", bot)
         spec = GameSpec(game="reversixt", index=self._games, seed=seed, players=commands,

@@ -62,13 +62,18 @@ class RunningRoboRally:
         self._games = 0
 
     def play(self, command: str | list[str], *, opponents: int | list = 1, seed: int | None = None,
-             timeout: float = 300.0, start_timeout: float = 15.0) -> PlayedRoboRally:
-        """One game: ``command`` in seat 1 against ``opponents`` greedy bots (or these commands)."""
+             timeout: float = 300.0, start_timeout: float = 15.0, opponent: str | None = None) -> PlayedRoboRally:
+        """One game: ``command`` in seat 1 against ``opponents`` reference bots at the rung
+        ``opponent`` (default: greedy; ValueError naming the rungs for one Robo Rally lacks), or
+        against these commands (each a command or a rung's name)."""
+        from swc_local.client import ladder
         from swc_local.games import registry
         from swc_local.tools.runner import GameSpec, play_games, require_commands
 
-        greedy = registry.entry("roborally").bot_command()
-        others = [greedy] * opponents if isinstance(opponents, int) else list(opponents)
+        entry = registry.entry("roborally")
+        reference = ladder.opponent_command(entry, opponent)
+        others = [reference] * opponents if isinstance(opponents, int) else \
+            [ladder.opponent_command(entry, other) for other in opponents]
         players = [("bot", command)] + [(f"opponent{k + 1}", other) for k, other in enumerate(others)]
         options = {k: v for k, v in self.options.items() if k not in ("seed", "port", "host", "single_game", "min_players")}
         options["max_rounds"] = self.max_rounds

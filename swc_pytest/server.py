@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from swc_local.client import ladder
 from swc_local.client.blocking import Portal
 from swc_local.client.client import resolve_plugin
 from swc_local.client.messages import seat_of
@@ -18,6 +19,7 @@ from swc_local.server.app import Server
 from swc_local.server.config import DEFAULT_PASSWORD, Settings
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games, require_commands
+from swc_local.tools.sandbox import Limits, default_sandbox
 
 
 def _seat(color: str) -> int:
@@ -145,9 +147,13 @@ class RunningServer:
         timeout: float = 120.0,
         start_timeout: float = 15.0,
         logs: str | Path | None = None,
+        sandbox: bool | None = None,
+        limits: Limits | None = None,
     ) -> PlayedGame:
         """Play one game: ``bot`` (a command with ``{port}``/``{reservation}``) against
-        ``opponent`` (default: the reference bot), ``bot`` seated as ``color`` (red/blue, or
+        ``opponent``: a rung of the game's ladder (``"random"``, ``"greedy"``, ``"search-short"``,
+        ``"search-long"``: the reference bot at that rung, a ValueError naming the game's rungs if
+        it has no such rung), a command, or None (the default reference bot); ``bot`` seated as ``color`` (red/blue, or
         ONE/TWO in 2022+ games; either pair, in any case, is accepted for every game).  The
         returned game's ``color`` uses the game's own names (red/blue or ONE/TWO).
 
@@ -159,17 +165,24 @@ class RunningServer:
 
         A leading bare ``python``/``python3`` in ``bot`` or ``opponent`` runs this test's own
         interpreter (``sys.executable``, as ``swc match`` runs its own: the match runner's
-        rule, tools/players.py), not the first ``python`` on PATH."""
+        rule, tools/players.py), not the first ``python`` on PATH.
+
+        ``sandbox=True`` runs ``bot`` in the sandbox of ``swc match --sandbox`` (tools/sandbox.py,
+        with ``limits``, default :class:`~swc_local.tools.sandbox.Limits`); the default is the
+        sandbox for a client archive and none for a plain command.  A bot that a limit ends
+        loses with that limit as its cause (``MEMORY_LIMIT``, ``CPU_TIME_LIMIT``,
+        ``PROCESS_LIMIT``)."""
         seat = _seat(color)
         if self.password is None:
             raise RuntimeError("play needs an admin password on the server")
         if seed is None:
             seed = self.seed + self._games if self.seed is not None else secrets.randbits(31)
-        players = [("player1", bot), ("player2", opponent or registry.entry(self.game_type).bot_command())]
+        players = [("player1", bot), ("player2", ladder.opponent_command(registry.entry(self.game_type), opponent))]
         spec = GameSpec(
             game=self.game_type, index=self._games, seed=seed, players=players[::-1] if seat else players,
             logs=Path(logs) if logs else None, start_timeout=start_timeout, game_timeout=timeout,
             options={"server": self.server, "password": self.password},
+            sandboxed={"player1": limits or Limits()} if (default_sandbox(bot) if sandbox is None else sandbox) else {},
         )
         require_commands(spec.players)
         self._games += 1
@@ -206,5 +219,5 @@ def start_server(
         settings = {"passphrase_checks_per_second": 0} | settings  # a private test server: no rate
         options = Settings(host="127.0.0.1", free_ports=True, seed=seed, paused=paused, password=password, **settings)
         portal = stack.enter_context(Portal(name="swc-server"))
-        server = portal.start(Server(options).run)
+        server = portal.start(Server(options, opponents=ladder).run)  # its tables seat the ladder's bots
         yield RunningServer(portal, server, plugin, seed)

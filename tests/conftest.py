@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 from swc_local.server.xml.door import XmlDoor
@@ -30,7 +31,7 @@ def start_server(nursery):
         fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
         settings = Settings(**fields)
         given = {XmlDoor.name: XmlDoor(door_settings(settings), game_factory)} if game_factory else None
-        return await nursery.start(Server(settings, prepared=given).run)
+        return await nursery.start(Server(settings, prepared=given, opponents=ladder).run)  # swc serve's bots
 
     return start
 
@@ -69,6 +70,9 @@ SLOW_MODULES = {
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
     "test_hare_ladder_matches.py",  # a whole swc match game of a search rung in each of four games
+    "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
+    "test_tournament_league_play.py",  # a whole contest of 8 reference bots (96 games), resume, Dask
+    "test_tournament_league_page.py",  # the contest's run page and starting a league, in Chromium
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -76,17 +80,28 @@ SLOW_TESTS = {
     "test_piranhas_2026_play.py": {"test_sixteen_reference_bot_games_eight_at_a_time"},
     "test_hase_und_igel_2025_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_match.py": {"test_eight_reference_games_alternate_colours_and_write_replays"},
+    "test_web_seat_archives.py": {"test_an_archive_takes_a_command_seat_and_plays_against_a_person"},
+    "test_archive_page.py": {"test_a_person_uploads_names_and_tests_an_archive_in_the_browser"},
+    "test_archive_check.py": {"test_a_good_archive_passes_with_its_memory_and_cpu", "test_a_client_that_never_joins_fails_joined",
+                              "test_a_client_that_moves_illegally_fails_moved_legally",
+                              "test_sigterm_stops_the_check_and_its_client"},
+    # two sandboxed bots play a whole Piranhas game (the probing bot then plays as the reference bot)
+    "test_sandbox_bots.py": {"test_a_probing_bot_sees_no_home_and_no_network_and_both_sandboxed_bots_play_a_whole_game"},
     "test_fixture.py": {"test_fixture_in_a_plain_pytest_project", "test_fixture_in_a_trio_mode_project"},
     "test_blokus_tools.py": {"test_the_fixture_plays_a_blokus_game"},
     "test_readme_examples.py": {"test_fixture_example", "test_the_readme_quick_match_as_written"},
     "test_tournament_trust_play.py": {"test_a_four_seat_reversixt_tournament_of_24_games_uses_all_24_orders",
                                       "test_dask_with_a_shared_replays_folder_keeps_every_replay_and_records_the_retry"},
     "test_tournament_readme.py": {"test_the_self_play_sanity_example_runs_as_written_and_is_no_mirror"},
+    # a league started from the page: a swc tournament process and its first games (about 5 s)
+    "test_tournament_launch.py": {"test_the_page_needs_the_passphrase_refuses_other_sites_and_starts_a_league"},
     "test_web_seat_browser.py": {"test_a_person_plays_piranhas_by_clicking_against_the_reference_bot"},
     "test_web_seats_families.py": {"test_a_person_plays_a_whole_reversixt_game_against_the_reference_bot",
                                    "test_an_uploaded_three_player_map_offers_the_choices_of_its_special_squares"},
     "test_penguins_play.py": {"test_reference_bot_games_eight_at_a_time"},
     "test_mississippi_queen_tools.py": {"test_the_fixture_plays_a_mississippi_queen_game"},
+    # twenty Penguins games of search-short against greedy through the fixture (the docs' example)
+    "test_fixture_example.py": {"test_the_beats_greedy_example_runs_as_written"},
     # a whole Robo Rally game on Extra Crispy through the seat API (about a minute)
     "test_web_seats_never_stuck.py": {"test_a_person_rebooting_after_a_damage_pick_on_extra_crispy_plays_on_to_the_end"},
     # an uploaded replay is read in a child process (server/web/read_apart.py): about 6 s each

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import trio
 
+from swc_local.client import ladder
 from swc_local.server.app import Server
 from swc_local.server.config import Settings
 
@@ -38,9 +39,11 @@ def renderer():
     return render
 
 
-async def start_viewer_server(nursery, sections: dict | None = None, **overrides) -> Server:
+async def start_viewer_server(nursery, sections: dict | None = None, opponents=ladder, **overrides) -> Server:
+    """A server with its viewer on free ports; its tables seat the ladder's reference bots as
+    ``swc serve``'s do (``opponents=None``: a server built without them)."""
     fields = {"free_ports": True, "password": PASSWORD, "seed": 1} | overrides
-    server = Server(Settings(**fields, sections={"web": {"port": 0}} | (sections or {})))
+    server = Server(Settings(**fields, sections={"web": {"port": 0}} | (sections or {})), opponents=opponents)
     server.web_renderer = renderer()
     return await nursery.start(server.run)
 

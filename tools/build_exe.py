@@ -40,15 +40,17 @@ LEFT_OUT = (
 ENTRY = '''"""The frozen ``swc``: the console script, and the ``-m MODULE`` forms the tools start."""
 import sys
 
-from swc_local.client import reversixt_bot, roborally_bot
+from swc_local.client import bot, reversixt_bot, roborally_bot
 from swc_local.server.xml import read_apart
-from swc_local.tools import cli
+from swc_local.tools import cli, measure
 
 MODULES = {
     "swc_local.tools.cli": lambda argv: cli.main(argv),
+    "swc_local.client.bot": lambda argv: bot.main(argv),
     "swc_local.client.reversixt_bot": lambda argv: reversixt_bot.main(argv),
     "swc_local.client.roborally_bot": lambda argv: roborally_bot.main(argv),
     "swc_local.server.xml.read_apart": lambda argv: read_apart.main(argv),
+    "swc_local.tools.measure": lambda argv: measure.main(argv),  # swc check's bot under test
 }
 
 

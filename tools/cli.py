@@ -28,15 +28,25 @@ log = logging.getLogger("swc")
 
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand: the server's (serve and each family's own), the bots', the bot author's."""
-    from swc_local.client import admin_cli
-    from swc_local.tools import maps, view
+    from swc_local.client import admin_cli, ladder
+    from swc_local.tools import check_cli, maps, view
     from swc_local.tools.tournament import cli as tournament_cli
 
     parser, commands = new_parser()
-    for add in (server_cli.add_commands, bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands,
-                maps.add_commands, tournament_cli.add_commands):
+    server_cli.add_commands(commands, opponents=ladder)  # the viewer's tables seat the ladder's bots
+    for add in (bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands, maps.add_commands,
+                tournament_cli.add_commands, check_cli.add_commands):
         add(commands)
+    # swc serve's tables take client archives as command seats: the server never imports tools/,
+    # so the swc command lends it the archives' resolution (tools/archive.py)
+    commands.choices["serve"].set_defaults(run=_serve_with_archives)
     return server_cli.share_options(parser)
+
+
+def _serve_with_archives(args: argparse.Namespace) -> int:
+    from swc_local.tools.archive import table_command
+
+    return server_cli.serve_command(args, command_resolver=table_command)
 
 
 def bot_parser() -> argparse.ArgumentParser:

@@ -6,6 +6,8 @@
 - Seats: the game's seat count is the number of ``players`` (one command for every seat when
   only one is given); a family whose options fix the count (a ReversiXT map) says so through its
   adapter's ``seat_count``.  Without ``players`` every seat plays the game's reference bot.
+- ``opponent``: a rung of the game's ladder (client/ladder.py); every seat but the first plays the
+  reference bot at it, the first the one command given (or the default reference bot).
 - Names: ``player1``, ``player2``, ... in the order the commands were given.
 - Seats rotate: in game *i* (0-based) seat *k* is played by player ``(k + i) % n``, so with two
   players player 1 is red (ONE) in games 1, 3, 5, ... and blue (TWO) in the others, and with
@@ -21,10 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools import families
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec, play_games
+from swc_local.tools.sandbox import Limits
+from swc_local.tools.sandbox_flags import chosen
 
 
 @dataclass
@@ -32,6 +37,7 @@ class MatchConfig:
     game: object  # game type, short name, or an XML plugin (its game_type is used)
     games: int = 10
     players: list[str | list[str]] | None = None  # None: the reference bot in every seat
+    opponent: str | None = None  # a rung: every seat but the first is the reference bot at it
     seats: int | None = None  # with one command (or none): how many seats it fills
     seed: int | None = None
     parallel: int = 1
@@ -40,6 +46,8 @@ class MatchConfig:
     start_timeout: float = 15.0
     game_timeout: float = 900.0
     options: dict = field(default_factory=dict)  # per-family extras (map, move time limits, ...)
+    sandbox: bool | frozenset[str] | None = None  # every player, none, those named; None: each one's default
+    limits: Limits = field(default_factory=Limits)  # a sandboxed player's limits
 
     @property
     def game_type(self) -> str:
@@ -60,22 +68,32 @@ class MatchConfig:
         if not low <= count <= high:
             seats = f"{low} seats" if low == high else f"{low} to {high} seats"
             raise ValueError(f"{game.name} has {seats}, not {count} (one --player per seat, or one for all)")
+        if self.opponent is not None:
+            if len(given) > 1:
+                raise ValueError("--opponent seats the reference bot in every seat but the first: give one player")
+            return [given[0] if given else ladder.command(game), *[ladder.command(game, self.opponent)] * (count - 1)]
         if len(given) <= 1:
-            return (given or [game.bot_command()]) * count
+            return (given or [ladder.command(game)]) * count
         if len(given) != count:
             raise ValueError(f"{game.name} here has {count} seats: give one command for all or exactly {count}")
         return given
 
+    def sandboxed(self, commands: list) -> dict[str, Limits]:
+        """Player name -> its sandbox's limits, for the players that run sandboxed."""
+        names = [f"player{k + 1}" for k in range(len(commands))]
+        return {name: self.limits for name, command in zip(names, commands) if chosen(self.sandbox, name, command)}
+
     def specs(self, seed: int) -> list[GameSpec]:
         commands = self.commands()
         named = [(f"player{k + 1}", command) for k, command in enumerate(commands)]
+        sandboxed = self.sandboxed(commands)
         n = len(named)
         return [
             GameSpec(
                 game=self.game_type, index=i, seed=seed + i,
                 players=[named[(k + i) % n] for k in range(n)],
                 replays=self.replays, logs=self.logs, start_timeout=self.start_timeout,
-                game_timeout=self.game_timeout, options=dict(self.options),
+                game_timeout=self.game_timeout, options=dict(self.options), sandboxed=dict(sandboxed),
             )
             for i in range(self.games)
         ]

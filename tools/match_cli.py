@@ -26,6 +26,7 @@ from pathlib import Path
 from swc_local.games import registry
 from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_match_flags, flag_for, given
+from swc_local.tools.sandbox_flags import add_sandbox_flags, limits_of, sandbox_choice, sandbox_problem
 
 log = logging.getLogger("swc")
 
@@ -42,6 +43,9 @@ def add_match_command(commands) -> None:
                             "game's reference bot); {host} {port} {reservation} {seed} {game} {color} {player} are filled in")
     match.add_argument("--player1", metavar="CMD", help="player 1's command (the same as the first --player)")
     match.add_argument("--player2", metavar="CMD", help="player 2's command (default: the reference bot)")
+    match.add_argument("--opponent", metavar="RUNG",
+                       help="every seat but player 1's is the reference bot at this rung of the game's ladder: random, "
+                            "greedy, search-short, search-long (each game offers those it has)")
     match.add_argument("--seats", "--players", type=int, dest="seats",
                        help="seats when one command (or none) is given (default: the game's fewest; a ReversiXT map fixes it)")
     match.add_argument("--seed", type=int, help="game i gets the board seed SEED+i (default: random, printed)")
@@ -56,6 +60,7 @@ def add_match_command(commands) -> None:
                             "(a timeout, a rule violation, a crash), naming the causes; for CI")
     match.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     match.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
+    add_sandbox_flags(match)
     add_match_flags(match)  # each family's own (tools/<family>_match.py FLAGS)
     match.set_defaults(run=run)
 
@@ -86,24 +91,38 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         return usage_error("swc match", f"{game.name}: {problem}")
     players = list(args.player)
+    if args.opponent is not None:
+        from swc_local.client import ladder
+
+        if args.opponent not in ladder.rungs(game):
+            return usage_error("swc match", f"--opponent {ladder.unknown_rung(game, args.opponent)}")
+        if args.player2 or len(players) > 1:
+            return usage_error("swc match", "--opponent seats the reference bot in every seat but player 1's: "
+                                            "give one --player (or --player1), not --player2 or more players")
     if args.player1 or args.player2:
+        from swc_local.client import ladder
+
         if players:
             return usage_error("swc match", "give either --player (repeatable) or --player1/--player2, not both")
-        players = [args.player1 or game.bot_command(), args.player2 or game.bot_command()]
+        players = [args.player1 or ladder.command(game)] + ([] if args.opponent else [args.player2 or ladder.command(game)])
     if args.games < 1 or args.parallel < 1:
         return usage_error("swc match", f"--games and --parallel must be at least 1 (got {args.games} and {args.parallel})")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     temporary = not (args.logs or args.replays)
     logs = args.logs or (args.replays / "logs" if args.replays else Path(tempfile.mkdtemp(prefix="swc-match-logs-")))
     config = MatchConfig(
-        game=game.game_type, games=args.games, players=players or None, seats=args.seats, seed=seed,
+        game=game.game_type, games=args.games, players=players or None, opponent=args.opponent, seats=args.seats, seed=seed,
         parallel=args.parallel, replays=args.replays, logs=logs, start_timeout=args.start_timeout,
-        game_timeout=args.game_timeout, options=options,
+        game_timeout=args.game_timeout, options=options, limits=limits_of(args),
     )
     try:
         commands = config.commands()
     except ValueError as error:
         return usage_error("swc match", f"{game.name}: {error}")
+    try:
+        config.sandbox = sandbox_choice(args, [f"player{k + 1}" for k in range(len(commands))])
+    except ValueError as error:
+        return usage_error("swc match", str(error))
     watched = _watched_player(args.fail_on_irregular, len(commands))
     if watched is False:
         return 2
@@ -111,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
         require_commands([(f"player{k + 1}", command) for k, command in enumerate(commands)])
     except CommandError as error:
         return usage_error("swc match", str(error))
+    sandboxed = config.sandboxed(commands)
+    problem = sandbox_problem(config.limits, [c for k, c in enumerate(commands) if f"player{k + 1}" in sandboxed])
+    if problem:
+        return usage_error("swc match", problem)
     if not args.verbose:
         logging.getLogger("swc").setLevel(logging.WARNING)
     played = []

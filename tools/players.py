@@ -30,6 +30,8 @@ import sys
 
 import trio
 
+from swc_local.tools.archive import resolve_command
+
 
 OWN_PYTHON_NAMES = ("python", "python3")
 
@@ -42,7 +44,9 @@ def own_python(argv: list[str]) -> list[str]:
 
 
 def expand(command: str | list[str], **values: object) -> list[str]:
-    """The argument list of ``command`` with the placeholders filled in, run by :func:`own_python`."""
+    """The argument list of ``command`` with the placeholders filled in, run by :func:`own_python`;
+    a client archive's spec (``team.zip``, tools/archive.py) is its start command first."""
+    command = resolve_command(command)
     argv = own_python(shlex.split(command) if isinstance(command, str) else list(command))
     out = []
     for arg in argv:

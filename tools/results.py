@@ -12,7 +12,9 @@ checkpoints and reboots).  ``cause`` is the server's cause (``REGULAR``, ``LEFT`
 ``SOFT_TIMEOUT``, ``HARD_TIMEOUT``, ``RULE_VIOLATION``, ``DISQUALIFIED`` ...) or the runner's
 own when the seat's command never played: ``CRASHED`` (it exited before it joined),
 ``NEVER_JOINED`` (it did not join within its start timeout), ``CANNOT_START`` (exit 126/127 or
-no such program).
+no such program); or the sandbox's when one of its limits ended the command
+(:data:`swc_local.tools.sandbox.LIMIT_CAUSES`: ``MEMORY_LIMIT``, ``CPU_TIME_LIMIT``,
+``PROCESS_LIMIT``), before it joined or during the game: the seat is ranked last.
 """
 
 from __future__ import annotations

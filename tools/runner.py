@@ -18,6 +18,11 @@ run does, game after game (K at a time, ``parallel``):
    played keep their order.  A command that cannot start stops the run at once
    (:class:`CommandError`, a one-line reason with its last output lines); so does a command
    whose first games (``give_up_after``) all crashed before it joined.
+   A seat whose player is sandboxed (``spec.sandboxed``: tools/sandbox.py) runs inside
+   bubblewrap, its connection relayed to the table's port (tools/sandbox_relay.py); when a
+   sandbox limit ended it, before it joined or mid-game, its cause is that limit
+   (``MEMORY_LIMIT``, ``CPU_TIME_LIMIT``, ``PROCESS_LIMIT``) and it is ranked last.  A sandbox
+   that cannot be made is a command that cannot start: nothing runs unsandboxed instead.
 4. The game ends by its rules (``table.finish``) or is cancelled after ``game_timeout`` seconds
    (then the record has ``error`` set); the commands get a second to exit, then their process
    groups are stopped.
@@ -47,10 +52,13 @@ from pathlib import Path
 import trio
 
 from swc_local.tools import families
+from swc_local.tools.archive import ArchiveError, is_archive_spec, resolve, resolve_command
 from swc_local.tools.players import command_text, expand, own_python, wait_or_stop
 from swc_local.tools.results import (
     ABSENT_CAUSES, CANNOT_START, CRASHED, NEVER_JOINED, REGULAR, GameResult, SeatResult, absent_last,
 )
+from swc_local.tools.sandbox import Limits, SandboxUnavailable
+from swc_local.tools.sandbox_relay import SandboxedSeat
 from swc_local.tools.seats import Outcome, SeatOutcome, Table  # noqa: F401 -- what the adapters return, named here too
 
 CANNOT_START_CODES = (126, 127)  # the shell's "not executable" and "not found"
@@ -71,6 +79,7 @@ class GameSpec:
     game_timeout: float = 900.0
     options: dict = field(default_factory=dict)  # per-family extras (map, timeouts)
     seat_seeds: tuple[int, ...] = ()  # each seat's {seed} (tournaments: per bot); empty: seat_seed()
+    sandboxed: dict[str, Limits] = field(default_factory=dict)  # player name -> its sandbox's limits
 
 
 class CommandError(Exception):
@@ -88,6 +97,8 @@ def check_command(command: str | list[str]) -> str | None:
         argv = own_python(shlex.split(command) if isinstance(command, str) else list(command))
     except ValueError as error:
         return f"cannot read the command {command!r}: {error}"
+    if is_archive_spec(argv):
+        return _archive_problem(argv)
     if not argv:
         return "the command is empty"
     program = argv[0]
@@ -101,6 +112,19 @@ def check_command(command: str | list[str]) -> str | None:
         return None
     if shutil.which(program) is None:
         return f"{program}: command not found (command: {command_text(command)})"
+    return None
+
+
+def _archive_problem(argv: list[str]) -> str | None:
+    """None if the archive unpacks, has one main file and its starter exists, else the line."""
+    try:
+        player = resolve(argv)
+    except ArchiveError as error:
+        return str(error)
+    if player.main.lower().endswith(".jar") and shutil.which("java") is None:
+        return f"java: command not found (needed for the jar {player.main} of {player.archive})"
+    if shutil.which("env") is None:
+        return "env: command not found (it starts an archive's main file in the archive's folder)"
     return None
 
 
@@ -227,9 +251,12 @@ async def _play_seats(family, game_type: str, spec: GameSpec, seats: list[_Seat]
                 seat = seats[k]
                 seed = spec.seat_seeds[k] if spec.seat_seeds else seat_seed(spec.seed, k)
                 values = dict(table.values(k), seed=seed, game=game_type)
-                seat.argv = expand(seat.command, **values)
+                command = resolve_command(seat.command)
+                seat.argv = expand(command, **values)
                 seat.without_reservation = "reservation" in values and not any(
-                    "{reservation}" in word for word in ([seat.command] if isinstance(seat.command, str) else seat.command))
+                    "{reservation}" in word for word in ([command] if isinstance(command, str) else command))
+                if seat.sandbox is not None:
+                    await seat.enter_sandbox(processes, values)
                 await processes.start(seat.run)
                 cause = await seat.join(table, spec.start_timeout)
                 if cause is not None:
@@ -269,8 +296,9 @@ async def _play_seats(family, game_type: str, spec: GameSpec, seats: list[_Seat]
 
 def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: float) -> GameResult:
     count = len(seats)
+    limited = {k for k, seat in enumerate(seats) if seat.limit is not None}
     if outcome.seats is not None:
-        ranks = absent_last([s.rank for s in outcome.seats], set(absent))
+        ranks = absent_last([s.rank for s in outcome.seats], set(absent) | limited)
     else:
         ranks = [count] * count
     results = []
@@ -279,6 +307,9 @@ def _record(game_type, spec, table, seats, absent, outcome: Outcome, duration: f
         cause, reason = told.cause, told.reason
         if k in absent:
             cause, reason = absent[k], seat.absence_text(absent[k], spec.start_timeout)
+        elif seat.limit is not None:  # the sandbox ended it mid-game: its limit, not the server's word
+            cause = seat.limit[0]
+            reason = "; ".join(part for part in (f"the sandbox ended it: {seat.limit[1]}", seat.tail_text()) if part)
         elif cause != REGULAR or seat.code not in (None, 0):
             reason = "; ".join(part for part in (reason, seat.tail_text()) if part) or None
         results.append(SeatResult(
@@ -304,6 +335,9 @@ class _Seat:
         self.code: int | None = None
         self.could_not_start: str | None = None
         self.without_reservation = False  # a seat joined by reservation code whose command has no {reservation}
+        limits = spec.sandboxed.get(self.name)
+        self.sandbox = SandboxedSeat(limits) if limits is not None else None
+        self.limit: tuple[str, str] | None = None  # (cause, reason) when a sandbox limit ended it
         if spec.logs is not None:
             spec.logs.mkdir(parents=True, exist_ok=True)
             safe = re.sub(r"[^\w.-]", "_", self.name)  # a tournament bot's name may hold any character
@@ -314,11 +348,28 @@ class _Seat:
             os.close(handle)
             self.log_path, self.keep = Path(name), False
 
+    async def enter_sandbox(self, processes: trio.Nursery, values: dict) -> None:
+        """Serve the relay to the game's port and wrap the command (a sandbox that cannot be
+        made is a command that cannot start: the run stops, nothing runs unsandboxed)."""
+        try:
+            self.argv = self.sandbox.wrap(self.argv, int(values["port"]))
+        except SandboxUnavailable as error:
+            self.could_not_start = f"sandbox: {error}"
+            return
+        await processes.start(self.sandbox.serve, values["host"], int(values["port"]))
+
     async def run(self, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        if self.could_not_start:
+            self.code = 127
+            self.exited.set()
+            task_status.started()
+            return
+        passed = (self.sandbox.status_write,) if self.sandbox is not None else ()
         with open(self.log_path, "wb") as output:
             try:
                 process = await trio.lowlevel.open_process(
                     self.argv, stdin=subprocess.DEVNULL, stdout=output, stderr=output, start_new_session=True,
+                    pass_fds=passed,
                 )
             except OSError as error:
                 self.could_not_start = f"{self.argv[0] if self.argv else '?'}: {error.strerror or error}"
@@ -326,10 +377,14 @@ class _Seat:
                 self.exited.set()
                 task_status.started()
                 return
+            if self.sandbox is not None:
+                self.sandbox.started()
             task_status.started()
             try:
                 self.code = await wait_or_stop(process)
             finally:
+                if self.sandbox is not None:
+                    self.limit = self.sandbox.limit()
                 self.exited.set()
 
     async def join(self, table: Table, timeout: float) -> str | None:
@@ -359,6 +414,8 @@ class _Seat:
             return None
         if not self.exited.is_set():
             return NEVER_JOINED
+        if self.limit is not None:
+            return self.limit[0]
         if self.could_not_start or self.code in CANNOT_START_CODES:
             return CANNOT_START
         return CRASHED
@@ -369,6 +426,8 @@ class _Seat:
             if self.without_reservation:  # it most likely joined a room of its own
                 head += ("; its command has no {reservation}: the seat is taken with the reservation code "
                          "(joinPrepared), e.g. add --reservation {reservation}")
+        elif self.limit is not None:
+            head = f"the sandbox ended it before it joined: {self.limit[1]}"
         elif self.could_not_start:
             head = f"cannot start: {self.could_not_start}"
         else:
@@ -394,5 +453,7 @@ class _Seat:
         return str(self.log_path) if self.keep else None
 
     def discard_log(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
         if not self.keep:
             self.log_path.unlink(missing_ok=True)

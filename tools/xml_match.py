@@ -98,11 +98,10 @@ class Family:
                     load_game_file=options.get("load_game"), turn_to_load=options.get("turn") or 0,
                     soft_timeout_ms=options.get("soft_timeout_ms"), hard_timeout_ms=options.get("hard_timeout_ms"),
                     passphrase_checks_per_second=0,  # a private server with a random passphrase
-                    sections={"reversixt": {"enabled": False}},  # the other families' games get doors of their own
                 )
                 factory = _position(spec.game, options)  # the XML door's, built here when a position is given
                 given = {XmlDoor.name: XmlDoor(door_settings(settings), factory)} if factory else None
-                server = Server(settings, prepared=given)  # a bad replay raises ReplayError
+                server = Server(settings, prepared=given, families=(XmlDoor.name,))  # a bad replay raises ReplayError
                 await self.nursery.start(server.run)
                 self.servers[key] = (server.door(XmlDoor.name), password)
             return self.servers[key]

@@ -9,7 +9,7 @@ from swc_local.games.entry import XmlSeason
 class Blokus2027(XmlSeason):
     game_type, short_names, season = "swc_2027_blokus", ("blokus",), 2027
     title, display_name = "Blokus 2027", "Blokus"
-    dialect, envelope, greedy = MODERN, ENVELOPE_2025, True
+    dialect, envelope = MODERN, ENVELOPE_2025
 
     def load_plugin(self):
         from swc_local.games.blokus.plugin import BlokusPlugin

@@ -9,7 +9,7 @@ from swc_local.games.entry import XmlSeason
 class Blokus2021(XmlSeason):
     game_type, short_names, season = "swc_2021_blokus", ("blokus_2021",), 2021
     title, display_name = "Blokus 2021", "Blokus"
-    dialect, greedy = SEASON_2021, True
+    dialect = SEASON_2021
 
     def load_plugin(self):
         from swc_local.games.blokus_2021.plugin import Blokus2021Plugin

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from swc_local.games.entry import PYTHON, GameEntry
+from swc_local.games.entry import GameEntry
 
 
 class ReversiXT(GameEntry):
     game_type = family = "reversixt"
     short_names, seats, title = ("reversixt",), (2, 8), "ReversiXT"
-    bot = (PYTHON, "-m", "swc_local.client.reversixt_bot", "--strategy", "greedy", "--host", "{host}", "--port",
-           "{port}", "--seed", "{seed}")
-    bot_flags = ("--strategy", "greedy")
-    strengths = (("greedy", ("--strategy", "greedy")), ("random", ("--strategy", "random")))
 
     def load_rules(self):
         from swc_local.games.reversixt import play

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from swc_local.games.entry import PYTHON, GameEntry
+from swc_local.games.entry import GameEntry
 
 
 class RoboRally(GameEntry):
     game_type = family = "roborally"
     short_names, seats, title = ("roborally",), (2, 6), "Robo Rally"
-    bot = (PYTHON, "-m", "swc_local.client.roborally_bot", "--greedy", "--host", "{host}", "--port", "{port}",
-           "--seed", "{seed}")
-    bot_flags = ("--greedy",)
-    strengths = (("greedy", ("--greedy",)), ("random", ()))
 
     def load_rules(self):
         from swc_local.games import roborally

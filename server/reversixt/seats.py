@@ -305,7 +305,7 @@ async def create(tables, request: dict) -> dict:
     check_room(tables)
     entry = registry.entry(GAME)
     name, game_map = read_map(request)
-    seats = read_seats(request, game_map.players)
+    seats = read_seats(request, game_map.players, tables, entry)
     settings = door_settings(tables, name, request)
     timed = request.get("timeout") is True
     labels = [str(k + 1) for k in range(game_map.players)]

@@ -444,7 +444,7 @@ async def create(tables, request: dict) -> dict:
     count = request.get("robots", len(request["seats"]) if isinstance(request.get("seats"), list) else 2)
     if not isinstance(count, int) or isinstance(count, bool) or not fewest <= count <= most:
         raise TableError(f"robots: {fewest} to {most}")
-    seats = read_seats(request, count)
+    seats = read_seats(request, count, tables, entry)
     names = request.get("names")
     if not (isinstance(names, list) and len(names) == count and all(isinstance(n, str) and n for n in names)):
         names = [kind for kind, _ in seats]

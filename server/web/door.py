@@ -27,7 +27,7 @@ from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION 
 if TYPE_CHECKING:
     from hypercorn.config import Config
 
-    from .app import WebContext
+    from .context import WebContext
 
 # hypercorn and starlette are imported when a viewer opens, not when swc serve reads this door's
 # settings section (server/doors.py imports every door's section, a viewer or not).
@@ -148,7 +148,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     The host hands it the families (``server.families``): the viewer sits below them and imports
     none (tests/packaging/test_layers.py), so what each family shows or lends comes through the
     family's hooks."""
-    from .app import WebContext
+    from .context import WebContext
     from .auth import Gate
     from .book import GameBook
     from .files import family_readers, upload_readers
@@ -168,6 +168,7 @@ async def open_door(nursery: trio.Nursery, server) -> WebDoor | None:
     register_person_tables(families, context.tables)
     if server.web_renderer is not None:
         context.renderer = server.web_renderer
+    context.tables.resolve_command = server.command_resolver
     door = WebDoor(context, settings.host, port)
     try:
         return await nursery.start(door.run)

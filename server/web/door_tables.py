@@ -59,6 +59,7 @@ class DoorTable:
     record_id: str | None = None
     seats: list = field(default_factory=list)
     processes: list = field(default_factory=list)
+    commands: list[list[str]] = field(default_factory=list)  # the bots' command lines, as started
     created: float = 0.0
     ended: trio.Event = field(default_factory=trio.Event)
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
@@ -129,8 +130,9 @@ async def _close(stream: trio.abc.Stream) -> None:
         await stream.aclose()
 
 
-def read_seats(request: dict, count: int) -> list[tuple[str, str | None]]:
-    """The request's ``seats`` (default: you, then the reference bot) for a game of ``count``."""
+def read_seats(request: dict, count: int, tables=None, entry=None) -> list[tuple[str, str | None]]:
+    """The request's ``seats`` (default: you, then the reference bot) for a game of ``count``; a
+    bot seat comes as its command, the reference bot at its ``rung`` (table_host.py ``bot_command``)."""
     wanted = request.get("seats", ["you"] + ["bot"] * (count - 1))
     if not isinstance(wanted, list) or len(wanted) != count:
         raise TableError(f"seats: a list of {count} seats (the game's number of players), e.g. [\"you\", \"bot\"]")
@@ -143,6 +145,10 @@ def read_seats(request: dict, count: int) -> list[tuple[str, str | None]]:
         command = item.get("command")
         if item["kind"] == "command" and (not isinstance(command, str) or "{port}" not in command):
             raise TableError("a command seat needs \"command\": a bot command with {host} {port} (and {seed}, {player})")
+        if item["kind"] == "bot":
+            if tables is None:
+                raise TableError("this server offers no reference bots; a seat is you, person, command or open")
+            command = shlex.join(tables.bot_command(entry, item))
         out.append((item["kind"], command))
     return out
 
@@ -165,7 +171,7 @@ def register_seat(tables, seat: FamilySeat) -> None:
 
 
 def bot_argv(entry, kind: str, command: str | None, port: int, index: int, seed: int) -> list[str]:
-    args = entry.bot_command() if kind == "bot" else shlex.split(command or "")
+    args = shlex.split(command or "")  # a bot seat's command is the reference bot's (read_seats)
     args = [a.replace("{player}", str(index + 1)).replace("{color}", str(index + 1)) for a in args]
     return fill(args, "127.0.0.1", port, "", seed)
 
@@ -180,6 +186,7 @@ async def fill_in_order(tables, table: DoorTable, entry, seats, persons: dict, j
             tables.nursery.start_soon(person.run, table.door.port)
         elif kind != "open":
             argv = bot_argv(entry, kind, command, table.door.port, index, tables.rng.getrandbits(31))
+            table.commands.append(argv)
             tables.nursery.start_soon(tables._run_bot, table, argv)
         while not joined(index + 1):
             if table.ended.is_set() or (person is not None and person.over):

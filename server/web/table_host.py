@@ -19,6 +19,12 @@ Conformance notes (choices where the issue and the specs are silent):
 * The seeds of the bots of a door-of-its-own table come from the host's random source, seeded by
   the house's ``seed`` (before, they came from the XML lobby's, so without an XML door there were
   none); a seeded server still gives the same seeds in the same order of tables.
+* The reference bots come from the ``opponents`` the builder of the server handed in
+  (server/app.py ``Server``: ``rungs(entry)`` and ``command(entry, rung)``, the client layer's
+  ladder for ``swc serve``): the server imports no client.  Without them the start page offers no
+  bot seat (``kinds`` lacks ``bot``, no game lists rungs) and a request for one is refused (400).
+  Each game of the menu and each family's card lists its ``rungs`` (weakest first), and, as
+  before, the same list as ``strengths``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import trio
+
+from swc_local.games import registry
 
 log = logging.getLogger("swc.web.seats")
 
@@ -97,15 +105,22 @@ class TableHost:
     API's ``create``, ``join``, ``seat``, ``wait`` and ``wait_turn``; ``house`` is the server of
     ``swc serve`` (its doors and settings, for the tables that copy a house door's settings)."""
 
-    def __init__(self, book, house=None, seed: int | None = None, limits: SeatLimits | None = None) -> None:
+    def __init__(self, book, house=None, seed: int | None = None, limits: SeatLimits | None = None,
+                 opponents: Any = None) -> None:
         self.book = book
         self.house = house
+        # rungs(entry) and command(entry, rung): the house's (Server.opponents) unless given; None: no bots
+        self.opponents = opponents if opponents is not None else getattr(house, "opponents", None)
         self.rng = random.Random(seed)
         self.limits = limits or SeatLimits()
         self.families: list[FamilyTables] = []
         self.tables: dict[str, Any] = {}  # table id -> a family's table (``done()``, ``seats``, ``processes``)
         self.seats: dict[str, Any] = {}  # seat id -> a family's person's seat
         self.nursery: trio.Nursery | None = None
+        # how a command seat's command is read, lent by a layer above (``swc serve`` run by the
+        # ``swc`` command: a client archive's spec becomes its start command, tools/archive.py);
+        # None: started as given (the server itself never unpacks an archive)
+        self.resolve_command: Callable[[str], str] | None = None
 
     def register(self, tables: FamilyTables) -> None:
         """A family's tables, offered from now on (the fallback family is kept last)."""
@@ -115,10 +130,32 @@ class TableHost:
     # -- what the start page offers --------------------------------------------------------------
 
     def menu(self) -> list:
-        return [row for family in self.families if family.games is not None for row in family.games()]
+        return [self._with_rungs(row) for family in self.families if family.games is not None for row in family.games()]
 
     def offers(self) -> list[dict]:
-        return [family.offer() for family in self.families if family.offer is not None]
+        return [self._with_rungs(family.offer()) for family in self.families if family.offer is not None]
+
+    def kinds(self) -> list[str]:
+        """The kinds of seat offered: every kind, but ``bot`` only with :attr:`opponents`."""
+        return [kind for kind in KINDS if kind != "bot" or self.opponents is not None]
+
+    def _with_rungs(self, row: dict) -> dict:
+        entry = registry.entry(row.get("game", ""))
+        offered = list(self.opponents.rungs(entry)) if self.opponents is not None and entry is not None else []
+        return row | {"rungs": offered, "strengths": offered}
+
+    def bot_command(self, entry, item: dict) -> list[str]:
+        """The command of a ``{"kind": "bot"}`` seat of a table of ``entry``'s game: the reference
+        bot at the seat's ``rung`` (or, as before, ``strength``; none: the game's default bot);
+        a TableError naming the rungs the game offers, or saying that this server has no bots."""
+        if self.opponents is None:
+            raise TableError("this server offers no reference bots (it was started without them: swc serve has "
+                             "them); a seat is you, person, command or open")
+        rung = item.get("rung", item.get("strength"))
+        if rung is not None and (not isinstance(rung, str) or rung not in self.opponents.rungs(entry)):
+            raise TableError(f"rung {rung!r}: the reference bot of {entry.name} plays "
+                             f"{', '.join(self.opponents.rungs(entry))}"[:300])
+        return list(self.opponents.command(entry, rung))
 
     def family_for(self, game: object) -> FamilyTables:
         named = next((family for family in self.families if family.game == game and not family.fallback), None)
@@ -132,6 +169,8 @@ class TableHost:
         """A table for ``request`` made by the family whose game it names; its seats as JSON."""
         game = request.get("game") if isinstance(request.get("game"), str) else None
         family = self.family_for(game)
+        if self.resolve_command is not None:
+            request = await self._resolved(request)
         try:
             answer = family.create(self, request)
         except NotOffered as offered:
@@ -139,6 +178,22 @@ class TableHost:
             raise TableError(f"a table is for {', '.join(named)}{' or ' if named else ''}{offered}, "
                              f"not {request.get('game')!r}"[:400]) from None
         return await answer if isinstance(answer, Awaitable) else answer
+
+    async def _resolved(self, request: dict) -> dict:
+        """``request`` with every command seat's command read by :attr:`resolve_command` (in a
+        thread: an archive is hashed, and unpacked the first time); its ValueError is the answer."""
+        seats = request.get("seats")
+        if not isinstance(seats, list):
+            return request
+        out = []
+        for item in seats:
+            if isinstance(item, dict) and item.get("kind") == "command" and isinstance(item.get("command"), str):
+                try:
+                    item = item | {"command": await trio.to_thread.run_sync(self.resolve_command, item["command"])}
+                except ValueError as error:
+                    raise TableError(str(error)[:400]) from None
+            out.append(item)
+        return request | {"seats": out}
 
     def join(self, code: object) -> dict:
         """A person's seat on a reservation code, by the family that knows the code."""

@@ -35,10 +35,10 @@ Conformance notes (choices where the issue and the specs are silent):
   a move are refused (403) when a browser names another site's page as their ``Origin`` (no
   cross-site request forgery); scripts send no ``Origin``. Off loopback the admin gate of every
   page applies as well.
-* A ``bot`` seat may name its ``strength`` (``{"kind": "bot", "strength": "greedy"}``): one of the
-  registry row's ``strengths`` (the XML reference bot plays ``random``, and ``greedy`` where the
-  plugin has a ``greedy_move``: Blokus 2021 and 2027); without one it is the reference bot as
-  ``swc match`` runs it.  A game whose bot has no strengths refuses one (400).
+* A ``bot`` seat may name its ``rung`` on the game's ladder (``{"kind": "bot", "rung":
+  "search-short"}``; ``"strength"`` as before): one of the rungs the host's opponents offer for
+  the game (server/web/table_host.py ``bot_command``); without one it is the reference bot as
+  ``swc match`` runs it.  A rung the game does not offer is refused (400) naming its rungs.
 * A move request with nothing to offer is a defect (the referee ends a game where the player to
   move has no move): the seat logs it as an error and leaves, so the room scores it LEFT with
   that reason instead of waiting for ever for a move nobody can make.
@@ -321,9 +321,9 @@ class Table:
         return all(seat.over for seat in self.seats) and all(p.returncode is not None for p in self.processes)
 
 
-def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
-    """(kind, command) of one seat of a table request; a bot's ``strength`` comes as its command
-    (the reference bot's command with that strength's flags)."""
+def _seat_request(item, entry: registry.Game, tables: TableHost) -> tuple[str, str | None]:
+    """(kind, command) of one seat of a table request; a bot seat comes as its command (the
+    reference bot at the seat's ``rung``, or ``strength``, from the host's opponents)."""
     if isinstance(item, str):
         item = {"kind": item}
     if not isinstance(item, dict) or item.get("kind") not in KINDS:
@@ -333,12 +333,7 @@ def _seat_request(item, entry: registry.Game) -> tuple[str, str | None]:
         if not isinstance(command, str) or "{reservation}" not in command:
             raise TableError("a command seat needs \"command\": a bot command with {host} {port} {reservation}")
     if item["kind"] == "bot":
-        strength = item.get("strength")
-        offered = [name for name, _ in entry.strengths]
-        if strength is not None and strength not in offered:
-            raise TableError(f"strength {strength!r}: the reference bot of {entry.name} plays "
-                             + (" or ".join(offered) if offered else "one way only (no strength to choose)")[:300])
-        command = shlex.join(entry.bot_command(strength))
+        command = shlex.join(tables.bot_command(entry, item))
     return item["kind"], command
 
 
@@ -349,9 +344,9 @@ def table_games() -> tuple:
 
 
 def game_rows() -> list[dict]:
-    """The start page's menu of XML games: name, title and the reference bot's strengths."""
-    return [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type)),
-             "strengths": [name for name, _ in g.strengths]} for g in table_games()]
+    """The start page's menu of XML games: name and title (the host adds the rungs its opponents offer)."""
+    return [{"game": g.game_type, "name": g.name, "title": game_title(registry.get(g.game_type))}
+            for g in table_games()]
 
 
 class Tables:
@@ -383,7 +378,7 @@ class Tables:
         wanted = request.get("seats", ["you", "bot"])
         if not isinstance(wanted, list) or len(wanted) != 2:
             raise TableError("seats: a list of two seats, e.g. [\"you\", \"bot\"]")
-        seats = [_seat_request(item, entry) for item in wanted]
+        seats = [_seat_request(item, entry, tables) for item in wanted]
         names = request.get("names")
         if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names)):
             names = [kind for kind, _ in seats]

@@ -12,6 +12,7 @@ import pytest
 import trio
 
 from swc_local.client.bot import play_game
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.games.blokus_2021 import xmlmap
 from swc_local.games.blokus_2021.entry import ENTRY as BLOKUS_2021_ENTRY
@@ -116,7 +117,7 @@ def test_tournament_plays_a_pair_of_reference_bots(tmp_path, capsys):
     from tests.tools.test_tournament_play import report, rows, tournament
 
     db = tmp_path / "blokus_2021.db"
-    reference = shlex.join(registry.entry("blokus_2021").bot_command())
+    reference = shlex.join(ladder.command(registry.entry("blokus_2021")))
     assert tournament("blokus_2021", f"--bot=a={reference}", f"--bot=b={reference}", "--db", str(db), "--seed", "1",
                       "--concurrency", "2") == 0
     data = report(db, capsys)

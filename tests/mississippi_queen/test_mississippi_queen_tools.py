@@ -11,6 +11,7 @@ import pytest
 import trio
 
 from swc_local.client.bot import play_game
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN_ENTRY
 from swc_local.server.xml.replay import read_replay
@@ -42,7 +43,8 @@ async def recorded_game(start_server, folder: Path, seeds=(1, 2), **settings):
 def test_the_registry_knows_it():
     game = registry.entry("mississippi_queen")
     assert game.game_type == GAME and registry.get(GAME) is PLUGIN
-    assert "swc_local.tools.cli" in game.bot_command() and "--seed" in game.bot_command()
+    command = ladder.command(game)
+    assert "swc_local.client.bot" in command and GAME in command and "--seed" in command
 
 
 async def test_reference_bots_play_and_the_replay_checks(start_server, tmp_path):

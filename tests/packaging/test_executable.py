@@ -2,7 +2,7 @@
 
 Each test runs the executable inside a bubblewrap sandbox that binds only the executable and the
 system's shared libraries (tests/executable.py): the reference bots a match starts are the same
-executable (``sys.executable -m swc_local.tools.cli bot ...``, handled by the bundle's entry), the
+executable (``sys.executable -m swc_local.client.bot GAME ...``, handled by the bundle's entry), the
 ReversiXT map, the Robo Rally courses and the viewer's pages come from the bundle's package data.
 """
 
@@ -47,7 +47,7 @@ def test_swc_match_plays_a_whole_piranhas_game_between_two_reference_bots_in_the
                          "--fail-on-irregular", "player1"))
     out = played.stdout + played.stderr
     assert played.returncode == 0, out
-    assert f"player1: {INSIDE} -m swc_local.tools.cli bot swc_2026_piranhas" in out, out
+    assert f"player1: {INSIDE} -m swc_local.client.bot swc_2026_piranhas" in out, out
     assert "player1 (ONE) REGULAR" in out and "player2 (TWO) REGULAR" in out, out
     assert "every game ended with a result" in out, out
 

@@ -55,10 +55,12 @@ def _run(code: str, port: int, timeout: float = 60) -> subprocess.CompletedProce
     )
 
 
-def test_the_readme_and_the_site_have_three_python_examples_and_each_is_covered():
-    """A new Python example on any page needs its test here (the README's bot is the manual's)."""
-    assert len(EXAMPLES) == 3, [example.splitlines()[0] for example in EXAMPLES]
-    covered = {_example("Client.connect"), _example("Admin.connect"), _example("def test_")}
+def test_the_readme_and_the_site_have_four_python_examples_and_each_is_covered():
+    """A new Python example on any page needs its test (the README's bot is the manual's; the
+    fixture's ladder example is tests/ladder/test_fixture_example.py's)."""
+    assert len(EXAMPLES) == 4, [example.splitlines()[0] for example in EXAMPLES]
+    covered = {_example("Client.connect"), _example("Admin.connect"), _example("def test_my_bot_plays_a_clean_game"),
+               _example("def test_my_bot_beats_greedy")}
     assert covered == set(EXAMPLES)
     readme = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     assert readme == [_example("Client.connect")]  # the thirty-second example
@@ -148,6 +150,6 @@ def test_admin_example(swc_server):
 
 def test_fixture_example(pytester, monkeypatch):
     monkeypatch.setenv("PATH", _environment()["PATH"])
-    pytester.makepyfile(my_bot=_example("Client.connect"), test_my_bot=_example("def test_"))
+    pytester.makepyfile(my_bot=_example("Client.connect"), test_my_bot=_example("def test_my_bot_plays_a_clean_game"))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", timeout=120)
     result.assert_outcomes(passed=1)

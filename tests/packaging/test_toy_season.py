@@ -12,6 +12,7 @@ from pathlib import Path
 
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry, views
 from swc_local.server.web.pointing import board_boxes, move_steps
 from swc_local.tools.cli import main
@@ -24,7 +25,6 @@ pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGE_FOLDERS = ("protocol", "games", "server", "client", "tools", "swc_pytest")
-BOT = shlex.join(ENTRY.bot_command())
 
 
 def test_the_season_is_its_folder_and_one_tuple_line(monkeypatch):
@@ -35,7 +35,7 @@ def test_the_season_is_its_folder_and_one_tuple_line(monkeypatch):
                if any(word in path.read_text(encoding="utf-8") for word in names)]
     assert touched == []  # no file outside its folder names it
     assert registry.entry("linie") is None
-    assert toy_season.register(monkeypatch) == [("swc_local.games.registry", "GAMES")]
+    assert toy_season.register(monkeypatch) == [("swc_local.games.registry", "GAMES"), ("swc_local.client.ladder", "XML_BOT")]
     assert registry.entry("linie") is ENTRY and registry.get(ENTRY.game_type) is ENTRY.plugin
     plugin = ENTRY.plugin
     assert (plugin.dialect, plugin.envelope, plugin.season) == (ENTRY.dialect, ENTRY.envelope, 2000)
@@ -90,7 +90,8 @@ def test_it_is_matched_by_its_reference_bot_and_its_replay_checks(monkeypatch, t
 def test_it_is_played_in_a_tournament(monkeypatch, tmp_path, capsys):
     toy_season.register(monkeypatch)
     db = tmp_path / "linie.db"
-    assert main(["tournament", "linie", f"--bot=ann={BOT}", f"--bot=bob={BOT}", "--db", str(db), "--seed", "1"]) == 0
+    bot = shlex.join(ladder.command(ENTRY))
+    assert main(["tournament", "linie", f"--bot=ann={bot}", "--bot=bob=reference", "--db", str(db), "--seed", "1"]) == 0
     capsys.readouterr()
     assert main(["tournament", "report", str(db), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -100,13 +101,14 @@ def test_it_is_played_in_a_tournament(monkeypatch, tmp_path, capsys):
 
 def test_its_fixture_serves_it(monkeypatch, pytester):
     toy_season.register(monkeypatch)
+    bot = shlex.join(ladder.command(ENTRY))
     pytester.makepyfile(test_linie_bot=f'''
 import pytest
 
 
 @pytest.mark.swc_server(game="linie", seed=4)
 def test_the_reference_bot_plays_a_whole_game(swc_server):
-    game = swc_server.play({BOT!r})
+    game = swc_server.play({bot!r})
     assert game.bot.cause == "REGULAR" and game.opponent.cause == "REGULAR"
 ''')
     monkeypatch.syspath_prepend(str(ROOT))

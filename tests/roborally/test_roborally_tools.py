@@ -7,6 +7,7 @@ import pytest
 import trio
 
 from swc_local.tools.cli import main
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.match import MatchConfig, run_match
 from swc_local.tools.match_report import results_table
@@ -17,7 +18,7 @@ from swc_local.client.roborally_bot import RoboRallyBot
 
 
 def greedy_bot_command():
-    return registry.entry("roborally").bot_command()
+    return ladder.command(registry.entry("roborally"))
 
 
 async def test_match_runs_bot_processes_and_reports(tmp_path):

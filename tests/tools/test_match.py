@@ -7,6 +7,7 @@ import sys
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.match import MatchConfig, run_match
@@ -107,7 +108,7 @@ async def test_a_crashing_and_a_hanging_bot_cost_their_games_not_the_match(tmp_p
 async def test_a_command_that_cannot_start_stops_the_match_at_once():
     """Issue 22 item 2: exit 127 (or no such program) is not a game lost by timeout but the end
     of the match, with a reason that names the command."""
-    reference = registry.entry("piranhas").bot_command()
+    reference = ladder.command(registry.entry("piranhas"))
     config = MatchConfig(PIRANHAS, games=4, seed=1, players=["/nonexistent/bot {port}", reference],
                          options=dict(hard_timeout_ms=500))
     with trio.fail_after(30), pytest.raises(CommandError) as caught:

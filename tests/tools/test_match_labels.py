@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.games.plugin import MODERN, SEASON_2021, seat_labels
 from swc_local.tools.cli import main
@@ -80,7 +81,7 @@ trio.run(main, int(sys.argv[1]), sys.argv[2])
 async def test_the_results_table_names_modern_seats_one_and_two(tmp_path):
     script = tmp_path / "crashing_bot.py"
     script.write_text(CRASHING_BOT)
-    reference = registry.entry("ostseeschach").bot_command()
+    reference = ladder.command(registry.entry("ostseeschach"))
     config = MatchConfig(OSTSEESCHACH, games=1, seed=2, players=[reference, f"{sys.executable} {script} {{port}} {{reservation}}"])
     report = await run_match(config)
     assert report.complete
@@ -122,7 +123,7 @@ async def test_a_2022_player_that_never_joins_loses_instead_of_hanging_the_match
     sleeper = f"{sys.executable} -c 'import time; time.sleep(60)' {{port}}"
     config = MatchConfig(
         registry.get("swc_2022_ostseeschach"), games=1, seed=1,
-        players=[registry.entry("ostseeschach").bot_command(), sleeper],
+        players=[ladder.command(registry.entry("ostseeschach")), sleeper],
         start_timeout=8, game_timeout=60, options=dict(soft_timeout_ms=5000, hard_timeout_ms=5000),
     )
     report = await run_match(config)

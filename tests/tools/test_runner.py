@@ -10,6 +10,7 @@ import sys
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.swc_pytest.server import start_server
 from swc_local.tools.results import GameResult, absent_last, ranks_from_points
@@ -30,7 +31,7 @@ NEVER_JOINS = [sys.executable, "-c", "import time; time.sleep(60)", "{port}"]
 
 
 def reference(game: str) -> list[str]:
-    return registry.entry(game).bot_command()
+    return ladder.command(registry.entry(game))
 
 
 def specs(game: str, players: list, games: int = 1, seed: int = 5, **extra) -> list[GameSpec]:

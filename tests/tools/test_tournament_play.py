@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.tournament.schedule import schedule
@@ -26,8 +27,8 @@ from tests.dask_cluster import kill, local_cluster
 from tests.processes import ctrl_c_at_default
 
 PY = shlex.quote(sys.executable)
-PIRANHAS = shlex.join(registry.entry("piranhas").bot_command())
-REVERSI = shlex.join(registry.entry("reversixt").bot_command()) + " --strategy"
+PIRANHAS = shlex.join(ladder.command(registry.entry("piranhas")))
+REVERSI = shlex.join(ladder.command(registry.entry("reversixt"))) + " --strategy"
 GREEDY, RANDOM = f"{REVERSI} greedy", f"{REVERSI} random"
 INSTANT_REVERSI = ["--start-delay", "0", "--turn-delay", "0"]
 
@@ -293,7 +294,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
                                   "penguins", "mississippi_queen", "hive", "roborally"])
 def test_every_other_game_plays_a_pair_of_its_reference_bots(tmp_path, capsys, game):
     db = tmp_path / f"{game}.db"
-    reference = shlex.join(registry.entry(game).bot_command())
+    reference = shlex.join(ladder.command(registry.entry(game)))
     assert tournament(game, f"--bot=a={reference}", f"--bot=b={reference}", "--db", str(db), "--seed", "1",
                       "--concurrency", "2") == 0
     data = report(db, capsys)

@@ -38,7 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if last.startswith("WON") else 1
 
 
-FAMILY = ClientFamily("toy", main)
+FAMILY = ClientFamily("toy", main, module="tests.toy.client", connect=("--host", "{host}", "--port", "{port}", "--name", "{player}"),
+                      rung_flags=lambda rung: ())  # one rung, random: no flag
 
 if __name__ == "__main__":
     sys.exit(main())

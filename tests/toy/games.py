@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from swc_local.games.entry import PYTHON, GameEntry
+from swc_local.games.entry import GameEntry
 
 from tests.toy_family import CountToThree  # the rules the toy door plays (GAME.rules)
 
@@ -29,7 +29,6 @@ def replayed(log: str) -> CountToThree:
 
 class CountToThreeEntry(GameEntry):
     game_type, family, short_names, title = "count_to_three", "toy", ("count_to_three",), "Count to three"
-    bot = (PYTHON, "-m", "tests.toy.client", "--host", "{host}", "--port", "{port}", "--name", "{player}")
 
     def load_rules(self):
         return sys.modules[__name__]

@@ -11,8 +11,10 @@ matches, replays, plays a tournament and a pytest fixture with it.
 Why :func:`register` patches the tuple (the smallest honest mechanism): the registry's tuple is
 a plain tuple of values, so a test adds the value for its own duration with ``monkeypatch``, as
 tests/toy/ adds a family; an entry point or a settings key would be machinery the real seasons do
-not use.  A process that the tools start (the reference bot of ``swc match``) runs
-``python -m tests.toy_season``, which adds the value the same way before it plays.
+not use.  A process that the tools start (the reference bot of ``swc match``) cannot see a
+monkeypatch, so :func:`register` also points the client layer's XML reference bot
+(client/ladder.py ``XML_BOT``) at ``python -m tests.toy_season``, which adds the value the same
+way and then runs the reference bot unchanged: the season itself names no client (issue 42).
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ FOLDER_FILES = ("__init__.py", "__main__.py", "entry.py", "rules.py", "xmlmap.py
 
 
 def register(monkeypatch) -> list[tuple[str, str]]:
-    """Add the toy's value to the registry's tuple for one test: the one line a season adds."""
+    """Add the toy's value to the registry's tuple for one test (the one line a season adds), and
+    start the XML reference bot in processes that know the toy; (module, name) of each patch."""
+    from swc_local.client import ladder
     from swc_local.games import registry
 
     from .entry import ENTRY
 
     monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, ENTRY))
-    return [("swc_local.games.registry", "GAMES")]
+    monkeypatch.setattr(ladder, "XML_BOT", (ladder.PYTHON, "-m", "tests.toy_season"))
+    return [("swc_local.games.registry", "GAMES"), ("swc_local.client.ladder", "XML_BOT")]

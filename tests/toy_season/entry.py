@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import PYTHON, XmlSeason
+from swc_local.games.entry import XmlSeason
 
 
 class LineToy(XmlSeason):
@@ -14,12 +14,6 @@ class LineToy(XmlSeason):
     season = 2000  # older than every real season: a <join/> without a game type still gets the newest
     dialect = MODERN
     envelope = ENVELOPE_2025
-
-    @property
-    def bot(self) -> tuple[str, ...]:
-        # swc bot in a process that knows the toy (tests/toy_season/__main__.py)
-        return (PYTHON, "-m", "tests.toy_season", "--host", "{host}", "--port", "{port}", "--reservation",
-                "{reservation}", "--seed", "{seed}")
 
     def load_plugin(self):
         from tests.toy_season.plugin import LinePlugin

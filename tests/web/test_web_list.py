@@ -14,7 +14,8 @@ from types import SimpleNamespace
 import trio
 
 from swc_local.games import registry
-from swc_local.server.web.app import WebContext, game_feed, list_event, list_feed
+from swc_local.server.web.context import WebContext
+from swc_local.server.web.streams import game_feed, list_event, list_feed
 from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
 from swc_local.server.families import record_readers

@@ -101,7 +101,7 @@ async def test_a_person_plays_reversixt_by_clicking_against_the_reference_bot(nu
         Select(driver.find_element(By.ID, "family-game")).select_by_value("reversixt")
         Select(driver.find_element(By.ID, "family-map")).select_by_value("classic_2p")
         kinds = [Select(s).first_selected_option.get_attribute("value")
-                 for s in driver.find_elements(By.CSS_SELECTOR, "#family-seats select")]
+                 for s in driver.find_elements(By.CSS_SELECTOR, "#family-seats select.seat-kind")]
         assert kinds == ["you", "bot"]
         driver.find_element(By.ID, "family-start").click()
         wait(driver, lambda d: "/seat/" in d.current_url, message="Play did not open the seat")

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import random
-import sys
+import shlex
 
 import pytest
 import trio
 
+from swc_local.client import ladder
 from swc_local.games import registry
 
 from tests.web_helpers import http, start_viewer_server
@@ -106,7 +107,7 @@ async def test_an_open_seat_takes_a_bot_started_by_hand_and_a_command_seat_runs_
         data = await play_seat(url, table["seats"][0]["seat"], random.Random(1))
     assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"]
 
-    bot = " ".join(registry.entry("piranhas").bot).replace("{python}", sys.executable)
+    bot = shlex.join(ladder.command(registry.entry("piranhas")))
     body = json.dumps({"game": "piranhas", "seats": [{"kind": "command", "command": bot}, "you"]}).encode()
     table = await create(url, body)
     assert [s["color"] for s in table["seats"]] == ["red", "blue"]
@@ -245,20 +246,21 @@ async def test_a_bot_seat_takes_the_reference_bots_strength_where_it_has_strengt
     url = server.door("web").url
     status, listed = await http(f"{url}/api/tables")
     strengths = {g["game"]: g["strengths"] for g in listed["games"]}
-    assert strengths["swc_2027_blokus"] == strengths["swc_2021_blokus"] == ["random", "greedy"]
-    assert strengths["swc_2019_piranhas"] == []  # the XML reference bot plays random moves only
+    assert {"random", "greedy"} <= set(strengths["swc_2027_blokus"]) and "greedy" in strengths["swc_2021_blokus"]
+    assert strengths == {g["game"]: g["rungs"] for g in listed["games"]}  # the rungs, by their old name too
+    assert strengths["swc_2019_piranhas"] == list(ladder.rungs(registry.entry("piranhas")))
     status, refused = await http(f"{url}/api/tables", data=b'{"game": "piranhas", "seats": ["you", '
-                                                           b'{"kind": "bot", "strength": "greedy"}]}')
-    assert status == 400 and refused["error"].startswith("strength 'greedy': the reference bot of piranhas"), refused
+                                                           b'{"kind": "bot", "strength": "nope"}]}')
+    assert status == 400 and refused["error"].startswith("rung 'nope': the reference bot of piranhas plays random"), refused
     status, refused = await http(f"{url}/api/tables", data=b'{"game": "blokus", "seats": ["you", '
                                                            b'{"kind": "bot", "strength": "clever"}]}')
-    assert status == 400 and refused["error"].endswith("plays random or greedy"), refused
+    assert status == 400 and "plays random, greedy" in refused["error"], refused
     status, table = await http(f"{url}/api/tables", data=b'{"game": "blokus", "seats": ["you", '
                                                           b'{"kind": "bot", "strength": "greedy"}]}')
     assert status == 200, table
     commands = server.door("web").context.tables.tables[table["table"]].commands
     assert len(commands) == 1 and commands[0][-2:] == ["--strategy", "greedy"]
-    assert "bot" in commands[0] and "swc_2027_blokus" in commands[0]
+    assert "swc_local.client.bot" in commands[0] and "swc_2027_blokus" in commands[0]
     with trio.fail_after(240):
         data = await play_seat(url, table["seats"][0]["seat"], random.Random(3))
     assert data["result"] is not None and data["error"] is None

@@ -10,6 +10,7 @@ import random
 import trio
 import trio.testing
 
+from swc_local.client import ladder
 from swc_local.games.mississippi_queen.entry import ENTRY as MISSISSIPPI_QUEEN
 from swc_local.games.mississippi_queen.plugin import MississippiQueenGame
 from swc_local.games.mississippi_queen.rules import Position, Ship, generate_board
@@ -75,7 +76,7 @@ async def test_a_mississippi_queen_seat_offers_the_moves_into_unrevealed_segment
         return mississippi_queen_at_the_issues_position() if plugin.game_type == MQ.game_type else None
 
     settings = Settings(free_ports=True, password=PASSWORD, seed=1, sections={"web": {"port": 0}})
-    server = Server(settings, prepared={XmlDoor.name: XmlDoor(door_settings(settings), factory)})
+    server = Server(settings, prepared={XmlDoor.name: XmlDoor(door_settings(settings), factory)}, opponents=ladder)
     server.web_renderer = renderer()
     server = await nursery.start(server.run)
     url = server.door("web").url

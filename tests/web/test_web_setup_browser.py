@@ -180,3 +180,41 @@ def test_cancel_asks_first_and_the_game_reads_as_cancelled_in_page_api_and_repla
     path = viewer.server.door("xml").replay_writer.paths[table["room"]]
     assert b'cancelled="cancelled from the viewer"' in path.read_bytes()[:1000]
     assert "cancelled: cancelled from the viewer" in swc_replay(path)
+
+
+def test_a_bot_seat_offers_the_games_rungs_and_starts_the_one_chosen(viewer, driver):
+    """Issue 45: a rung as opponent for a person's seat, in the XML form and in the other families'."""
+    from swc_local.client import ladder
+    from swc_local.games import registry
+
+    tables = viewer.server.door("web").context.tables
+    driver.get(viewer.url + "/")
+    driver.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#table-game option"))
+    Select(driver.find_element(By.ID, "table-game")).select_by_value("swc_2023_penguins")
+    rung = Select(driver.find_element(By.ID, "strength-1"))
+    assert [o.get_attribute("value") for o in rung.options] == list(ladder.rungs(registry.entry("penguins")))
+    assert not driver.find_element(By.ID, "strength-0").is_displayed()  # the person's seat has no rung
+    rung.select_by_value("search-short")
+    before = set(tables.tables)
+    driver.find_element(By.ID, "table-start").click()
+    wait(driver, lambda d: "/seat/" in d.current_url, message="Play did not open the seat")
+    (new,) = set(tables.tables) - before
+    assert tables.tables[new].commands[0][-2:] == ["--strategy", "search-short"]
+
+    driver.get(viewer.url + "/")
+    driver.find_element(By.CSS_SELECTOR, "#play-table summary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "family-form").is_displayed())
+    Select(driver.find_element(By.ID, "family-game")).select_by_value("reversixt")
+    Select(driver.find_element(By.ID, "family-map")).select_by_value("classic_2p")
+    assert not driver.find_element(By.ID, "family-rung-0").is_displayed()
+    family_rung = Select(driver.find_element(By.ID, "family-rung-1"))
+    assert [o.get_attribute("value") for o in family_rung.options] == list(ladder.rungs(registry.entry("reversixt")))
+    assert family_rung.first_selected_option.get_attribute("value") == "greedy"  # the reference bot's own rung
+    family_rung.select_by_value("random")
+    before = set(tables.tables)
+    driver.find_element(By.ID, "family-start").click()
+    wait(driver, lambda d: set(tables.tables) - before, message="no ReversiXT table")
+    (new,) = set(tables.tables) - before
+    wait(driver, lambda d: tables.tables[new].commands, message="the bot did not start")
+    assert "--strategy random --host" in " ".join(tables.tables[new].commands[0])

@@ -14,7 +14,7 @@ import trio
 from swc_local.client.admin import Admin
 from swc_local.client.bot import play_game
 from swc_local.games import registry
-from swc_local.server.web.app import WebContext
+from swc_local.server.web.context import WebContext
 from swc_local.server.web.auth import Gate
 from swc_local.server.web.book import GameBook
 from swc_local.server.web.door import WebDoor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from swc_local.tools.tournament import binomial, sprt
+from swc_local.tools.tournament import binomial, league, sprt
 from swc_local.tools.tournament.schedule import FORMATS, parse_bot
 
 DEFAULT_GAMES = 2  # per pairing; the cap of an --sprt run is 1000, of a --significance run 100
@@ -26,11 +26,13 @@ def settings_from(args: argparse.Namespace):
     from swc_local.tools.tournament.core import Settings
 
     bots = [parse_bot(text) for text in args.bot]
-    if args.format not in FORMATS:
-        raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS)}")
+    contest = args.format in league.LEAGUE_FORMATS
+    if args.format not in FORMATS and not contest:
+        raise UsageError(f"--format {args.format!r}: accepted are {', '.join(FORMATS + league.LEAGUE_FORMATS)}")
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError(f"--concurrency {args.concurrency}: must be 1 or more")
     game, seats, options = _game(args)
+    bots = [_reference(bot, game) for bot in bots]
     sprt_settings = _sprt(args.sprt) if args.sprt else None
     significance = None
     if args.significance is not None:
@@ -41,7 +43,12 @@ def settings_from(args: argparse.Namespace):
         significance = {"level": args.significance, "min_tests": args.min_tests}
     if (sprt_settings or significance) and (len(bots) != 2 or seats != 2):
         raise UsageError("--sprt and --significance compare exactly two bots in a two-player game; give two --bot")
+    if contest and (sprt_settings or significance or args.openings):
+        raise UsageError(f"--format {args.format}: plays encounters of the contest; --sprt, --significance and "
+                         f"--openings belong to the other formats")
     cap = SPRT_CAP if sprt_settings else SIGNIFICANCE_CAP if significance else DEFAULT_GAMES
+    if contest:
+        cap = league.GAMES_PER_ENCOUNTER
     openings, order, book = _openings(args, game, seats)
     if openings and args.games_per_pairing is None and not (sprt_settings or significance):
         cap = len(openings) * seats  # each opening once per pairing
@@ -56,8 +63,49 @@ def settings_from(args: argparse.Namespace):
         replays=str((args.replays or _beside(args.db, "replays")).resolve()),
         logs=str(args.logs.resolve()) if args.logs else None,
         openings=[o.to_dict() for o in openings] if openings else None, openings_order=order, book=book, time_limits=limits,
-        dask_files=args.dask_files,
+        dask_files=args.dask_files, group_size=getattr(args, "group_size", league.GROUP_SIZE),
+        advance=getattr(args, "advance", league.ADVANCE), sandboxed=_sandboxed(args, bots),
     )
+
+
+def _sandboxed(args: argparse.Namespace, bots) -> dict[str, dict]:
+    """Bot name -> its sandbox's limits, for the bots that run sandboxed (tools/sandbox_flags.py)."""
+    from dataclasses import asdict
+
+    from swc_local.tools.sandbox_flags import chosen, limits_of, sandbox_choice
+
+    try:
+        choice = sandbox_choice(args, [bot.name for bot in bots])
+    except ValueError as error:
+        raise UsageError(str(error).replace("; put GAME before the flag", "")) from None
+    limits = asdict(limits_of(args))
+    return {bot.name: dict(limits) for bot in bots if chosen(choice, bot.name, bot.command)}
+
+
+REFERENCE = "reference"
+"""``--bot NAME=reference`` (the game's reference bot) or ``--bot NAME=reference:RUNG`` (at a rung
+of its ladder): the command comes from client/ladder.py, so a gauntlet against the ladder needs
+no command spelt out."""
+
+
+def _reference(bot, game: str):
+    """``bot`` with a ``reference[:RUNG]`` command replaced by the reference bot's command;
+    UsageError naming the rungs the game offers for one it does not."""
+    import shlex
+
+    from swc_local.client import ladder
+    from swc_local.games import registry
+
+    text = bot.command.strip() if isinstance(bot.command, str) else ""
+    word, _, rung = text.partition(":")
+    if word != REFERENCE:
+        return bot
+    entry = registry.entry(game)
+    try:
+        command = ladder.command(entry, rung or None)
+    except ValueError as error:
+        raise UsageError(f"--bot {bot.name}={text}: {error}") from None
+    return type(bot)(bot.name, shlex.join(command))
 
 
 def _beside(db, what: str):
@@ -143,3 +191,10 @@ def check_commands(settings) -> None:
         reason = check_command(command)
         if reason is not None:
             raise UsageError(f"--bot {name}: the command cannot be started: {reason}")
+    from swc_local.tools.sandbox import Limits
+    from swc_local.tools.sandbox_flags import sandbox_problem
+
+    for name, limits in settings.sandboxed.items():
+        reason = sandbox_problem(Limits(**limits), [dict(settings.bots)[name]])
+        if reason is not None:
+            raise UsageError(f"--bot {name}: {reason}")

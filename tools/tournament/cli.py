@@ -3,6 +3,8 @@
 ::
 
     swc tournament GAME --bot NAME=COMMAND --bot ... [--format roundrobin|gauntlet]
+    swc tournament GAME --bot ... --format league|champions|final-eight|contest [--games-per-encounter 6]
+        [--group-size 20] [--advance 8]       (the Software-Challenge contest's formats: league.py)
         [--games-per-pairing N] [--concurrency K] --db FILE [--resume] [--seed S]
         [--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic] [--significance P --min-tests N]
         [--dask tcp://HOST:8786] [--replays DIR] [--logs DIR] [--map MAP] [--seats K] ...
@@ -35,13 +37,14 @@ from pathlib import Path
 
 from swc_local.server.cli import usage_error
 from swc_local.tools.family_flags import add_tournament_flags
-from swc_local.tools.tournament import binomial
+from swc_local.tools.sandbox_flags import add_sandbox_flags
+from swc_local.tools.tournament import binomial, league
 from swc_local.tools.tournament.arguments import (
     DEFAULT_GAMES, SIGNIFICANCE_CAP, SPRT_CAP, UsageError, check_commands, settings_from,
 )
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb
 from swc_local.tools.tournament.openings import BookError
-from swc_local.tools.tournament.schedule import ScheduleError, schedule
+from swc_local.tools.tournament.schedule import ScheduleError
 
 log = logging.getLogger("swc.tournament")
 
@@ -54,9 +57,15 @@ def add_commands(commands) -> None:
     parser.add_argument("game", nargs="?", help="'report' to print the tournament in DB, 'openings' to write a book, or the game: " + ", ".join(registry.game_names()))
     parser.add_argument("report_db", nargs="?", type=Path, metavar="DB", help="with 'report': the tournament database; with 'openings': the book to write")
     parser.add_argument("--bot", action="append", default=[], metavar="NAME=COMMAND",
-                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in); repeat")
-    parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone) or gauntlet (the first bot meets each other)")
-    parser.add_argument("--games-per-pairing", type=int, help=f"games of each pairing, a multiple of the seats (default {DEFAULT_GAMES}; the cap with --sprt: {SPRT_CAP}, with --significance: {SIGNIFICANCE_CAP})")
+                        help="a bot: name and command ({host} {port} {reservation} {seed} {game} {color} are filled in), or "
+                             "reference[:RUNG] for the game's reference bot at a rung of its ladder (random, greedy, "
+                             "search-short, search-long); repeat")
+    parser.add_argument("--format", default="roundrobin", help="roundrobin (everyone meets everyone), gauntlet (the first bot meets each other), "
+                        "or the contest's: league (groups in match days), champions (then the best of each group), "
+                        "final-eight (a knockout of the bots in seeding order), contest (groups, Champions League, Final Eight)")
+    parser.add_argument("--games-per-pairing", "--games-per-encounter", type=int, help=f"games of each pairing, a multiple of the seats (default {DEFAULT_GAMES}; the cap with --sprt: {SPRT_CAP}, with --significance: {SIGNIFICANCE_CAP}); the contest's formats: games of an encounter (default {league.GAMES_PER_ENCOUNTER}, even)")
+    parser.add_argument("--group-size", type=int, default=league.GROUP_SIZE, help=f"the contest's formats: teams per group, about (default {league.GROUP_SIZE})")
+    parser.add_argument("--advance", type=int, default=league.ADVANCE, help=f"the contest's formats: the best of each group who play the Champions League (default {league.ADVANCE})")
     parser.add_argument("--concurrency", type=int, help="games at the same time (default 1; with --dask: the cluster's threads)")
     parser.add_argument("--db", type=Path, help="the results database (SQLite), written as every game ends")
     parser.add_argument("--resume", action="store_true", help="continue the tournament in --db where it stopped (--db alone is enough)")
@@ -72,6 +81,7 @@ def add_commands(commands) -> None:
     parser.add_argument("--logs", type=Path, help="keep each bot's output in this directory")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a bot gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds after which a game counts as without result (default 900)")
+    add_sandbox_flags(parser)
     parser.add_argument("--seats", type=int, help="seats per game where the game allows several (roborally: 2-6, default 2)")
     add_tournament_flags(parser)  # the families' (tools/<family>_match.py FLAGS)
     parser.add_argument("--json", action="store_true", help="with 'report': the report as JSON")
@@ -154,7 +164,7 @@ def _tournament(args: argparse.Namespace) -> int:
         raise UsageError(f"unexpected argument {str(args.report_db)!r}; the database is given with --db FILE")
     if args.db is None:
         raise UsageError("--db FILE is needed: every finished game is written there (and --resume reads it)")
-    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.core import Settings, Tournament, check_schedule
 
     if args.game is None and not args.bot:
         if not args.resume:
@@ -169,7 +179,7 @@ def _tournament(args: argparse.Namespace) -> int:
         if args.game is None:
             raise UsageError("the game is needed: swc tournament GAME --bot NAME=COMMAND ... --db FILE")
         settings = settings_from(args)
-    schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)  # errors first
+    check_schedule(settings)  # errors first
     check_commands(settings)
     tournament = Tournament.open(settings, args.db, resume=args.resume)
     from swc_local.tools.players import kill_every_group

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from swc_local.tools.results import ABSENT_CAUSES, CANNOT_START, CRASHED, GameResult, absent_last
+from swc_local.tools.tournament import league
 from swc_local.tools.tournament import schedule as schedule_module
 from swc_local.tools.tournament.binomial import Significance
 from swc_local.tools.tournament.db import DatabaseError, ResultsDb, Stored, think_of
@@ -47,7 +48,7 @@ log = logging.getLogger("swc.tournament")
 
 # what makes two runs the same tournament (``--resume`` must not change any of these)
 IDENTITY = ("game", "bots", "format", "games_per_pairing", "seats", "seed", "sprt", "significance", "options",
-            "openings", "openings_order", "time_limits")
+            "openings", "openings_order", "time_limits", "group_size", "advance")
 TIME_LIMIT = "TIME_LIMIT"
 GIVE_UP_AFTER = 2  # crashes before a first join that stop the tournament (as swc match)
 
@@ -72,6 +73,9 @@ class Settings:
     book: str | None = None  # where the book came from and its order, for the report
     time_limits: dict[str, int] = field(default_factory=dict)  # bot -> ms per move at most
     dask_files: str = "return"  # return: replays and logs come back with the result; shared: written to --replays
+    group_size: int = league.GROUP_SIZE  # the contest's formats: teams per group, about
+    advance: int = league.ADVANCE  # the contest's formats: the best of each group in the Champions League
+    sandboxed: dict[str, dict] = field(default_factory=dict)  # bot -> its sandbox's Limits fields (tools/sandbox.py)
 
     @property
     def names(self) -> list[str]:
@@ -107,17 +111,33 @@ def _jsonish(value):
     return value
 
 
+def check_schedule(settings: Settings) -> None:
+    """ScheduleError (one line) for settings that cannot make a tournament, before anything runs."""
+    if settings.format in league.LEAGUE_FORMATS:
+        league.check(settings.names, settings.format, settings.games_per_pairing, settings.seats,
+                     settings.group_size, settings.advance)
+    else:
+        schedule_module.schedule(settings.names, settings.format, settings.games_per_pairing, settings.seats, 0)
+
+
 class Tournament:
     def __init__(self, settings: Settings, db: ResultsDb) -> None:
         self.settings = settings
         self.db = db
         self.openings = (ordered([Opening(**item) for item in settings.openings], settings.openings_order, settings.seed)
                          if settings.openings else None)
-        self.slots = schedule_module.schedule(
-            settings.names, settings.format, settings.games_per_pairing, settings.seats, settings.seed, self.openings,
-        )
-        self.by_key = {slot.key: slot for slot in self.slots}
-        self.by_index = {slot.index: slot for slot in self.slots}
+        self.plan: league.Plan | None = None  # the contest's formats: the stages known so far
+        self._results: dict[str, GameResult] = {}  # the contest's formats: every stored game by key
+        if settings.format in league.LEAGUE_FORMATS:
+            self._replan()
+        else:
+            self.slots = schedule_module.schedule(
+                settings.names, settings.format, settings.games_per_pairing, settings.seats, settings.seed,
+                self.openings,
+            )
+            self.by_key = {slot.key: slot for slot in self.slots}
+            self.by_index = {slot.index: slot for slot in self.slots}
+            self._unplayed = set()
         self.sprt = Sprt(**settings.sprt) if settings.sprt else None
         self.significance = Significance(**settings.significance) if settings.significance else None
         self.stored: list[Stored] = []
@@ -164,6 +184,33 @@ class Tournament:
         return cls(given, db)
 
     # -- the schedule ---------------------------------------------------------------------
+    def _replan(self) -> None:
+        """The contest's formats: the games known from the results so far (the next stage's once
+        one is complete); the games known before keep their keys and indices."""
+        s = self.settings
+        self.plan = league.plan(s.names, s.format, s.games_per_pairing, s.seed, self._results,
+                                group_size=s.group_size, advance=s.advance)
+        self.slots = self.plan.slots
+        self.by_key = {slot.key: slot for slot in self.slots}
+        self.by_index = {slot.index: slot for slot in self.slots}
+        self._unplayed = {slot.key for slot in self.slots if slot.key not in self._results}
+
+    def stored_key(self, key: str) -> bool:
+        """The contest's formats: whether the game ``key`` is stored."""
+        return key in self._results
+
+    def results_of(self, keys) -> dict[str, GameResult]:
+        """The contest's formats: the stored results of the games ``keys``."""
+        return {key: self._results[key] for key in keys if key in self._results}
+
+    def league_view(self) -> league.Plan | None:
+        """The contest's formats: the stages with every encounter judged on the games stored now."""
+        if self.plan is None:
+            return None
+        s = self.settings
+        return league.plan(s.names, s.format, s.games_per_pairing, s.seed, dict(self._results),
+                           group_size=s.group_size, advance=s.advance)
+
     def pending(self) -> list[Slot]:
         """The games still to play, in schedule order (none once a stopping rule has decided)."""
         if self.verdict is not None or self.broken is not None:
@@ -239,6 +286,11 @@ class Tournament:
         """Count a stored game; True when it completed a pair of the first two bots."""
         self.stored.append(item)
         self._tally.add(item)
+        if self.plan is not None:
+            self._results[item.key] = item.result
+            self._unplayed.discard(item.key)
+            if not self._unplayed and not self.plan.complete:
+                self._replan()  # a stage is complete: the next one's games are known now
         if item.info.get("retries"):
             self.retried.append((item.key, item.info["retries"]))
         result = item.result

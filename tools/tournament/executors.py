@@ -39,6 +39,7 @@ import trio
 from swc_local.tools import runner
 from swc_local.tools.results import GameResult
 from swc_local.tools.runner import GameSpec
+from swc_local.tools.sandbox import Limits
 from swc_local.tools.tournament.core import Tournament
 from swc_local.tools.tournament.schedule import Slot
 
@@ -57,6 +58,7 @@ def spec_for(tournament: Tournament, slot: Slot) -> GameSpec:
         logs=Path(settings.logs) if settings.logs else None,
         start_timeout=settings.start_timeout, game_timeout=settings.game_timeout,
         options=dict(settings.options) | dict(slot.options), seat_seeds=slot.bot_seeds,
+        sandboxed={name: Limits(**limits) for name, limits in settings.sandboxed.items()},
     )
 
 
@@ -68,14 +70,31 @@ async def play_locally(tournament: Tournament, concurrency: int, on_game: OnGame
     (:attr:`Tournament.broken`) stops the run at once.
     """
     play_games = play_games or runner.play_games
-    specs = [spec_for(tournament, slot) for slot in tournament.pending()]
-    if not specs:
-        return
-    try:
-        await _play_until_decided(tournament, specs, concurrency, on_game, play_games)
-    except runner.CommandError as error:  # the runner stops for a command that cannot start
-        if tournament.broken is None:
-            tournament.broken = str(error)
+    for slots in stages(tournament):
+        specs = [spec_for(tournament, slot) for slot in slots]
+        try:
+            await _play_until_decided(tournament, specs, concurrency, on_game, play_games)
+        except runner.CommandError as error:  # the runner stops for a command that cannot start
+            if tournament.broken is None:
+                tournament.broken = str(error)
+            return
+        if tournament.verdict is not None or tournament.broken is not None:
+            return
+
+
+def stages(tournament: Tournament):
+    """The pending games, batch after batch: one for the formats whose schedule is known at the
+    start; the contest's formats learn the next stage's games when a stage is complete. Ends
+    when nothing is pending, or when a batch left games unplayed (a failed Dask task: those wait
+    for ``--resume``, and the stage after them cannot be known)."""
+    tried: set[str] = set()
+    while True:
+        pending = tournament.pending()
+        keys = {slot.key for slot in pending}
+        if not pending or keys & tried:
+            return
+        tried |= keys
+        yield pending
 
 
 async def _play_until_decided(tournament: Tournament, specs, concurrency: int, on_game, play_games) -> None:
@@ -214,12 +233,24 @@ def connect(address: str, timeout: float = 20.0):
 
 def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
                  on_game: OnGame | None = None, *, task: Callable[[GameSpec], list[dict]] = play_task) -> list[str]:
-    """Play every pending game as tasks on the cluster of ``client``; the keys of failed games."""
-    from distributed import as_completed
-
-    slots = iter(tournament.pending())
+    """Play every pending game as tasks on the cluster of ``client`` (stage after stage in the
+    contest's formats); the keys of failed games."""
     if concurrency is None:
         concurrency = max(1, sum(client.nthreads().values()))
+    failed: list[str] = []
+    for batch in stages(tournament):
+        stop = _play_batch_on_dask(tournament, client, batch, concurrency, on_game, task, failed)
+        if stop or tournament.broken is not None:
+            break
+    return failed
+
+
+def _play_batch_on_dask(tournament: Tournament, client, batch: list[Slot], concurrency: int, on_game, task,
+                        failed: list[str]) -> bool:
+    """One batch of games on the cluster; True when a stopping rule ended the run."""
+    from distributed import as_completed
+
+    slots = iter(batch)
     slot_of: dict[str, Slot] = {}
     in_flight: dict[str, object] = {}
 
@@ -233,7 +264,6 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
         return future
 
     running = as_completed([submit(slot) for slot in islice(slots, concurrency)])
-    failed: list[str] = []
     for future in running:
         slot = slot_of.pop(future.key)
         in_flight.pop(future.key, None)
@@ -259,8 +289,8 @@ def play_on_dask(tournament: Tournament, client, concurrency: int | None = None,
                 on_game(result)
         if stop:
             client.cancel(list(in_flight.values()))
-            break
+            return True
         following = next(slots, None)
         if following is not None:
             running.add(submit(following))
-    return failed
+    return False

@@ -36,6 +36,7 @@ class LiveView:
         self.task = self.progress.add_task("games", total=len(tournament.slots), completed=len(tournament.stored))
         self.live = Live(self, console=self.console, refresh_per_second=2, transient=True, vertical_overflow="crop")
         self._blocks: dict[str, list[Stored]] = {}
+        self._stage_cache: tuple | None = None
         for item in tournament.stored:  # a resumed run: pairs already half played
             if len(item.result.seats) == 2:
                 self._blocks.setdefault(item.block, []).append(item)
@@ -43,9 +44,21 @@ class LiveView:
 
     def __rich__(self) -> Group:
         with self.tournament.lock:  # the tables are built from one consistent moment
-            self.progress.update(self.task, completed=len(self.tournament.stored))
+            self.progress.update(self.task, completed=len(self.tournament.stored), total=len(self.tournament.slots))
+            if self.tournament.plan is not None:  # the contest's formats: the stage in play, as the contest shows it
+                return Group(self.progress, status_line(self.tournament), self._stage_table())
             return Group(self.progress, status_line(self.tournament),
                          standings_table(self.tournament.standings(), width=self.console.width))
+
+    def _stage_table(self):
+        """The newest stage's table, rebuilt only when a game arrived (a big league's plan takes
+        a moment to judge)."""
+        from swc_local.tools.tournament.league_report import league_tables
+
+        if self._stage_cache is None or self._stage_cache[0] != len(self.tournament.stored):
+            plan = self.tournament.league_view()
+            self._stage_cache = (len(self.tournament.stored), league_tables(plan)[-1])
+        return self._stage_cache[1]
 
     def __enter__(self) -> "LiveView":
         if self.console.is_terminal:
@@ -65,6 +78,35 @@ class LiveView:
         line = progress_line(self.tournament, item, self._blocks)
         if line is not None:
             print(line, file=self.plain, flush=True)
+        finished = encounter_line(self.tournament, item)
+        if finished is not None:
+            print(finished, file=self.plain, flush=True)
+
+
+def encounter_line(tournament: Tournament, item: Stored) -> str | None:
+    """The contest's formats: one line when ``item`` finished its encounter, e.g.
+    ``encounter A/d2/lions~owls: lions 4:2 owls, 2:0 points``."""
+    plan = tournament.plan
+    key = plan.encounter_of.get(item.key) if plan is not None else None
+    if key is None:
+        return None
+    encounter = next(e for stage in plan.stages for e in stage.encounters if e.key == key)
+    if not all(tournament.stored_key(game) for game in encounter.games):
+        return None
+    from swc_local.tools.tournament.league import outcome_of
+
+    with tournament.lock:
+        results = tournament.results_of(encounter.games)
+    outcome = outcome_of(encounter, results, tournament.settings.seed, stage_is_knockout(plan, encounter))
+    home, away = encounter.home, encounter.away
+    text = f"encounter {key}: {home} {outcome.wins[home]}:{outcome.wins[away]} {away}"
+    if outcome.decided_by in ("game points", "lot"):
+        return f"{text}, {outcome.winner} wins by {outcome.decided_by}"
+    return f"{text}, {outcome.points(home)}:{outcome.points(away)} points"
+
+
+def stage_is_knockout(plan, encounter) -> bool:
+    return any(stage.kind == "knockout" for stage in plan.stages if stage.key == encounter.stage)
 
 
 def progress_line(tournament: Tournament, item: Stored, blocks: dict[str, list[Stored]]) -> str | None:

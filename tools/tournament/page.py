@@ -58,7 +58,8 @@ class TournamentSource:
             if seen != self._seen or self._data is None:
                 tournament = Tournament(Settings.from_dict(db.settings()), db)
                 report = json_report(tournament)
-                finished = bool(report["verdict"] or report["stopped"] or report["games"] >= report["scheduled"])
+                finished = bool(report["verdict"] or report["stopped"] or (
+                    report["games"] >= report["scheduled"] and report.get("league", {}).get("complete", True)))
                 self._data, self._seen = {"report": report, "finished": finished}, seen
         self._open_replays(self._data["report"]["game_list"])
         return self._data | {"viewer": dict(self.viewer)}

@@ -163,6 +163,8 @@ def notes(tournament: Tournament, standings: Standings) -> list[str]:
 
 def status_line(tournament: Tournament) -> Text:
     parts = [f"{len(tournament.stored)} of {len(tournament.slots)} games"]
+    if tournament.plan is not None and not tournament.plan.complete:
+        parts[0] += f" known so far (stage: {tournament.plan.stages[-1].title})"
     if tournament.sprt is not None:
         lower, upper = tournament.sprt.bounds
         parts.append(f"SPRT {tournament.sprt.describe()}: LLR {tournament.llr:.2f} [{lower:.2f}, {upper:.2f}], "
@@ -177,8 +179,15 @@ def status_line(tournament: Tournament) -> Text:
 def text_report(tournament: Tournament, width: int | None = None) -> Group:
     """The final block; ``width``: the terminal's, the standings keep the columns that fit."""
     standings = tournament.standings()
-    parts = [status_line(tournament), *(Text(note) for note in notes(tournament, standings)),
-             standings_table(standings, width=width)]
+    parts = [status_line(tournament), *(Text(note) for note in notes(tournament, standings))]
+    plan = tournament.league_view()
+    if plan is not None:  # the contest's formats: its tables first, then the games' standings
+        from swc_local.tools.tournament.league_report import league_tables
+
+        parts += league_tables(plan)
+        parts.append(standings_table(standings, width=width))
+        return Group(*parts)
+    parts.append(standings_table(standings, width=width))
     if standings.heads:
         parts.append(heads_table(standings))
     parts.append(crosstable(standings, tournament.settings.names))
@@ -204,6 +213,11 @@ def json_report(tournament: Tournament) -> dict:
         "history": tournament.db.history(),
         "retries": [{"game": key, "retries": count} for key, count in tournament.retried],
     }
+    plan = tournament.league_view()
+    if plan is not None:
+        from swc_local.tools.tournament.league_report import league_json
+
+        report["league"] = league_json(plan, tournament.settings.games_per_pairing)
     if tournament.sprt is not None:
         lower, upper = tournament.sprt.bounds
         report["sprt"] = {"llr": _number(tournament.llr), "lower_bound": lower, "upper_bound": upper,

@@ -184,13 +184,13 @@ async function startTables() {
   if (!data.games.length) { form.hidden = true; document.getElementById("join-form").hidden = true; return; }
   const games = document.getElementById("table-game");
   for (const g of data.games) { const o = el("option", g.title); o.value = g.game; games.appendChild(o); }
-  const strengths = Object.fromEntries(data.games.map(g => [g.game, g.strengths || []]));
-  // a bot seat of a game whose reference bot has strengths offers them (default: the first)
+  const rungs = Object.fromEntries(data.games.map(g => [g.game, g.rungs || g.strengths || []]));
+  // a bot seat offers the game's rungs, weakest first (default: the first); one rung needs no choice
   const showStrength = i => {
-    const kind = document.getElementById("seat-" + i).value, offered = strengths[games.value] || [];
+    const kind = document.getElementById("seat-" + i).value, offered = rungs[games.value] || [];
     const select = document.getElementById("strength-" + i);
     select.replaceChildren(...offered.map(name => { const o = el("option", name); o.value = name; return o; }));
-    select.hidden = kind !== "bot" || offered.length === 0;
+    select.hidden = kind !== "bot" || offered.length < 2;
   };
   for (const [i, preset] of [[0, "you"], [1, "bot"]]) {
     const select = document.getElementById("seat-" + i);
@@ -207,7 +207,7 @@ async function startTables() {
     event.preventDefault();
     const seats = [0, 1].map(i => {
       const kind = document.getElementById("seat-" + i).value, strength = document.getElementById("strength-" + i);
-      if (kind === "bot" && !strength.hidden && strength.value) return {kind, strength: strength.value};
+      if (kind === "bot" && !strength.hidden && strength.value) return {kind, rung: strength.value};
       return kind === "command" ? {kind, command: document.getElementById("command-" + i).value} : kind;
     });
     const pace = document.getElementById("table-pace").value;

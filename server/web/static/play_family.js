@@ -30,7 +30,8 @@ async function startFamilyTables() {
     for (const id of ["family-map-label", "family-upload-label"]) $(id).hidden = isRobo;
     for (const id of ["family-course-label", "family-robots-label"]) $(id).hidden = !isRobo;
     const box = $("family-seats");
-    const old = [...box.querySelectorAll("select")].map(s => s.value);
+    const old = [...box.querySelectorAll("select.seat-kind")].map(s => s.value);
+    const oldRungs = [...box.querySelectorAll("select.seat-strength")].map(s => s.value);
     box.replaceChildren();
     for (let i = 0; i < seatCount(); i++) {
       const label = document.createElement("label");
@@ -38,15 +39,27 @@ async function startFamilyTables() {
       const select = document.createElement("select");
       select.id = "family-seat-" + i;
       select.className = "seat-kind";
-      select.replaceChildren(...Object.entries(FAMILY_KINDS).map(([k, v]) => option(v, k)));
-      select.value = old[i] || (i === 0 ? "you" : "bot");
+      const kinds = Object.entries(FAMILY_KINDS).filter(([k]) => data.kinds.includes(k));
+      select.replaceChildren(...kinds.map(([k, v]) => option(v, k)));
+      const fallback = i === 0 ? "you" : (data.kinds.includes("bot") ? "bot" : "open");
+      select.value = kinds.some(([k]) => k === old[i]) ? old[i] : fallback;
       const command = document.createElement("input");
       command.id = "family-command-" + i;
       command.placeholder = "bot command with {host} {port}";
-      command.hidden = select.value !== "command";
-      select.addEventListener("change", () => { command.hidden = select.value !== "command"; });
+      // a bot seat offers the game's rungs, weakest first (the reference bot's own rung preselected)
+      const rung = document.createElement("select");
+      rung.id = "family-rung-" + i;
+      rung.className = "seat-strength";
+      rung.setAttribute("aria-label", "the bot's rung");
+      const offered = games[$("family-game").value].rungs || [];
+      rung.replaceChildren(...offered.map(name => option(name, name)));
+      if (oldRungs[i] && offered.includes(oldRungs[i])) rung.value = oldRungs[i];
+      else if (offered.includes("greedy")) rung.value = "greedy";
+      const show = () => { command.hidden = select.value !== "command"; rung.hidden = select.value !== "bot" || offered.length < 2; };
+      show();
+      select.addEventListener("change", show);
       label.appendChild(select);
-      box.append(label, command);
+      box.append(label, rung, command);
     }
   }
   for (const id of ["family-game", "family-map", "family-robots"]) $(id).addEventListener("change", () => {
@@ -68,7 +81,8 @@ async function startFamilyTables() {
     event.preventDefault();
     const game = $("family-game").value;
     const seats = [...Array(seatCount()).keys()].map(i => {
-      const kind = $("family-seat-" + i).value;
+      const kind = $("family-seat-" + i).value, rung = $("family-rung-" + i);
+      if (kind === "bot" && !rung.hidden && rung.value) return {kind, rung: rung.value};
       return kind === "command" ? {kind, command: $("family-command-" + i).value} : kind;
     });
     const body = {game, seats, timeout: $("family-timeout").checked};

@@ -67,6 +67,109 @@
     const axis = svg("text", {x: width - right - 60, y: height - 8}); axis.textContent = `${count} pairs`; target.appendChild(axis);
   }
 
+  // The contest's formats: each stage's standings, its match days with their encounters (each
+  // game a link to its replay) and the Final Eight's bracket.
+  function gameLinks(encounter, games, viewer) {
+    const span = el("span", null, "games");
+    encounter.games.forEach((key, i) => {
+      const game = games[key];
+      let link;
+      if (viewer[key]) { link = el("a", String(i + 1)); link.href = `/game/${encodeURIComponent(viewer[key])}`; }
+      else link = el("span", String(i + 1));
+      link.dataset.key = key;
+      if (game && !game.error) {
+        const home = game.seats.find(s => s.bot === encounter.home), away = game.seats.find(s => s.bot === encounter.away);
+        if (home && away) link.className = home.rank < away.rank ? "won-home" : home.rank > away.rank ? "won-away" : "drawn";
+        link.title = game.seats.map(s => `${s.bot} (${s.seat}): ${s.rank === 1 ? "1st" : "2nd"}, ${s.cause}`).join("; ");
+      } else if (game) link.title = `no result: ${game.error}`;
+      else link.title = "not played yet";
+      span.appendChild(link);
+      span.appendChild(document.createTextNode(" "));
+    });
+    return span;
+  }
+  function leagueStandings(stage) {
+    const table = el("table", null, "league-standings");
+    table.appendChild(el("thead")); table.appendChild(el("tbody"));
+    fill(table, ["#", "team", "points", "victory points", "won", "drawn", "lost", "games", "sat out"],
+      stage.standings.map(r => [r.rank + (r.lot ? "*" : ""), r.team, r.points, r.victory_points, r.won, r.drawn, r.lost,
+        r.games, r.sat_out]), [0, 2, 3, 4, 5, 6, 7, 8]);
+    return table;
+  }
+  function matchDays(stage, games, viewer) {
+    const box = el("details", null, "days");
+    box.appendChild(el("summary", `Match days (${stage.days.length})`));
+    for (const day of stage.days) {
+      const section = el("div", null, "day");
+      section.dataset.day = day.day;
+      section.appendChild(el("h3", `Match day ${day.day}`));
+      if (day.sits_out) section.appendChild(el("p", `${day.sits_out} sits out`, "bye"));
+      const table = el("table", null, "encounters");
+      table.appendChild(el("thead")); table.appendChild(el("tbody"));
+      fill(table, ["home", "away", "games won", "points", "games"], day.encounters.map(e => {
+        const home = el("span", e.home), away = el("span", e.away);
+        if (e.winner === e.home) home.className = "winner"; if (e.winner === e.away) away.className = "winner";
+        return [home, away, e.wins.join(":"), e.points ? e.points.join(":") : `${e.played}/${e.games.length} played`,
+                gameLinks(e, games, viewer)];
+      }), [2, 3]);
+      table.querySelectorAll("tbody tr").forEach((tr, i) => { tr.dataset.encounter = day.encounters[i].key; });
+      section.appendChild(table);
+      box.appendChild(section);
+    }
+    return box;
+  }
+  function bracket(stage, games, viewer) {
+    const box = el("div", null, "bracket");
+    const names = stage.teams.length === 8 ? ["Quarter-finals", "Semi-finals", "Finals"] : ["Semi-finals", "Finals"];
+    stage.days.forEach((day, i) => {
+      const round = el("div", null, "round");
+      round.appendChild(el("h3", names[i]));
+      for (const e of day.encounters) {
+        const match = el("div", null, "match");
+        match.dataset.encounter = e.key;
+        match.appendChild(el("div", e.title, "title"));
+        [[e.home, 0], [e.away, 1]].forEach(([team, side]) => {
+          const line = el("div", null, "line" + (e.winner === team ? " winner" : ""));
+          line.appendChild(el("span", team)); line.appendChild(el("span", e.wins[side]));
+          match.appendChild(line);
+        });
+        if (e.decided_by && e.decided_by !== "wins") {
+          match.appendChild(el("div", e.decided_by === "lot" ? "equal wins and points: decided by lot"
+            : `equal wins: decided by the points at the end (${e.game_points.join(":")})`, "decided"));
+        }
+        match.appendChild(gameLinks(e, games, viewer));
+        round.appendChild(match);
+      }
+      box.appendChild(round);
+    });
+    return box;
+  }
+  function drawLeague(league, gameList, viewer) {
+    const target = document.getElementById("league");
+    target.hidden = false;
+    const games = Object.fromEntries(gameList.map(g => [g.key, g]));
+    const parts = [];
+    for (const stage of league.stages) {
+      const section = el("section", null, "stage");
+      section.dataset.stage = stage.key;
+      section.appendChild(el("h2", stage.title + (stage.complete ? "" : " (in play)")));
+      if (stage.kind === "league") {
+        section.appendChild(leagueStandings(stage));
+        if (stage.standings.some(r => r.lot)) section.appendChild(el("p", "* equal in points and victory points: the place was drawn by lot", "small"));
+        section.appendChild(matchDays(stage, games, viewer));
+      } else {
+        section.appendChild(bracket(stage, games, viewer));
+        if (stage.places.length) {
+          const list = el("ul", null, "places");
+          for (const p of stage.places) { const item = el("li", `${p.place}. ${p.team}`); item.dataset.place = p.place; list.appendChild(item); }
+          section.appendChild(list);
+        }
+      }
+      parts.push(section);
+    }
+    target.replaceChildren(...parts);
+  }
+
   function draw(data) {
     const report = data.report, viewer = data.viewer || {};
     window.swcTournament = data;
@@ -75,7 +178,8 @@
     document.title = `tournament ${settings.bots.map(b => b[0]).join(" vs ")}`;
     const running = !data.finished;  // or interrupted: the page cannot tell, it keeps looking
     const status = document.getElementById("status");
-    status.textContent = `${report.games} of ${report.scheduled} games` + (running ? " (not finished: running, or interrupted)" : " (finished)");
+    const known = report.league && !report.league.complete ? " known so far" : "";
+    status.textContent = `${report.games} of ${report.scheduled} games${known}` + (running ? " (not finished: running, or interrupted)" : " (finished)");
     status.className = running ? "running" : "finished";
     document.getElementById("verdict").textContent = report.verdict || report.stopped || "";
     document.getElementById("notes").replaceChildren(...report.notes.map(n => el("li", n)));
@@ -94,6 +198,15 @@
         h.trinomial.join("/"), h.elo_text || "-", h.los === null ? "-" : (100 * h.los).toFixed(1) + "%", h.mirrors]), [1, 4, 5, 6]);
 
     const names = settings.bots.map(b => b[0]);
+    const league = report.league;
+    document.getElementById("heads-section").hidden = Boolean(league);
+    document.getElementById("crosstable-section").hidden = Boolean(league);
+    document.getElementById("games-standings-title").textContent = league ? "Every game, per team" : "Standings";
+    if (league) {
+      const open = new Set([...document.querySelectorAll("#league details[open]")].map(d => d.closest(".stage").dataset.stage));
+      drawLeague(league, report.game_list, viewer);
+      document.querySelectorAll("#league details").forEach(d => { if (open.has(d.closest(".stage").dataset.stage)) d.open = true; });
+    }
     fill(document.getElementById("crosstable"), ["bot", ...names],
       names.map(a => [a, ...names.map(b => {
         if (a === b) return "";

@@ -1,0 +1,114 @@
+"""Client archives for the tests, packed as the contest's teams pack them.
+
+- :func:`reference_bot_zip`: the reference bot behind a ``start.sh`` that reads the contest's
+  options GNU-getopt style (``-h/--host``, ``-p/--port``, ``-r/--reservation``, any order, also
+  ``--port=N``), logs what it was given on stderr and passes the rest on: a team's script.
+- :func:`java_player_zip`: tests/java/Player.java built into a runnable jar with Debian's JDK
+  and zipped alone, as the Java template's documentation packs it.
+- :func:`pack`: any files (name -> bytes or text, or (data, mode)) into a ZIP.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+JAVA_SOURCE = Path(__file__).resolve().parent / "java" / "Player.java"
+
+START_SH = r"""#!/bin/sh
+# The contest starts this with -h HOST -p PORT -r RESERVATION (short or long, any order).
+set -e
+host=localhost; port=13050; reservation=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--host) host="$2"; shift 2 ;;
+    -p|--port) port="$2"; shift 2 ;;
+    -r|--reservation) reservation="$2"; shift 2 ;;
+    --host=*) host="${1#*=}"; shift ;;
+    --port=*) port="${1#*=}"; shift ;;
+    --reservation=*) reservation="${1#*=}"; shift ;;
+    *) break ;;
+  esac
+done
+echo "start.sh host=$host port=$port reservation=$reservation extra=$*" >&2
+exec PYTHON -m swc_local.tools.cli bot GAME --host "$host" --port "$port" --reservation "$reservation" "$@"
+"""
+
+
+def pack(path: Path, files: dict[str, object]) -> Path:
+    """A ZIP at ``path`` holding ``files`` (name -> text, bytes, or (text or bytes, unix mode))."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for name, content in files.items():
+            mode = None
+            if isinstance(content, tuple):
+                content, mode = content
+            info = zipfile.ZipInfo(name)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if mode is not None:
+                info.external_attr = mode << 16
+            zipped.writestr(info, content.encode() if isinstance(content, str) else content)
+    return path
+
+
+def start_sh(game: str, python: str = sys.executable) -> str:
+    return START_SH.replace("PYTHON", python).replace("GAME", game)
+
+
+def reference_bot_zip(path: Path, game: str, folder: str | None = "team", mode: int | None = None) -> Path:
+    """The reference bot of ``game`` as a team's archive: ``folder/start.sh`` (no x bit unless
+    ``mode``: a ZIP made on Windows keeps none)."""
+    name = f"{folder}/start.sh" if folder else "start.sh"
+    script = start_sh(game)
+    return pack(path, {name: (script, mode) if mode else script, f"{folder or '.'}/README.txt": "our player\n"})
+
+
+def java_player_zip(path: Path, work: Path) -> Path:
+    """tests/java/Player.java as the template packs it: a runnable jar, alone in a ZIP."""
+    javac, jar = shutil.which("javac"), shutil.which("jar")
+    assert javac and jar, "the JDK is missing: apt-get install default-jdk-headless"
+    classes = work / "classes"
+    classes.mkdir(parents=True, exist_ok=True)
+    subprocess.run([javac, "-d", str(classes), str(JAVA_SOURCE)], check=True, capture_output=True)
+    built = work / "my_player.jar"
+    subprocess.run([jar, "--create", "--file", str(built), "--main-class", "Player", "-C", str(classes), "."],
+                   check=True, capture_output=True)
+    with zipfile.ZipFile(path, "w") as zipped:
+        zipped.write(built, "my_player.jar")
+    return path
+
+
+SOCHA_START_SH = """#!/bin/sh
+
+# Exit immediately if any command fails
+set -e
+
+# Sets the environment variable, which adds the directory to the list of paths that Python searches for modules and packages when they are imported.
+export PYTHONPATH=./{folder}/packages:$PYTHONPATH
+
+# Run the logic.py script with start arguments
+{python3} ./{folder}/logic.py "$@"
+"""
+
+
+def socha_player_zip(path: Path, venv_python: Path, script: Path, folder: str = "my_player") -> Path:
+    """A socha client packed as socha's package builder packs it (``socha/utils/package_builder.py``:
+    ``FOLDER/logic.py``, ``FOLDER/packages/``, ``FOLDER/start.sh`` run from the archive's root).
+
+    Two differences, both because the tests may not download: ``packages/`` is the socha venv's
+    installed site-packages (the builder downloads wheels and its start.sh installs them with
+    ``pip install --no-index`` at each start), and ``python3`` is the interpreter that venv was
+    made from (a compiled socha needs that same Python version; the contest's image has one)."""
+    site = subprocess.run([str(venv_python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    base = subprocess.run([str(venv_python), "-c", "import sys; print(sys._base_executable)"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zipped:
+        zipped.writestr(f"{folder}/start.sh", SOCHA_START_SH.format(folder=folder, python3=base))
+        zipped.write(script, f"{folder}/logic.py")
+        for file in sorted(Path(site).rglob("*")):
+            if file.is_file() and "__pycache__" not in file.parts:
+                zipped.write(file, f"{folder}/packages/{file.relative_to(site).as_posix()}")
+    return path
