@@ -18,7 +18,7 @@ from tests.helpers import UNHURRIED
 async def test_search_short_plays_a_whole_game_through_swc_match(name):
     entry = registry.entry(name)
     config = MatchConfig(entry.game_type, games=1, seed=4, options=UNHURRIED,
-                         players=[ladder.command(entry, "search-short"), entry.bot_command()])
+                         players=[ladder.command(entry, "search-short"), ladder.command(entry)])
     report = await run_match(config)
     (record,) = report.records
     assert record.error is None, record.error
