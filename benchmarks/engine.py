@@ -14,7 +14,11 @@ moments other processes held the CPU.
   (``state_element`` -> ``<room><data class="memento">`` -> ``render(1)`` -> ``encode``), timed
   alone on consecutive positions so the renderer's column cache behaves as in a real game;
 * move parsing: what the server does with a move's bytes before the rules see it (stream reader,
-  ``decode_request``, ``decode_move``).
+  ``decode_request``, ``decode_move``);
+* search nodes/s (a game with a ladder strategy, ``games/<game>/strategy.py``): the ladder's
+  search (client/search.py) at the search-short budget from the same sampled positions; a node is
+  a position the search makes (one ``strategy.play``), counted by wrapping the strategy, so the
+  figure is what the rungs get, with the evaluation and the move ordering included.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ class EngineResult:
     moves_per_generation: float = 0.0
     playouts_per_second: float = 0.0
     plies_per_playout: float = 0.0
+    search_nodes_per_second: float | None = None  # None: the game has no ladder strategy
+    searches: int = 0  # moves searched for that figure
     error: str | None = None
 
 
@@ -80,7 +86,49 @@ def measure_game(game_type: str, budget: float) -> EngineResult:
         playouts += 1
     result.playouts_per_second = playouts / (time.process_time() - start)
     result.plies_per_playout = plies / playouts
+    searched = search_nodes_per_second(game_type, positions, budget)
+    if searched is not None:
+        result.search_nodes_per_second, result.searches = searched
     return result
+
+
+class _Counting:
+    """A strategy whose ``play`` is counted: the search makes one position per node."""
+
+    def __init__(self, strategy) -> None:
+        self._strategy = strategy
+        self.nodes = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self._strategy, name)
+
+    def play(self, position, move):
+        self.nodes += 1
+        return self._strategy.play(position, move)
+
+
+def search_nodes_per_second(game_type: str, positions: list, budget: float) -> tuple[float, int] | None:
+    """(nodes/s, moves searched) of the ladder's search-short rung over ``positions`` for
+    ``budget`` seconds of CPU time (at least one move); None without a strategy."""
+    from swc_local.client import search
+
+    entry = registry.entry(game_type)
+    strategy = entry.strategy if entry is not None else None
+    if strategy is None:
+        return None
+    counting = _Counting(strategy)
+    undecided = [game for game in positions if game.outcome() is None]
+    searched = 0
+    start = time.process_time()
+    while undecided and (time.process_time() - start < budget or not searched):
+        for game in undecided[searched % len(undecided)::7]:  # every 7th: more games than one in the budget
+            search.best_move(counting, strategy.position(game), random.Random(searched), strategy.SHORT_NODES)
+            searched += 1
+            if time.process_time() - start >= budget:
+                break
+    if not searched:
+        return None
+    return counting.nodes / (time.process_time() - start), searched
 
 
 def measure_engines(budget: float) -> list[EngineResult]:

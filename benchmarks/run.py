@@ -142,6 +142,10 @@ def engine_rows(plan: Plan) -> list[Row]:
             f"{generations:,.0f} ({result.moves_per_generation:.1f} moves each)", goal, ratio))
         rows.append(Row(f"{result.game_type}: random playouts/s",
                         f"{result.playouts_per_second:,.0f} ({result.plies_per_playout:.0f} plies each)"))
+        if result.search_nodes_per_second is not None:
+            rows.append(Row(f"{result.game_type}: the ladder's search nodes/s (search-short budget)",
+                            f"{result.search_nodes_per_second:,.0f} ({result.searches} moves searched)", "",
+                            f"{result.search_nodes_per_second / generations:.2f}x its legal-move generations/s"))
     rows += blokus_rows(plan)
     rows += server_game_rows(plan)
     render_s, size = engine.memento_render_seconds(plan.engine_budget)

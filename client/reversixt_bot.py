@@ -1,12 +1,25 @@
-"""Reference ReversiXT clients that speak only the wire protocol: ``random`` and ``greedy``.
+"""Reference ReversiXT clients that speak only the wire protocol, on the ladder's rungs
+(client/ladder.py): ``random``, ``greedy``, ``search-short`` and ``search-long``.
 
 They learn everything from the server's messages (MAP, PLAYER, MOVED, DISQ, END_PHASE1,
 END_GAME), read with the codec of ``protocol/reversixt.py``, keep their own copy of the game
 with the pure rules of ``games/reversixt/``, and answer every REQUEST with a legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
 with the most stones; bonus: an overwrite stone); in phase 2 it bombs where it loses the fewest
-and others lose the most. Run one with::
+and others lose the most. The search rungs search with client/search.py (paranoid with more
+than two players) on ``games/reversixt/strategy.py`` within its node budgets. Run one with::
 
     python -m swc_local.client.reversixt_bot --port 7777 --strategy greedy [--group 0] [--seed 1]
+
+Conformance notes (the search rungs and the REQUEST's limits, spec reversixt.md D):
+
+* The time in a REQUEST (the player's account in ms; 0: no limit) is the search's time guard:
+  the search stops at 80 % of the account less 150 ms for the wire (at most
+  :data:`GUARD_SECONDS`, client/ladder.py's), so a slow machine loses depth, never the game.  Without a limit only the
+  node budget bounds a move.
+* The depth byte caps the search's depth in plies (every player's move is one) when it is 2 or
+  more.  A depth of 1 is what every server sends when it was started without ``-d`` (the
+  reference never enforces it), so 1 (and 0) leave the depth to the budget: a search rung capped
+  at one ply would be the greedy rung on another evaluation.
 """
 
 from __future__ import annotations
@@ -18,12 +31,18 @@ from dataclasses import dataclass, field
 
 import trio
 
+from swc_local.client import search
+from swc_local.games.reversixt import strategy as search_strategy
 from swc_local.protocol import reversixt as wire
 
 from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE, INVERSION, MapError, parse_map
 from swc_local.games.reversixt.rules import EMPTY_KINDS, SPECIAL_OVERWRITE, State
 
-STRATEGIES = ("random", "greedy")
+STRATEGIES = ("random", "greedy", "search-short", "search-long")
+"""client/ladder.py's ``RUNGS``, spelt out: the ladder imports this module (through
+client/bots.py), so this module cannot import the ladder (tests/ladder checks they agree)."""
+BUDGETS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}  # the ladder's SEARCH_RUNGS
+GUARD_SECONDS = 1.6  # the ladder's guard: the most a search move takes even with a larger account
 
 
 class ClientError(Exception):
@@ -41,6 +60,8 @@ class ClientGame:
     phase: int = 1
     over: bool = False
     disqualified: bool = False
+    time_ms: int = 0  # the last REQUEST's time account (0: no limit)
+    depth: int = 1  # the last REQUEST's depth byte
 
     def handle(self, frame: wire.Frame) -> bytes | None:
         """Feed one server frame; returns the answer to send (for a REQUEST), else None."""
@@ -63,6 +84,7 @@ class ClientGame:
         elif frame.type == wire.END_GAME:
             self.over = True
         elif frame.type == wire.REQUEST:
+            self.time_ms, self.depth = wire.decode_request(frame.payload)
             x, y, special = self.choose()
             return wire.encode_move(x, y, special)
         return None
@@ -89,6 +111,8 @@ class ClientGame:
         return 0
 
     def choose(self) -> tuple[int, int, int]:
+        if self.strategy in BUDGETS:
+            return self._search()
         state, me = self.state, self.me
         width = state.game_map.width
         if self.phase == 1:
@@ -130,6 +154,18 @@ class ClientGame:
             if best_key is None or key > best_key:
                 best, best_key = square, key
         return (best % width, best // width, 0)
+
+    def _search(self) -> tuple[int, int, int]:
+        """The search rungs' move within the rung's node budget, the REQUEST's time as the guard
+        and its depth (2 or more) as the cap (the module docstring's conformance notes)."""
+        budget = getattr(search_strategy, BUDGETS[self.strategy])
+        guard = None
+        if self.time_ms > 0:
+            guard = max(0.01, min(GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
+        max_depth = self.depth if self.depth >= 2 else 64
+        move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
+                                max_depth=max_depth, seconds=guard)
+        return (0, 0, 0) if move is None else move
 
 
 async def play(host: str, port: int, *, strategy: str = "greedy", group: int = 0, seed: int | None = None) -> ClientGame:

@@ -1,10 +1,13 @@
 """Reference Robo Rally clients that speak only the wire protocol (spec roborally.md §3).
 
-``python -m swc_local.client.roborally_bot --host H --port P [--greedy] [--seed N]`` (or ``swc
-roborally-bot``) plays one game against any course-protocol server and exits after
-``GameFinished``. The random bot makes a valid random choice at every step; the greedy bot
-programs the five registers that bring its robot closest to its next checkpoint
-(:func:`~swc_local.games.roborally.plan.best_program`). Both answer ``Alive``, send ``PlayCard``
+``python -m swc_local.client.roborally_bot --host H --port P [--strategy RUNG] [--seed N]`` (or
+``swc roborally-bot``) plays one game against any course-protocol server and exits after
+``GameFinished``. The rungs of the ladder (client/ladder.py): the random bot makes a valid random
+choice at every step; the greedy bot (``--greedy`` is its old name) programs the five registers
+that bring its robot closest to its next checkpoint
+(:func:`~swc_local.games.roborally.plan.best_program`); ``search-short`` and ``search-long``
+search the hand's programs by simulation within a budget of simulated registers
+(:func:`~swc_local.games.roborally.strategy.program`). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
 The bots import nothing from the server: they read and write through the codec
 (``protocol/roborally.py``, the same message models the server checks) and plan with the pure
@@ -26,12 +29,18 @@ from dataclasses import dataclass, field
 import trio
 
 from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_from_game_map
+from swc_local.games.roborally import strategy as search_strategy
 from swc_local.games.roborally.plan import best_program
 from swc_local.protocol.roborally import (
     DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, Incoming, LineDecoder, decode_server_line, encode_client,
 )
 
 log = logging.getLogger("swc.roborally.bot")
+
+RUNGS = ("random", "greedy", "search-short", "search-long")
+"""client/ladder.py's rungs, spelt out: the ladder imports this module (through client/bots.py),
+so this module cannot import the ladder (tests/ladder checks they agree)."""
+SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}  # the ladder's
 
 
 @dataclass
@@ -47,10 +56,13 @@ class BotReport:
 
 class RoboRallyBot:
     def __init__(self, greedy: bool = False, seed: int | None = None, name: str | None = None, is_ai: bool = True,
-                 map_name: str | None = None, play_cards: bool = True) -> None:
-        self.greedy = greedy
+                 map_name: str | None = None, play_cards: bool = True, strategy: str | None = None) -> None:
+        """``strategy`` is the rung (client/ladder.py); None: ``greedy`` or random, as before."""
+        self.strategy = strategy or ("greedy" if greedy else "random")
+        self.greedy = self.strategy != "random"  # every rung above random plans; random stays random
         self.rng = random.Random(seed)
-        self.name = name or ("GreedyBot" if greedy else "RandomBot")
+        default_names = {"random": "RandomBot", "greedy": "GreedyBot"}
+        self.name = name or default_names.get(self.strategy, "SearchBot")
         self.is_ai = is_ai
         self.map_name = map_name
         self.play_cards = play_cards
@@ -62,6 +74,7 @@ class RoboRallyBot:
         self.phase = -1
         self.positions: dict[int, tuple[int, int]] = {}
         self.state: tuple[int, int, str] | None = None
+        self.start: tuple[int, int] | None = None  # the robot's starting point (a reboot may return there)
         self.my_cards: dict[int, str] = {}
         self.player_set = False
         self.out: list[dict] = []
@@ -137,6 +150,7 @@ class RoboRallyBot:
         self.positions[body["clientID"]] = (body["x"], body["y"])
         if body["clientID"] == self.me and self.board is not None:
             self.state = (body["x"], body["y"], self.board.antenna[2])
+            self.start = (body["x"], body["y"])
 
     def on_Movement(self, body: dict) -> None:
         self.positions[body["clientID"]] = (body["x"], body["y"])
@@ -157,6 +171,9 @@ class RoboRallyBot:
             direction = self.rng.choice(DIRECTIONS)
             if self.greedy and self.board is not None:
                 direction = self.board.antenna[2]
+            if self.strategy in SEARCH_RUNGS and self.board is not None:
+                fell_from = None if self.state is None else self.state[:2]
+                direction = search_strategy.reboot_direction(self.board, fell_from, self.start, self.report.checkpoints)
             self.send("RebootDirection", {"direction": direction})
 
     def on_CurrentCards(self, body: dict) -> None:
@@ -171,6 +188,9 @@ class RoboRallyBot:
     def _program(self, hand: list[str]) -> list[str]:
         if self.greedy and self.board is not None and self.state is not None:
             target = self.board.checkpoints.get(self.report.checkpoints + 1)
+            if target is not None and self.strategy in SEARCH_RUNGS:
+                budget = getattr(search_strategy, SEARCH_RUNGS[self.strategy])
+                return search_strategy.program(self.board, self.state, hand, self.report.checkpoints, self.rng, budget)
             if target is not None:
                 return best_program(self.board, self.state, hand, target)
         cards = list(hand)
@@ -247,7 +267,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--host", default="localhost")
     parser.add_argument("--port", type=port_argument, default=52020)
-    parser.add_argument("--greedy", action="store_true", help="program towards the next checkpoint (default: random)")
+    parser.add_argument("--strategy", choices=RUNGS, help="the ladder's rung (default: random, or greedy with --greedy)")
+    parser.add_argument("--greedy", action="store_true", help="the greedy rung: program towards the next checkpoint")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--name")
     parser.add_argument("--human", action="store_true", help="say isAI=false (then the bot chooses the map)")
@@ -257,7 +278,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play one game; print the report as JSON; 0 if the game finished."""
     report = trio.run(lambda: play_bot(args.host, args.port, args.greedy, args.seed, name=args.name,
-                                       is_ai=not args.human, map_name=args.map))
+                                       is_ai=not args.human, map_name=args.map, strategy=args.strategy))
     print(json.dumps(report.__dict__))
     return 0 if report.finished else 1
 

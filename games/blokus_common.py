@@ -461,9 +461,13 @@ class BlokusPosition:
         for kind, rotation, flipped, position in self._placements(color, False):
             yield _ORIENTATION_OF[kind, rotation, flipped], position
 
-    def _placements(self, color: int, first_only: bool) -> list[tuple[int, int, int, int]]:
-        """(kind, rotation, flipped, top-left bit) of every legal placement, in generator order."""
+    def _placements(self, color: int, first_only: bool, only: tuple[int, ...] | None = None
+                    ) -> list[tuple[int, int, int, int]]:
+        """(kind, rotation, flipped, top-left bit) of every legal placement, in generator order;
+        ``only``: of these shapes alone (the ladder's search asks for the largest pieces first)."""
         free, anchors, kinds = self._anchors(color)
+        if only is not None:
+            kinds = [k for k in kinds if k in only]
         found: list[tuple[int, int, int, int]] = []
         if not anchors:
             return found

@@ -48,3 +48,53 @@ def flood(seed: int, own: int) -> int:
         if grown == cur:
             return cur
         cur = grown
+
+
+# --- what the ladder's evaluation of both seasons measures (games/*/strategy.py) -------------
+
+_HIGH = [sum(1 << (i * SIZE + j) for j in range(SIZE)) for i in range(SIZE)]  # fields c // 10 == i
+_LOW = [sum(1 << (j * SIZE + i) for j in range(SIZE)) for i in range(SIZE)]  # fields c % 10 == i
+_RINGS = [
+    tuple(
+        sum(1 << d for d in range(SIZE * SIZE) if max(abs(d // SIZE - c // SIZE), abs(d % SIZE - c % SIZE)) == k)
+        for k in range(1, SIZE)
+    )
+    for c in range(SIZE * SIZE)
+]
+"""``_RINGS[field][k - 1]``: the fields at king distance k from ``field``."""
+LEAST_SPREAD = [0] + [n - 1 if n <= 9 else 8 + 2 * (n - 9) if n <= 25 else 40 + 3 * (n - 25) for n in range(1, 101)]
+"""The least :func:`spread` n fish can have: packed in rings of 1, 8, 16 ... fields."""
+
+
+KING = [
+    tuple(max(abs(d // SIZE - c // SIZE), abs(d % SIZE - c % SIZE)) for d in range(SIZE * SIZE))
+    for c in range(SIZE * SIZE)
+]
+"""``KING[a][b]``: the king-move distance between two fields."""
+
+
+def centre(own: int) -> int:
+    """The field nearest to the centre of mass of ``own``'s fish (``own`` not empty).  Symmetric
+    in the two coordinates, so it serves both numberings."""
+    n = own.bit_count()
+    high = round(sum(i * (own & mask).bit_count() for i, mask in enumerate(_HIGH)) / n)
+    low = round(sum(i * (own & mask).bit_count() for i, mask in enumerate(_LOW)) / n)
+    return high * SIZE + low
+
+
+def spread(own: int) -> int:
+    """The sum of the king-move distances of ``own``'s fish to their :func:`centre`: how far a
+    swarm is from one heap (0 for one fish); one popcount per row, column and ring."""
+    if not own:
+        return 0
+    return sum(k * (own & ring).bit_count() for k, ring in enumerate(_RINGS[centre(own)], 1))
+
+
+def swarms(own: int) -> list[int]:
+    """The 8-connected groups of ``own`` as bitboards, lowest field first."""
+    groups = []
+    while own:
+        group = flood(own & -own, own)
+        groups.append(group)
+        own &= ~group
+    return groups

@@ -69,6 +69,7 @@ SLOW_MODULES = {
     "test_web_looks_browser.py",  # the boards, hints and start page in Chromium
     "test_executable.py",  # the built executable (built here when missing) in a sandbox, whole games
     "test_java.py",  # javac, the JUnit console launcher, whole games of the Java player
+    "test_hare_ladder_matches.py",  # a whole swc match game of a search rung in each of four games
     "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
     "test_tournament_league_play.py",  # a whole contest of 8 reference bots (96 games), resume, Dask
     "test_tournament_league_page.py",  # the contest's run page and starting a league, in Chromium

@@ -29,13 +29,13 @@ log = logging.getLogger("swc")
 def build_parser() -> argparse.ArgumentParser:
     """Every subcommand: the server's (serve and each family's own), the bots', the bot author's."""
     from swc_local.client import admin_cli, ladder
-    from swc_local.tools import check_cli, maps, view
+    from swc_local.tools import check_cli, maps, rate_cli, view
     from swc_local.tools.tournament import cli as tournament_cli
 
     parser, commands = new_parser()
     server_cli.add_commands(commands, opponents=ladder)  # the viewer's tables seat the ladder's bots
     for add in (bot.add_commands, add_commands, admin_cli.add_commands, view.add_commands, maps.add_commands,
-                tournament_cli.add_commands, check_cli.add_commands):
+                tournament_cli.add_commands, check_cli.add_commands, rate_cli.add_commands):
         add(commands)
     # swc serve's tables take client archives as command seats: the server never imports tools/,
     # so the swc command lends it the archives' resolution (tools/archive.py)

@@ -23,5 +23,9 @@ class Blokus2027(XmlSeason):
         from swc_local.games import blokus_pointing
         return blokus_pointing
 
+    def load_strategy(self):
+        from swc_local.games.blokus import strategy
+        return strategy
+
 
 ENTRY = Blokus2027()

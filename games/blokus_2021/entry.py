@@ -23,5 +23,9 @@ class Blokus2021(XmlSeason):
         from swc_local.games import blokus_pointing
         return blokus_pointing
 
+    def load_strategy(self):
+        from swc_local.games.blokus_2021 import strategy
+        return strategy
+
 
 ENTRY = Blokus2021()

@@ -23,5 +23,9 @@ class HaseUndIgel2018(XmlSeason):
         from swc_local.games.hase_und_igel import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.hase_und_igel import strategy
+        return strategy
+
 
 ENTRY = HaseUndIgel2018()

@@ -23,5 +23,9 @@ class HaseUndIgel2025(XmlSeason):
         from swc_local.games.hase_und_igel_2025 import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.hase_und_igel_2025 import strategy
+        return strategy
+
 
 ENTRY = HaseUndIgel2025()

@@ -23,5 +23,9 @@ class Hive2020(XmlSeason):
         from swc_local.games.hive import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.hive import strategy
+        return strategy
+
 
 ENTRY = Hive2020()

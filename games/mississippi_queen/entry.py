@@ -23,5 +23,9 @@ class MississippiQueen2024(XmlSeason):
         from swc_local.games.mississippi_queen import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.mississippi_queen import strategy
+        return strategy
+
 
 ENTRY = MississippiQueen2024()

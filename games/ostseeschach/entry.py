@@ -23,5 +23,9 @@ class Ostseeschach2022(XmlSeason):
         from swc_local.games.ostseeschach import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.ostseeschach import strategy
+        return strategy
+
 
 ENTRY = Ostseeschach2022()

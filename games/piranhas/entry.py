@@ -23,5 +23,9 @@ class Piranhas2019(XmlSeason):
         from swc_local.games.piranhas import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.piranhas import strategy
+        return strategy
+
 
 ENTRY = Piranhas2019()

@@ -23,5 +23,9 @@ class Piranhas2026(XmlSeason):
         from swc_local.games.piranhas_2026 import pointing
         return pointing
 
+    def load_strategy(self):
+        from swc_local.games.piranhas_2026 import strategy
+        return strategy
+
 
 ENTRY = Piranhas2026()

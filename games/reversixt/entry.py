@@ -17,5 +17,9 @@ class ReversiXT(GameEntry):
         from swc_local.games.reversixt import view
         return view
 
+    def load_strategy(self):
+        from swc_local.games.reversixt import strategy
+        return strategy
+
 
 ENTRY = ReversiXT()

@@ -17,5 +17,9 @@ class RoboRally(GameEntry):
         from swc_local.games.roborally import view
         return view
 
+    def load_strategy(self):
+        from swc_local.games.roborally import strategy
+        return strategy
+
 
 ENTRY = RoboRally()

@@ -1,5 +1,6 @@
 """The reference bot's strength (``swc bot GAME --strategy``): greedy where the plugin has a
-``greedy_move`` (Blokus), random everywhere; a strength a game's bot lacks is one line, exit 2."""
+``greedy_move`` (Blokus), random everywhere; a strength a game's bot lacks is one line naming the
+rungs it offers, exit 2."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def test_the_greedy_bot_answers_with_the_plugins_greedy_move():
 
 def test_swc_bot_refuses_a_strength_the_games_bot_lacks_in_one_line():
     swc = Path(sys.executable).parent / "swc"
-    run = subprocess.run([str(swc), "bot", "piranhas", "--strategy", "greedy", "--port", "1"],
+    run = subprocess.run([str(swc), "bot", "piranhas", "--strategy", "grandmaster", "--port", "1"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [run.stderr.strip()]
-    assert "--strategy 'greedy': the reference bot of piranhas plays random" in run.stderr
+    assert "--strategy 'grandmaster': the reference bot of piranhas plays random" in run.stderr
+    assert "search-long" in run.stderr  # every rung Piranhas offers is named

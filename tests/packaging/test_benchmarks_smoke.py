@@ -34,6 +34,7 @@ def test_every_benchmark_produces_its_rows():
     assert "swc_2027_blokus: server CPU per random game, in-process (no sockets)" in metrics
     assert "swc_2023_penguins: legal-move generations/s" in metrics
     assert "swc_2023_penguins: server CPU per random game, in-process (no sockets)" in metrics
+    assert "swc_2023_penguins: the ladder's search nodes/s (search-short budget)" in metrics
     assert "join round trip / server CPU per join, 0 vs 20 prepared rooms waiting" in metrics
     assert any(metric.startswith("runner cost per game: swc tournament vs swc match") for metric in metrics)
     table = render(rows)

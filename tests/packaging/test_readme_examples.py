@@ -11,6 +11,7 @@ project with the README's ``my_bot.py``; the match and replay sections run as wr
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -80,6 +81,24 @@ def test_the_readme_quick_match_as_written(tmp_path):
     done = subprocess.run(match, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_environment())
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "every game ended with a result"
+
+
+@pytest.mark.slow
+def test_the_readme_rate_as_written(tmp_path):
+    """The README's ``swc rate`` with its ``my_bot.py``: two games instead of twenty, against a test
+    ladder of Piranhas' random rung (the shipped table calibrates the games whose ladder was run)."""
+    (tmp_path / "my_bot.py").write_text(_example("Client.connect"))
+    (rate,) = _shell_block("--game piranhas --games 20").strip().splitlines()
+    assert "--games 20" in rate
+    ladder = tmp_path / "elo.json"
+    ladder.write_text(json.dumps({"games": {"swc_2019_piranhas": {
+        "rungs": [{"rung": "random", "elo": 0, "low": 0, "high": 0}], "measured": "a test's"}}}))
+    command = rate.replace("--games 20", "--games 2") + f" --seed 1 --json --ladder {ladder}"
+    done = subprocess.run(command, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=600, env=_environment())
+    assert done.returncode == 0, done.stdout + done.stderr
+    found = json.loads(done.stdout)
+    assert found["played"] == found["rated"] == 2 and found["irregular"] == []
+    assert found["against"][0]["rung"] == "random" and found["game"] == "swc_2019_piranhas"
 
 
 def test_bot_example(swc_server, tmp_path):

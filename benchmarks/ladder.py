@@ -1,0 +1,200 @@
+"""The calibration of a game's ladder: a round robin of its rungs through ``swc tournament``'s
+machinery, every rung's Elo fitted from all pairs at once (random = 0), written into
+``tools/ladder_elo.json`` (what ``swc rate`` reads) and into the game's docs page.
+
+::
+
+    python -m benchmarks.ladder --game penguins [--games-per-pairing 40] [--concurrency 1]
+        [--seed 1] [--db ladder-penguins.db] [--rungs random,greedy,...]
+        [--ratings FILE] [--page FILE]
+
+The games go to an SQLite database (``--db``, default ``ladder-GAME.db`` here): an interrupted
+run continues where it stopped when started again with the same arguments, and a larger
+``--games-per-pairing`` needs a new database (the schedule is another).  Every rung is the
+reference bot's own command (``client.ladder.command``), a real client of an in-process door, as
+in ``swc match``.  The fit is tools/rating.py's ``fit_field``; the run checks that neighbouring
+rungs are at least 100 Elo apart and says which are not (exit 1 then, after writing the table:
+a ladder with too few distinct strengths is still a measurement).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import subprocess
+import sys
+from pathlib import Path
+
+from swc_local.client import ladder as rungs_of
+from swc_local.games import registry
+from swc_local.tools import ladder_table
+from swc_local.tools.rating import Game, fit_field_covariance, gap_half_width
+from swc_local.tools.tournament.standings import pair_score
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def docs_page(entry) -> Path:
+    """The game's docs page: docs/games/<package>.md, a family's own page for ReversiXT and Robo Rally."""
+    package = type(entry).__module__.split(".")[2]
+    page = ROOT / "docs" / "games" / f"{package}.md"
+    return page if page.exists() else ROOT / "docs" / "families" / f"{package}.md"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.ladder", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", required=True, help="game type or short name")
+    parser.add_argument("--games-per-pairing", type=int, default=40, help="games of each pair of rungs (even; default 40)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games at the same time (default 1: the budgets are per move)")
+    parser.add_argument("--seed", type=int, default=1, help="the tournament's seed (default 1)")
+    parser.add_argument("--db", type=Path, help="the games (SQLite, resumable; default ladder-GAME-N.db here)")
+    parser.add_argument("--rungs", help="comma-separated rungs to calibrate (default: every rung the game offers)")
+    parser.add_argument("--ratings", type=Path, default=ladder_table.DEFAULT_FILE, help="the ratings file to update")
+    parser.add_argument("--page", type=Path, help="the docs page to write the table into (default: the game's)")
+    parser.add_argument("--also", action="append", type=Path, default=[], metavar="DB",
+                        help="the games of another calibration database of this game join the fit (e.g. a run of only "
+                             "the two rungs whose gap is least sure); repeat")
+    parser.add_argument("--fit-only", action="store_true",
+                        help="play nothing: fit and write the table from the games already in --db (a run stopped early)")
+    return parser.parse_args(argv)
+
+
+def games_of(tournament) -> list[Game]:
+    """Every two-seat game with a result, as (first seat, second seat, first seat's score)."""
+    found = []
+    for item in tournament.stored:
+        result = item.result
+        if result.ok and len(result.seats) == 2:
+            first, second = result.seats
+            found.append(Game(first.name, second.name, pair_score(first.rank, second.rank)))
+    return found
+
+
+def pair_scores(games: list[Game], order: list[str]) -> dict[tuple[str, str], list[float]]:
+    """Each pair of rungs (the weaker in ``order`` first) with the weaker one's score per game."""
+    totals: dict[tuple[str, str], list[float]] = {}
+    for game in games:
+        a, b = sorted((game.first, game.second), key=order.index)
+        totals.setdefault((a, b), []).append(game.score if game.first == a else 1 - game.score)
+    return dict(sorted(totals.items(), key=lambda item: (order.index(item[0][0]), order.index(item[0][1]))))
+
+
+def one_sided_notes(totals: dict[tuple[str, str], list[float]]) -> list[str]:
+    """"b won every game against a (n)" for every pair whose games all went one way."""
+    notes = []
+    for (a, b), scores in totals.items():
+        if all(s == 1 for s in scores):
+            notes.append(f"{a} won every game against {b} ({len(scores)})")
+        elif all(s == 0 for s in scores):
+            notes.append(f"{b} won every game against {a} ({len(scores)})")
+    return notes
+
+
+def _stored(path: Path, game_type: str):
+    """The tournament stored in another calibration database (read only), checked to be this game's."""
+    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.db import ResultsDb
+
+    db = ResultsDb(path, create=False)
+    stored = db.settings()
+    if stored is None or stored.get("game") != game_type:
+        db.close()
+        raise SystemExit(f"benchmarks.ladder: error: --also {path}: not a calibration of {game_type}")
+    tournament = Tournament(Settings.from_dict(stored), db)
+    db.close()
+    return tournament
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    import trio
+
+    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.executors import play_locally
+    from swc_local.tools.tournament.games import resolve
+    from swc_local.tools.tournament.live import LiveView
+
+    args = parse(argv)
+    entry = registry.entry(args.game)
+    if entry is None:
+        print(f"benchmarks.ladder: error: {registry.unknown_game_message(args.game)}", file=sys.stderr)
+        return 2
+    offered = rungs_of.rungs(entry)
+    chosen = args.rungs.split(",") if args.rungs else list(offered)
+    unknown = [rung for rung in chosen if rung not in offered]
+    if unknown or len(chosen) < 2:
+        print(f"benchmarks.ladder: error: --rungs {args.rungs}: {entry.name} offers {', '.join(offered)}; "
+              "give at least two", file=sys.stderr)
+        return 2
+    missing = [str(path) for path in args.also if not path.is_file()]
+    if missing:
+        print(f"benchmarks.ladder: error: --also {missing[0]}: no such database", file=sys.stderr)
+        return 2
+    if args.games_per_pairing < 2 or args.games_per_pairing % 2:
+        print(f"benchmarks.ladder: error: --games-per-pairing {args.games_per_pairing}: an even number, 2 or more",
+              file=sys.stderr)
+        return 2
+    game_type, seats, options = resolve(entry.game_type, {}, 2)
+    db = args.db or Path(f"ladder-{entry.short_names[0] if entry.short_names else game_type}-{args.games_per_pairing}.db")
+    settings = Settings(game=game_type, bots=[(rung, rungs_of.command(entry, rung)) for rung in chosen],
+                        games_per_pairing=args.games_per_pairing, seats=seats, seed=args.seed, options=options,
+                        replays=None)
+    tournament = Tournament.open(settings, db, resume=True)
+    try:
+        if not args.fit_only:
+            with LiveView(tournament):
+                trio.run(play_locally, tournament, args.concurrency)
+    finally:
+        tournament.db.close()
+    if tournament.broken:
+        print(f"benchmarks.ladder: error: {tournament.broken}", file=sys.stderr)
+        return 2
+    games = games_of(tournament)
+    scheduled = len(tournament.slots)
+    for other in args.also:
+        stored = _stored(other, game_type)
+        games += games_of(stored)
+        scheduled += len(stored.slots)
+    names = {g.first for g in games} | {g.second for g in games}
+    if "random" not in names:
+        print(f"benchmarks.ladder: error: no game of the random rung in {db} or --also: random is the scale's 0",
+              file=sys.stderr)
+        return 2
+    order = [rung for rung in offered if rung in names]
+    fitted, covariance = fit_field_covariance(games, "random")
+    totals = pair_scores(games, order)
+    command = f"python -m benchmarks.ladder --game {args.game} --games-per-pairing {args.games_per_pairing}"
+    if args.seed != 1:
+        command += f" --seed {args.seed}"
+    if args.rungs:
+        command += f" --rungs {args.rungs}"
+    for other in args.also:
+        command += f" --also {other.name}"
+    ladder = ladder_table.Ladder.from_fit(
+        game_type, order, fitted, games=len(games), scheduled=scheduled, games_per_pairing=args.games_per_pairing, seed=args.seed,
+        measured=f"{datetime.date.today().isoformat()} at commit {_commit() or 'unknown'}", command=command,
+        one_sided=one_sided_notes(totals), pairs={f"{a}~{b}": f"{sum(s):g}-{len(s) - sum(s):g}"
+                                                   for (a, b), s in totals.items()})
+    ladder.gap95 = {f"{a}~{b}": round(gap_half_width(covariance, a, b), 1) for a, b, _ in ladder.gaps()}
+    ladder_table.save(ladder, args.ratings)
+    page = args.page or docs_page(entry)
+    ladder_table.write_page(page, ladder)
+    print(ladder_table.markdown(ladder))
+    print(f"written: {args.ratings}, {page}")
+    close = [(a, b, gap) for a, b, gap in ladder.gaps() if gap < ladder_table.MIN_GAP]
+    for a, b, gap in close:
+        print(f"{b} is only {gap:+.0f} Elo above {a} (the ladder wants {ladder_table.MIN_GAP:.0f} or more)")
+    if len(games) < scheduled:
+        print(f"{scheduled - len(games)} games without a result; run again to play them")
+    return 1 if close else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

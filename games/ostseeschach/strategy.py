@@ -1,0 +1,148 @@
+"""Ostseeschach 2022 for the ladder's search rungs (the contract: games/strategy.py).
+
+Evaluation (also on the game's docs page, "The ladder's evaluation"), for the seat against the
+other team, in points:
+
+* an amber 100 (two win the game);
+* a piece on the board 10 per piece it holds (a tower of two counts 20): material is what the
+  distance tie-break and the next ambers are made of;
+* a tower of two 6 more for its owner when it is *safe* and 12 for the other team when the owner
+  cannot defend it: a tower of two that captures anything becomes an amber, and capturing a tower
+  of two makes one, so the towers of two are where the next amber comes from;
+* a light piece 2 per square it has come from its start line, squared over 7 (the last squares
+  count most: a light piece on the far line is an amber), and the farthest light piece 1 per
+  square once more (the official tie-break at equal ambers).
+
+Move ordering: moves that score an amber first, then captures (the bigger tower taken first),
+then light pieces moving forward.  At the end WIN for a won game, plus the amber margin.
+
+Fast paths: ``play`` makes the referee's move on a cheap copy (the pieces' dict and the 32
+bucket lists copied directly, no re-insertion) without the referee's checks, which
+``legal_moves`` already satisfied; the referee's :meth:`Position.push` is unchanged.
+"""
+
+from __future__ import annotations
+
+from swc_local.games.ostseeschach.rules import (
+    AMBERS_TO_WIN, ROUND_LIMIT, SIZE, START_LINES, Move, Piece, Position, bucket_of, _VECTORS,
+)
+from swc_local.games.strategy import WIN
+
+SHORT_NODES = 500
+LONG_NODES = 2_500
+
+AMBER, PIECE, SAFE_TOWER, HANGING_TOWER, ADVANCE, FARTHEST = 100.0, 10.0, 6.0, 12.0, 2.0, 1.0
+
+
+def position(game) -> Position:
+    return game.position
+
+
+def seat(position: Position) -> int:
+    return position.current
+
+
+def _copy(position: Position) -> Position:
+    after = Position.__new__(Position)
+    after.pieces = dict(position.pieces)
+    after.buckets = [list(bucket) for bucket in position.buckets]
+    after.turn = position.turn
+    after.last_move = position.last_move
+    after.ambers = list(position.ambers)
+    after.amber_entries = list(position.amber_entries)
+    return after
+
+
+def play(position: Position, move: Move) -> Position:
+    """The referee's :meth:`Position.push` without its checks, on a copy."""
+    after = _copy(position)
+    start, to = move.from_, move.to
+    pieces, buckets = after.pieces, after.buckets
+    piece = pieces.pop(start)
+    buckets[bucket_of(start)].remove(start)
+    target = pieces.get(to)
+    if target is None:
+        buckets[bucket_of(to)].append(to)
+        moved = piece
+    else:
+        moved = Piece(piece.type, piece.team, piece.count + target.count)
+    pieces[to] = moved
+    gained = int(moved.count >= 3) + int(moved.type.is_light and to[0] == START_LINES[1 - moved.team])
+    if gained:
+        del pieces[to]
+        buckets[bucket_of(to)].remove(to)
+    team = piece.team
+    after.ambers[team] += gained
+    after.amber_entries[team] = True
+    after.last_move = move
+    after.turn += 1
+    return after
+
+
+def _order(position: Position, move: Move) -> float:
+    pieces = position.pieces
+    piece, target = pieces[move.from_], pieces.get(move.to)
+    key = 0.0
+    if target is not None:
+        key += 10 * target.count + (100 if piece.count + target.count >= 3 else 0)
+    if piece.type.is_light:
+        line = START_LINES[piece.team]
+        if move.to[0] == START_LINES[1 - piece.team]:
+            key += 100
+        key += abs(move.to[0] - line) - abs(move.from_[0] - line)
+    return -key
+
+
+def moves(position: Position) -> list[Move]:
+    found = position.legal_moves()
+    found.sort(key=lambda move: _order(position, move))
+    return found
+
+
+def over(position: Position) -> bool:
+    return position.is_over()
+
+
+def _attacked(pieces: dict, square: tuple[int, int], by: int) -> bool:
+    """Whether a piece of team ``by`` can move onto ``square``."""
+    x, y = square
+    for (px, py), piece in pieces.items():
+        if piece.team == by and abs(px - x) <= 2 and abs(py - y) <= 2:
+            if (x - px, y - py) in _VECTORS[piece.type][by]:
+                return True
+    return False
+
+
+def value(position: Position, seat: int) -> float:
+    other = 1 - seat
+    if position.is_over():
+        decision = position.decision()
+        margin = position.ambers[seat] - position.ambers[other]
+        if decision.winner is None:
+            return 0.0
+        return (WIN if decision.winner == seat else -WIN) + margin
+    pieces = position.pieces
+    score = AMBER * (position.ambers[seat] - position.ambers[other])
+    farthest = [0, 0]
+    to_move = position.current
+    for square, piece in pieces.items():
+        team = piece.team
+        sign = 1.0 if team == seat else -1.0
+        worth = PIECE * piece.count
+        if piece.count == 2:
+            enemy = 1 - team
+            if _attacked(pieces, square, enemy):
+                # the side to move takes it now; otherwise the owner may still save it
+                worth -= HANGING_TOWER if to_move == enemy else HANGING_TOWER / 3
+            else:
+                worth += SAFE_TOWER
+        if piece.type.is_light:
+            gone = abs(square[0] - START_LINES[team])
+            worth += ADVANCE * gone * gone / (SIZE - 1)
+            farthest[team] = max(farthest[team], gone)
+        score += sign * worth
+    score += FARTHEST * (farthest[seat] - farthest[other])
+    # close to the end an amber ahead decides the game: count it more
+    if max(position.ambers) == AMBERS_TO_WIN - 1 or position.round >= ROUND_LIMIT - 3:
+        score += AMBER * (position.ambers[seat] - position.ambers[other])
+    return score

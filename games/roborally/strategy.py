@@ -1,0 +1,226 @@
+"""Robo Rally for the ladder's search rungs: a search over register programs by simulation.
+
+Why not the minimax contract of games/strategy.py: every robot programs its five registers at
+the same time from a hand the others cannot see, so there is no move order to search.  The
+search rungs instead search the bot's own programs: a depth-first search over the cards of the
+hand, register by register, each register simulated with the rules the greedy bot plans with
+(:mod:`.plan`: card moves, walls, the antenna, pits, the board's edge, belts, push panels,
+gears), the children of a register tried best first.  The budget counts simulated registers
+(``SHORT_NODES``, ``LONG_NODES`` per programming phase), so a rung plays the same program for
+the same seed on any machine; the first five registers searched are the greedy path, so the
+search never returns less than one complete program.
+
+The evaluation of a program (also on docs/families/roborally.md, "The ladder's evaluation"),
+where the greedy bot only looks at the distance to the next checkpoint after each register:
+
+* every checkpoint reached in order counts 1,000, earlier registers a little more, and the
+  program goes on toward the next checkpoint after it (the greedy bot stops there);
+* falling into a pit or off the board costs 600 (a reboot: two Spam cards and the rest of the
+  round lost);
+* the distance to the next checkpoint around walls, pits and the antenna: 10 per square, and 4
+  back when the robot ends facing a square closer to it (the next round's moves go that way);
+* risk after each register: 3 for every side on which a pit or the edge is next to the robot
+  (another robot's push drops it there), 4 for standing in a board laser's beam (a damage card);
+* a damage card plays the deck's top card: 6, and the fall's 600 times the share of the deck's
+  cards that would drop the robot from where it stands (a damage card next to a pit is a risk).
+
+Other robots and their lasers are left out: their programs are hidden.  Measured (docs page):
+search-short beats greedy about 2 games in 3; search-long is not stronger than search-short.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .board import DELTA, Board
+from .cards import DAMAGE, PROGRAMMING_DECK, REGISTERS
+from .plan import board_elements, distance_map, play_card
+
+SHORT_NODES = 1_200
+LONG_NODES = 8_000
+NODES_PER_BEAM = 40  # about the simulated registers one partial program per register costs
+
+CHECKPOINT, EARLY, FALL, DISTANCE, FACING, EDGE, LASER, DAMAGE_CARD = 1000.0, 20.0, 600.0, 10.0, 4.0, 3.0, 4.0, 6.0
+
+State = tuple[int, int, str]
+
+
+def _laser_squares(board: Board) -> frozenset[tuple[int, int]]:
+    """The squares the board's lasers shoot across (up to a wall, the antenna or the edge)."""
+    covered = set()
+    for (x, y), square in board.squares.items():
+        if square.laser is None:
+            continue
+        direction = square.laser[0]
+        dx, dy = DELTA[direction]
+        cx, cy = x, y
+        while True:
+            covered.add((cx, cy))
+            if board.wall_blocks(cx, cy, direction):
+                break
+            nxt = board.square(cx + dx, cy + dy)
+            if nxt is None or nxt.antenna:
+                break
+            cx, cy = cx + dx, cy + dy
+    return frozenset(covered)
+
+
+def _edge_risk(board: Board, x: int, y: int) -> int:
+    risky = 0
+    for direction, (dx, dy) in DELTA.items():
+        if board.wall_blocks(x, y, direction):
+            continue
+        square = board.square(x + dx, y + dy)
+        if square is None or square.pit:
+            risky += 1
+    return risky
+
+
+@dataclass
+class Planner:
+    """One programming phase's search: the course from ``reached`` checkpoints on, and the budget."""
+
+    board: Board
+    start: State
+    hand: list[str]
+    reached: int
+    nodes_budget: int
+    nodes: int = 0
+    memo: dict = field(default_factory=dict)
+    falls: dict = field(default_factory=dict)
+    distances: dict = field(default_factory=dict)
+    lasers: frozenset = frozenset()
+
+    def target(self, reached: int) -> tuple[int, int] | None:
+        return self.board.checkpoints.get(reached + 1)
+
+    def distance_to(self, reached: int) -> dict[tuple[int, int], int]:
+        if reached not in self.distances:
+            target = self.target(reached)
+            self.distances[reached] = distance_map(self.board, target) if target is not None else {}
+        return self.distances[reached]
+
+    def simulate(self, state: State, card: str, previous: str | None, register: int) -> State | None:
+        key = (state, card, previous if card == "Again" else None, register)
+        if key not in self.memo:
+            after = play_card(self.board, state, card, previous)
+            self.memo[key] = None if after is None else board_elements(self.board, after, register)
+        return self.memo[key]
+
+    def fall_chance(self, state: State, register: int) -> float:
+        """How likely a programming card drawn at random (the deck's mix) drops the robot."""
+        key = (state, register)
+        if key not in self.falls:
+            falling = sum(count for card, count in PROGRAMMING_DECK.items() if card != "Again"
+                          and self.simulate(state, card, None, register) is None)
+            self.falls[key] = falling / sum(PROGRAMMING_DECK.values())
+        return self.falls[key]
+
+    def score(self, state: State | None, reached: int, gained: float, risk: float, damage: int,
+              final: bool = False) -> float:
+        """The value of a (partial) program ending in ``state`` with ``reached`` checkpoints; a
+        ``final`` one also by where the belts carry the robot before the next round's cards."""
+        base = CHECKPOINT * (reached - self.reached) + gained - risk - DAMAGE_CARD * damage
+        if state is None:
+            return base - FALL
+        target = self.target(reached)
+        if target is None:
+            return base
+        distances = self.distance_to(reached)
+        x, y, facing = state
+        here = distances.get((x, y), 2 * (abs(x - target[0]) + abs(y - target[1])) + 20)
+        dx, dy = DELTA[facing]
+        ahead = distances.get((x + dx, y + dy))
+        facing_bonus = FACING if ahead is not None and ahead < here and not self.board.wall_blocks(x, y, facing) else 0.0
+        value = base - DISTANCE * here + facing_bonus
+        if final:
+            drifted = board_elements(self.board, state, 1)
+            if drifted is None:
+                return value - FALL / 2
+            if drifted != state:
+                value -= DISTANCE / 2 * (distances.get((drifted[0], drifted[1]), here + 5) - here)
+        return value
+
+    def step(self, state: State, card: str, cards: list[str], reached: int, gained: float, risk: float,
+             register: int) -> tuple[State | None, int, float, float]:
+        """One register: the robot's state after it and the running tallies."""
+        self.nodes += 1
+        if card in DAMAGE:  # it plays the deck's top card: the chance that one drops the robot
+            risk += FALL * self.fall_chance(state, register)
+        after = self.simulate(state, card, cards[-1] if cards else None, register)
+        if after is None:
+            return None, reached, gained, risk
+        target = self.target(reached)
+        if target is not None and (after[0], after[1]) == target:
+            reached += 1
+            gained += EARLY * (REGISTERS - register)
+        risk += EDGE * _edge_risk(self.board, after[0], after[1]) + (LASER if (after[0], after[1]) in self.lasers else 0.0)
+        return after, reached, gained, risk
+
+    def search(self, rng: random.Random) -> list[str]:
+        """A beam search over the registers, :data:`NODES_PER_BEAM` simulated registers buying
+        one more partial program kept per register: a depth-first search spends a small budget on
+        the last registers' variations only, a beam spreads it over all five."""
+        hand = list(self.hand)
+        rng.shuffle(hand)  # equal programs go to a seeded choice
+        if not any(card != "Again" for card in hand):
+            return hand[:REGISTERS]
+        width = max(1, self.nodes_budget // NODES_PER_BEAM)
+        # a partial program: (value, order, cards, cards left, state, reached, gained, risk)
+        beams: list[tuple] = [(0.0, 0, [], hand, self.start, self.reached, 0.0, 0.0)]
+        for register in range(1, REGISTERS + 1):
+            children = []
+            for _, _, cards, left, state, reached, gained, risk in beams:
+                tried = set()
+                damage = sum(1 for card in cards if card in DAMAGE)
+                for index, card in enumerate(left):
+                    if card in tried or (card == "Again" and register == 1):
+                        continue
+                    tried.add(card)
+                    if state is None:  # fallen: the registers after it do not matter
+                        after, new = None, (reached, gained, risk)
+                    else:
+                        after, *new = self.step(state, card, cards, reached, gained, risk, register)
+                    value = self.score(after, *new, damage + (card in DAMAGE), final=register == REGISTERS)
+                    children.append((value, len(children), cards + [card], left[:index] + left[index + 1:], after, *new))
+                    if state is None:
+                        break
+            children.sort(key=lambda child: (-child[0], child[1]))
+            beams = children[:width]
+        return beams[0][2]
+
+
+_LASERS: dict[int, tuple[Board, frozenset]] = {}
+
+
+def program(board: Board, state: State, hand: list[str], reached: int, rng: random.Random, nodes: int) -> list[str]:
+    """The five cards (register order) the search chooses from ``hand`` for a robot at ``state``
+    that has reached ``reached`` checkpoints, within ``nodes`` simulated registers."""
+    cached = _LASERS.get(id(board))
+    if cached is None or cached[0] is not board:
+        cached = _LASERS[id(board)] = (board, _laser_squares(board))
+    return Planner(board, state, hand, reached, nodes, lasers=cached[1]).search(rng)
+
+
+def reboot_direction(board: Board, fell_from: tuple[int, int] | None, start: tuple[int, int] | None,
+                     reached: int) -> str:
+    """The direction a rebooted robot should face: toward the next checkpoint's nearest way.
+    Where it comes back is the rules' (game.py ``_place``): its start point after a fall on the
+    start board (or on a course without a restart point), else the restart point."""
+    origin = board.square(*fell_from) if fell_from is not None else None
+    if (origin is not None and origin.board == "Start A") or board.restart is None:
+        square = start
+    else:
+        square = board.restart[:2]
+    target = board.checkpoints.get(reached + 1)
+    if square is None or target is None:
+        return board.antenna[2]
+    distances = distance_map(board, target)
+    x, y = square
+    best, best_distance = board.antenna[2], distances.get((x, y), 10_000)
+    for direction, (dx, dy) in DELTA.items():
+        ahead = distances.get((x + dx, y + dy))
+        if ahead is not None and ahead < best_distance and not board.wall_blocks(x, y, direction):
+            best, best_distance = direction, ahead
+    return best

@@ -1,0 +1,130 @@
+"""The ladder's rungs in ReversiXT: every rung plays legally to the end against every other (two
+and four players, the bomb phase included), the same game again from the same seeds, the
+strategy's turn order and copy-make agree with the referee, the REQUEST's time and depth bound
+the search, and the search-short bot plays a real game through ``swc match``."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from swc_local.client import ladder, reversixt_bot
+from swc_local.client.reversixt_bot import ClientGame
+from swc_local.games import registry
+from swc_local.games.reversixt import strategy
+from swc_local.games.reversixt.mapfile import load_map, map_file
+from swc_local.games.reversixt.referee import Referee
+from swc_local.games.strategy import WIN
+from swc_local.protocol import reversixt as wire
+from swc_local.tools.match import MatchConfig, run_match
+
+ENTRY = registry.entry("reversixt")
+
+
+@pytest.fixture
+def small_budgets(monkeypatch):
+    monkeypatch.setattr(strategy, "SHORT_NODES", 12)
+    monkeypatch.setattr(strategy, "LONG_NODES", 30)
+
+
+def play(map_name: str, rungs: list[str], seed: int) -> tuple[list, list]:
+    """One game on the referee, each player a ClientGame on its rung; the moves and the ranking.
+    A disqualification (an invalid move) fails the test."""
+    game_map = load_map(map_file(map_name))
+    referee = Referee(game_map, [0] * game_map.players)
+    bots = [ClientGame(rung, random.Random(seed + i)) for i, rung in enumerate(rungs)]
+    while True:
+        action, player = referee.next_action()
+        if action == "end_game":
+            return referee.moves, referee.ranking()
+        if action == "end_phase1":
+            continue
+        bot = bots[player - 1]
+        bot.state, bot.me, bot.phase = referee.state.copy(), player, referee.phase
+        bot.time_ms, bot.depth = referee.request(player)
+        verdict = referee.answer(player, *bot.choose(), 0.0)
+        assert verdict.disqualified is None, (rungs[player - 1], verdict.reason)
+
+
+def test_reversixt_offers_every_rung_and_its_bot_takes_them():
+    assert ENTRY.strategy is strategy
+    assert ladder.rungs(ENTRY) == ladder.RUNGS
+    assert reversixt_bot.STRATEGIES == ladder.RUNGS and reversixt_bot.BUDGETS == ladder.SEARCH_RUNGS
+    assert reversixt_bot.GUARD_SECONDS == ladder.GUARD_SECONDS
+    command = ladder.command(ENTRY, "search-long")
+    assert command[command.index("--strategy") + 1] == "search-long"
+
+
+@pytest.mark.parametrize("first, second", list(itertools.combinations(ladder.RUNGS, 2)))
+def test_every_rung_plays_legally_to_the_end_and_again_from_the_same_seeds(small_budgets, first, second):
+    for rungs in ([first, second], [second, first]):
+        moves, ranking = play("classic_2p", rungs, seed=4)
+        assert any(x for player, x, y, special in moves)  # the game was played, not skipped
+        assert play("classic_2p", rungs, seed=4) == (moves, ranking)
+
+
+def test_four_players_on_every_rung_play_to_the_end(small_budgets):
+    moves, ranking = play("quad_4p", list(ladder.RUNGS), seed=1)
+    assert len(ranking) == 4 and len(moves) > 20
+
+
+def test_the_strategy_orders_turns_and_makes_moves_as_the_referee():
+    rng = random.Random(3)
+    for map_name in ("classic_2p", "quad_4p"):
+        game_map = load_map(map_file(map_name))
+        referee = Referee(game_map, [0] * game_map.players)
+        action, player = referee.next_action()
+        searched = strategy.Position(referee.state.copy(), referee.phase, player)
+        phases = set()
+        while action != "end_game":
+            if action == "end_phase1":
+                action, player = referee.next_action()
+                continue
+            assert (strategy.seat(searched), searched.phase) == (player, referee.phase)
+            phases.add(referee.phase)
+            move = rng.choice(strategy.moves(searched))
+            searched = strategy.play(searched, move)
+            assert referee.answer(player, *move, 0.0).disqualified is None
+            state = referee.state
+            assert (searched.state.squares, searched.state.overwrites, searched.state.bombs) == \
+                (state.squares, state.overwrites, state.bombs)
+            action, player = referee.next_action()
+        assert strategy.over(searched) and phases == {1, 2}
+        (rank, first, points), *_ = referee.ranking()
+        final = strategy.value(searched, first)
+        assert final == 0.0 if referee.ranking()[1][0] == 1 else final > WIN
+
+
+def test_the_requests_time_guards_the_search_and_its_depth_caps_it(monkeypatch):
+    calls = []
+    monkeypatch.setattr(reversixt_bot.search, "best_move",
+                        lambda strategy, position, rng, nodes, **limits: calls.append((nodes, limits)) or (3, 4, 0))
+    game = ClientGame("search-short", random.Random(1))
+    game.handle(wire.Frame(wire.MAP, load_map(map_file("classic_2p")).raw))
+    game.handle(wire.Frame(wire.PLAYER, bytes([1])))
+    assert game.handle(wire.Frame(wire.REQUEST, wire.encode_request(1000, 3)[5:])) == wire.encode_move(3, 4, 0)
+    assert game.handle(wire.Frame(wire.REQUEST, wire.encode_request(0, 1)[5:])) is not None
+    (nodes, timed), (_, untimed) = calls
+    assert nodes == strategy.SHORT_NODES
+    assert timed["max_depth"] == 3 and 0 < timed["seconds"] < 1.0
+    assert untimed["max_depth"] > 3 and untimed["seconds"] is None  # depth 1: the servers' default, no cap
+
+
+def test_search_short_beats_greedy():
+    for seats in (["search-short", "greedy"], ["greedy", "search-short"]):
+        _, ranking = play("classic_2p", seats, seed=1)
+        (rank, first, points), (second_rank, _, _) = ranking
+        assert seats[first - 1] == "search-short" and second_rank > 1
+
+
+@pytest.mark.slow  # two bot processes and a door: several seconds on a loaded machine
+async def test_search_short_plays_a_real_game_through_swc_match():
+    config = MatchConfig(ENTRY.game_type, games=1, seed=2,
+                         players=[ladder.command(ENTRY, "search-short"), ladder.command(ENTRY, "random")],
+                         options=dict(time_limit=30.0, start_delay=0.0, turn_delay=0.0))
+    report = await run_match(config)
+    assert report.complete
+    (record,) = report.records
+    assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]

@@ -1,0 +1,159 @@
+"""The ladder's rungs in Robo Rally: the reference bot takes every rung, each plays legally
+against every other (the rules answer no message of theirs with an error), the same game again
+from the same seeds, the search's programs are five cards of the hand within the budget, and
+the search-short bot plays a real game through ``swc match``."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from swc_local.client import ladder, roborally_bot
+from swc_local.client.roborally_bot import RoboRallyBot, add_arguments
+from swc_local.games import registry
+from swc_local.games.roborally import strategy
+from swc_local.games.roborally.board import load_map
+from swc_local.games.roborally.cards import new_deck
+from swc_local.games.roborally.game import Game
+from swc_local.games.roborally.wire import apply_message, messages
+from swc_local.tools.match import MatchConfig, run_match
+
+ENTRY = registry.entry("roborally")
+
+
+@pytest.fixture
+def small_budgets(monkeypatch):
+    monkeypatch.setattr(strategy, "SHORT_NODES", 40)
+    monkeypatch.setattr(strategy, "LONG_NODES", 120)
+
+
+def play(map_name: str, rungs: list[str], seed: int, max_rounds: int) -> tuple[Game, list, list[str]]:
+    """One game of the rules with a bot per rung, in process: the bots' messages go to the rules
+    as the server's room hands them over, the rules' events to the bots as the server sends them;
+    when nobody has anything to say the room's clock runs out (``timeout``).  Returns the game,
+    every message the bots sent and the rules' errors."""
+    board = load_map(map_name)
+    pids = list(range(1, len(rungs) + 1))
+    game = Game(board, pids, random.Random(seed))
+    bots = {}
+    for pid, rung in zip(pids, rungs):
+        bot = RoboRallyBot(strategy=rung, seed=seed * 10 + pid)
+        bot.me = bot.report.client_id = pid
+        bot.board = board
+        bots[pid] = bot
+    sent, errors = [], []
+    game.start()
+    while not game.over and game.round <= max_rounds:
+        for to, pid, kind, body in messages(game.take_outbox()):
+            for bot in bots.values():
+                if to == "all" or (to == "one") == (bot.me == pid):
+                    bot.on_message(kind, body)
+        quiet = True
+        for pid, bot in bots.items():
+            out, bot.out = bot.out, []
+            for message in out:
+                quiet = False
+                sent.append((pid, message))
+                error, _ = apply_message(game, pid, message["messageType"], message["messageBody"])
+                if error:
+                    errors.append(error)
+        if quiet and not game.outbox:
+            game.timeout()
+    return game, sent, errors
+
+
+def test_roborally_offers_every_rung_and_its_bot_takes_them():
+    assert ENTRY.strategy is strategy
+    assert ladder.rungs(ENTRY) == ladder.RUNGS
+    assert (roborally_bot.RUNGS, roborally_bot.SEARCH_RUNGS) == (ladder.RUNGS, ladder.SEARCH_RUNGS)
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for rung in ladder.RUNGS:
+        command = [arg.format(host="127.0.0.1", port=1, seed=1) for arg in ladder.command(ENTRY, rung)]
+        args = parser.parse_args(command[command.index("swc_local.client.roborally_bot") + 1:])
+        bot = RoboRallyBot(greedy=args.greedy, strategy=args.strategy)
+        assert bot.strategy == rung
+    assert RoboRallyBot(greedy=True).strategy == "greedy" and RoboRallyBot().strategy == "random"
+
+
+@pytest.mark.parametrize("first, second", list(itertools.combinations(ladder.RUNGS, 2)))
+def test_every_rung_plays_legally_and_again_from_the_same_seeds(small_budgets, first, second):
+    game, sent, errors = play("Lost Bearings", [first, second], seed=5, max_rounds=4)
+    assert errors == []
+    assert sum(1 for _, m in sent if m["messageType"] == "SelectedCard") >= 2 * 5 * min(game.round, 4)
+    assert play("Lost Bearings", [first, second], seed=5, max_rounds=4)[1] == sent
+
+
+def test_three_robots_on_the_search_rungs_finish_dizzy_highway(small_budgets):
+    game, _, errors = play("Dizzy Highway", ["search-short", "search-long", "greedy"], seed=2, max_rounds=15)
+    assert errors == [] and game.over and game.winner is not None
+
+
+def test_a_program_is_five_cards_of_the_hand_chosen_the_same_for_the_same_seed():
+    board = load_map("Death Trap")
+    rng = random.Random(4)
+    for _ in range(5):
+        deck = new_deck()
+        rng.shuffle(deck)
+        hand = deck[:9]
+        x, y = board.start_points[0]
+        chosen = strategy.program(board, (x, y, "right"), hand, 0, random.Random(1), 200)
+        assert len(chosen) == 5 and chosen[0] != "Again"
+        assert not any(chosen.count(card) > hand.count(card) for card in chosen)
+        assert strategy.program(board, (x, y, "right"), hand, 0, random.Random(1), 200) == chosen
+
+
+def test_the_search_avoids_the_pit_it_would_drive_into():
+    """Death Trap: a robot facing a pit two squares ahead keeps off it when the hand allows."""
+    board = load_map("Death Trap")
+    pits = [(x, y) for (x, y), square in board.squares.items() if square.pit]
+    hand = ["MoveIII", "MoveII", "MoveI", "TurnLeft", "TurnRight", "UTurn", "MoveI", "BackUp", "TurnLeft"]
+    checked = 0
+    for px, py in pits:
+        start = (px - 2, py)
+        square = board.square(*start)
+        if square is None or square.pit or square.belt or board.square(px - 1, py) is None or board.square(px - 1, py).pit:
+            continue
+        chosen = strategy.program(board, (*start, "right"), hand, 0, random.Random(0), strategy.SHORT_NODES)
+        state = (*start, "right")
+        for register, card in enumerate(chosen, 1):
+            after = strategy.play_card(board, state, card, chosen[register - 2] if register > 1 else None)
+            assert after is not None, (start, chosen)
+            state = strategy.board_elements(board, after, register)
+            assert state is not None, (start, chosen)
+        checked += 1
+    assert checked > 0
+
+
+@pytest.mark.slow  # two bot processes and a door: several seconds on a loaded machine
+async def test_search_short_plays_a_real_game_through_swc_match():
+    config = MatchConfig(ENTRY.game_type, games=1, seed=3,
+                         players=[ladder.command(ENTRY, "search-short"), ladder.command(ENTRY, "random")],
+                         options=dict(map="Dizzy Highway", max_rounds=12))
+    report = await run_match(config)
+    assert report.complete
+    (record,) = report.records
+    assert record.seat_of("player1").rank == 1
+    assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
+
+
+def test_a_rebooted_search_robot_faces_the_way_to_its_next_checkpoint():
+    from swc_local.games.roborally.plan import distance_map
+
+    checked = 0
+    for name in ("Extra Crispy", "Lost Bearings", "Death Trap"):
+        board = load_map(name)
+        if board.restart is None:
+            continue
+        fell_from = next(p for p, square in board.squares.items() if square.pit and square.board != "Start A")
+        x, y = board.restart[:2]
+        distances = distance_map(board, board.checkpoints[1])
+        direction = strategy.reboot_direction(board, fell_from, board.start_points[0], 0)
+        dx, dy = strategy.DELTA[direction]
+        assert distances[(x + dx, y + dy)] < distances[(x, y)], (name, direction)
+        checked += 1
+    assert checked

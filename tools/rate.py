@@ -1,0 +1,144 @@
+"""``swc rate``'s games: a bot against its game's calibrated ladder, adaptively, through the
+one match runner (tools/runner.py), and its Elo on the ladder's scale (tools/rating.py).
+
+How the games are chosen (the *adaptive* part): the games come in rounds of
+:data:`ROUND_PAIRS` game pairs (one board, seats swapped).  Before each round the bot's Elo is
+estimated from the games so far and the round plays one pair against the rung directly below
+the estimate and one against the rung directly above it: the opponents whose results tell the
+most (a game against a rung far stronger or weaker is nearly a certain result and says little).
+At either end of the ladder both pairs go to the last rung.
+
+Why a *steering* estimate with a prior: before the first game, and while a bot has won (or lost)
+everything, the maximum-likelihood Elo is undefined or infinite; the choice uses the maximum
+likelihood with one virtual draw against the middle of the ladder added, so it starts in the
+middle and climbs (or falls) a rung or so per round.  The reported Elo has no prior.
+
+Determinism: the rounds' size does not depend on ``--parallel``, the boards and every seat's
+``{seed}`` come from ``--seed``, and a round is chosen only from finished rounds; so with bots
+that are deterministic from their seeds the same ``--seed`` plays the same games and gives the
+same number, at any ``--parallel`` (up to a round's games run at once).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from swc_local.tools import runner
+from swc_local.tools.ladder_table import Ladder
+from swc_local.tools.rating import Rating, Result, rate
+from swc_local.tools.results import GameResult
+from swc_local.tools.tournament.standings import pair_score
+
+ROUND_PAIRS = 2
+BOT = "bot"  # the rated bot's name in the games (the rungs play under their own names)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game of the bot: against ``rung``, in ``seat`` (0 or 1); ``score`` None when the game
+    ended without a result; ``cause``/``reason`` the bot's seat's (a crash, a timeout...)."""
+
+    index: int
+    rung: str
+    seat: int
+    score: float | None
+    cause: str
+    reason: str | None = None
+    replay: str | None = None
+
+
+def steering_elo(ladder: Ladder, played: list[Played]) -> float:
+    """The estimate the next round is chosen from (see the module's notes)."""
+    elos = [rung.elo for rung in ladder.rungs]
+    middle = (min(elos) + max(elos)) / 2
+    results = [Result(middle, 0.5)] + [Result(ladder.elo_of(p.rung), p.score) for p in played if p.score is not None]
+    return rate(results).elo
+
+
+def next_round(ladder: Ladder, played: list[Played]) -> list[str]:
+    """The rungs of the next round's pairs: the one directly below and the one directly above the
+    steering estimate (the same rung twice at an end of the ladder)."""
+    below, above = ladder.neighbours(steering_elo(ladder, played))
+    if below is None or above is None:
+        only = (below or above).rung
+        return [only] * ROUND_PAIRS
+    return [below.rung, above.rung]
+
+
+def board_seed(seed: int, pair: int) -> int:
+    return random.Random(f"swc-rate/{seed}/board/{pair}").getrandbits(31)
+
+
+def player_seed(seed: int, who: str, game: int) -> int:
+    return random.Random(f"swc-rate/{seed}/{who}/{game}").getrandbits(31)
+
+
+@dataclass
+class Session:
+    """One rating run: the settings, the ladder, the games played so far."""
+
+    game: str  # game type
+    command: str | list[str]
+    ladder: Ladder
+    rung_commands: dict[str, list[str]]
+    games: int
+    seed: int
+    parallel: int = 1
+    start_timeout: float = 15.0
+    game_timeout: float = 900.0
+    replays: object = None  # a Path, or None
+    logs: object = None
+
+    def __post_init__(self) -> None:
+        self.played: list[Played] = []
+
+    def rating(self) -> Rating | None:
+        results = [Result(self.ladder.elo_of(p.rung), p.score) for p in self.played if p.score is not None]
+        return rate(results) if results else None
+
+    def specs(self, first_pair: int, rungs: list[str]) -> list[runner.GameSpec]:
+        specs = []
+        for offset, rung in enumerate(rungs):
+            pair = first_pair + offset
+            for seat in (0, 1):
+                index = 2 * pair + seat
+                if index >= self.games:
+                    break
+                players = [(BOT, self.command), (rung, self.rung_commands[rung])]
+                if seat:
+                    players.reverse()
+                seeds = {BOT: player_seed(self.seed, BOT, index), rung: player_seed(self.seed, rung, index)}
+                specs.append(runner.GameSpec(
+                    game=self.game, index=index, seed=board_seed(self.seed, pair), players=players,
+                    replays=self.replays, logs=self.logs, start_timeout=self.start_timeout,
+                    game_timeout=self.game_timeout, seat_seeds=tuple(seeds[name] for name, _ in players)))
+        return specs
+
+    def record(self, result: GameResult) -> Played:
+        names = [seat.name for seat in result.seats]
+        seat = names.index(BOT)
+        mine, theirs = result.seats[seat], result.seats[1 - seat]
+        played = Played(result.index, theirs.name, seat,
+                        pair_score(mine.rank, theirs.rank) if result.ok else None,
+                        mine.cause if result.ok else "NO_RESULT",
+                        mine.reason if result.ok else result.error, result.replay)
+        self.played.append(played)
+        return played
+
+    async def run(self, on_game: Callable[[Played], None] | None = None) -> None:
+        """Play every round (a command that cannot play raises runner.CommandError)."""
+        pair = 0
+        while 2 * pair < self.games:
+            rungs = next_round(self.ladder, self.played)
+            specs = self.specs(pair, rungs)
+            pair += len(rungs)
+
+            def on_result(result: GameResult) -> None:
+                played = self.record(result)
+                if on_game is not None:
+                    on_game(played)
+
+            await runner.play_games(specs, parallel=max(1, min(self.parallel, len(specs))), on_result=on_result)
+            self.played.sort(key=lambda p: p.index)  # the next round sees the same list at any --parallel
