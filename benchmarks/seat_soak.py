@@ -187,6 +187,7 @@ async def play_game(url: str, setup: Setup, seed: int, args, tally: Tally) -> No
 async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str | None = None,
                log=lambda text: None, reduced: bool = False, skip: str | None = None) -> Tally:
     """Every setup ``seeds`` times, ``parallel`` games at once; the tally."""
+    from swc_local.client import ladder
     from swc_local.server.app import Server
     from swc_local.server.config import Settings
     from swc_local.server.reversixt.game import Timing
@@ -194,7 +195,8 @@ async def soak(seeds: int, parallel: int, bound: float, stall: float, only: str 
     args = argparse.Namespace(bound=bound, stall=stall)
     tally = Tally()
     async with trio.open_nursery() as outer:
-        server = await outer.start(Server(Settings(free_ports=True, seed=1, sections={"web": {"port": 0}})).run)
+        server = await outer.start(Server(Settings(free_ports=True, seed=1, sections={"web": {"port": 0}}),
+                                          opponents=ladder).run)  # the tables' bot seats: the reference bots
         server.door("reversixt").settings.timing = Timing(start_delay=0.0, turn_delay=0.0)
         server.door("web").context.tables.limits.max_tables = max(16, 2 * parallel)
         url = server.door("web").url

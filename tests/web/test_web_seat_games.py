@@ -60,17 +60,18 @@ def test_a_person_plays_a_whole_game_by_pointing_against_the_reference_bot(viewe
     assert "RULE_VIOLATION" not in {cause for _, cause, _ in shown}
 
 
-def test_the_start_page_offers_the_bots_strengths_where_it_has_them(viewer, browser):
+def test_the_start_page_offers_the_ladders_rungs_of_the_chosen_game(viewer, browser):
     from selenium.webdriver.support.ui import Select
 
     browser.get(viewer.url + "/")
     browser.find_element(By.CSS_SELECTOR, "#play-table summary").click()
     wait_page(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#table-game option"))
     Select(browser.find_element(By.ID, "table-game")).select_by_value("swc_2019_piranhas")
-    assert not browser.find_element(By.ID, "strength-1").is_displayed()  # its bot plays one way
+    rungs = ["random", "greedy", "search-short", "search-long"]  # every XML season has a strategy module
+    assert [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "strength-1")).options] == rungs
     Select(browser.find_element(By.ID, "table-game")).select_by_value("swc_2027_blokus")
     strength = Select(browser.find_element(By.ID, "strength-1"))
-    assert [o.get_attribute("value") for o in strength.options] == ["random", "greedy"]
+    assert [o.get_attribute("value") for o in strength.options] == rungs
     assert not browser.find_element(By.ID, "strength-0").is_displayed()  # the first seat is the person's
     strength.select_by_value("greedy")
     tables = viewer.server.door("web").context.tables
