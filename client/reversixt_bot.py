@@ -14,8 +14,11 @@ Conformance notes (the search rungs and the REQUEST's limits, spec reversixt.md 
 
 * The time in a REQUEST (the player's account in ms; 0: no limit) is the search's time guard:
   the search stops at 80 % of the account less 150 ms for the wire (at most
-  :data:`GUARD_SECONDS`, client/ladder.py's), so a slow machine loses depth, never the game.  Without a limit only the
-  node budget bounds a move.
+  :data:`GUARD_SECONDS`, client/ladder.py's), so a slow machine loses depth, never the game.
+  Without a limit (the reference's default, and every ``swc match`` without ``--time``) the
+  guard is :data:`GUARD_SECONDS` all the same: a game with no clock still waits on the bot, and
+  on a loaded machine a 4-player search once took 1.98 s a move with only the node budget to
+  stop it.
 * The depth byte caps the search's depth in plies (every player's move is one) when it is 2 or
   more.  A depth of 1 is what every server sends when it was started without ``-d`` (the
   reference never enforces it), so 1 (and 0) leave the depth to the budget: a search rung capped
@@ -157,9 +160,10 @@ class ClientGame:
 
     def _search(self) -> tuple[int, int, int]:
         """The search rungs' move within the rung's node budget, the REQUEST's time as the guard
-        and its depth (2 or more) as the cap (the module docstring's conformance notes)."""
+        (:data:`GUARD_SECONDS` without one) and its depth (2 or more) as the cap (the module
+        docstring's conformance notes)."""
         budget = getattr(search_strategy, BUDGETS[self.strategy])
-        guard = None
+        guard = GUARD_SECONDS
         if self.time_ms > 0:
             guard = max(0.01, min(GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
         max_depth = self.depth if self.depth >= 2 else 64
