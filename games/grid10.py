@@ -62,6 +62,10 @@ _RINGS = [
     for c in range(SIZE * SIZE)
 ]
 """``_RINGS[field][k - 1]``: the fields at king distance k from ``field``."""
+_HIGH_BITS = [(1 << k, sum(mask for i, mask in enumerate(_HIGH) if i >> k & 1)) for k in range(4)]
+_LOW_BITS = [(1 << k, sum(mask for i, mask in enumerate(_LOW) if i >> k & 1)) for k in range(4)]
+"""The fields whose ``c // 10`` (``c % 10``) has bit k set: the sum of the fish's rows (columns)
+in four popcounts instead of ten (the search's evaluation asks it at every position)."""
 LEAST_SPREAD = [0] + [n - 1 if n <= 9 else 8 + 2 * (n - 9) if n <= 25 else 40 + 3 * (n - 25) for n in range(1, 101)]
 """The least :func:`spread` n fish can have: packed in rings of 1, 8, 16 ... fields."""
 
@@ -77,8 +81,8 @@ def centre(own: int) -> int:
     """The field nearest to the centre of mass of ``own``'s fish (``own`` not empty).  Symmetric
     in the two coordinates, so it serves both numberings."""
     n = own.bit_count()
-    high = round(sum(i * (own & mask).bit_count() for i, mask in enumerate(_HIGH)) / n)
-    low = round(sum(i * (own & mask).bit_count() for i, mask in enumerate(_LOW)) / n)
+    high = round(sum(weight * (own & mask).bit_count() for weight, mask in _HIGH_BITS) / n)
+    low = round(sum(weight * (own & mask).bit_count() for weight, mask in _LOW_BITS) / n)
     return high * SIZE + low
 
 

@@ -20,8 +20,14 @@ At the end: WIN for a won game plus the difference of the heaviest swarms, 0 a t
 counts here and not in 2019: a team that joins a light swarm loses to a heavier one (§4 rule 1),
 so fish in hand are worth keeping and the other team's heavy fish worth eating.
 
-Move ordering: by how much closer to the mover's centre of mass (rounded to a field) a fish lands, captures first
-(by the weight eaten).
+Move ordering: by how much closer to the mover's centre of mass (rounded to a field) the fish
+lands, a capture half a field closer per unit of weight it eats.  **A width, by choice:** the
+search looks only at the :data:`WIDTH` best moves by that order and at every capture, at every
+node (the root included).  Why: a team has 40 to 70 moves, most of them a fish swimming away
+from its swarm; at full width search-long reached depth 3, rarely 4, and search-short depth 2 to
+3, so one ply parted the two rungs and the team moving last won most games whichever rung it
+was.  The moves left out swim away from the centre without eating: a strong player rarely
+prefers one, and the end (a swarm joined, a fish eaten from the other's) is among those kept.
 """
 
 from __future__ import annotations
@@ -32,13 +38,18 @@ from swc_local.games.piranhas_2026.rules import (
 )
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 1_500
-LONG_NODES = 20_000
-"""The budgets: at most about 0.08 s and 0.8 s of CPU a move (some 30,000 positions per CPU
-second, measured over positions of seeded games on the shared 2-CPU machine).  Far apart on
-purpose, and not yet enough: search-long won 4 of 7 games against search-short at 3,000 and
-15,000, and 4 of 7 here too; every game ran to the round limit, and the team moving second
-(the last mover before it) won 6 of those 7.  The evaluation still needs work to part the two rungs."""
+SHORT_NODES = 500
+LONG_NODES = 15_000
+"""The budgets: about 0.01 s and 0.3 s of CPU a move (some 50,000 positions per CPU second over
+positions of seeded games), which the loaded shared 2-CPU machine (load 7) stretches to 0.05 s
+and about 1 s.  Thirty times apart: search-short reaches depth 2 or 3, search-long 4 or 5 (over
+13 positions of two seeded search games; at full width and 1,500 against 15,000 it was 2 against
+3 or 4, and search-long won only 4 of 7 games)."""
+GUARD_SECONDS = 1.0
+"""The time guard (client/ladder.py's is 1.6 s): a move is back within about a second at a load
+of 7 on 2 CPUs, where 20,000 positions took up to 2.3 s."""
+WIDTH = 12
+"""The moves searched at a node besides the captures (the module docstring)."""
 
 Position = tuple  # (one, two, squids, medium, large, turn, first_union)
 
@@ -113,34 +124,69 @@ def _generate(own: int, opp: int, squids: int, first_only: bool = False) -> list
     return out
 
 
-def _connected(own: int) -> bool:
-    return own != 0 and flood(own & -own, own) == own
-
-
 def _weight(group: int, medium: int, large: int) -> int:
     return group.bit_count() + (group & medium).bit_count() + 2 * (group & large).bit_count()
 
 
+_TEAMS: dict[tuple[int, int, int], tuple[float, bool, int, tuple]] = {}
+_TEAMS_MAX = 1 << 16
+
+
+def _team(own: int, medium: int, large: int) -> tuple[float, bool, int, tuple]:
+    """What the search asks of one team's fish, computed once per (fish, their weights):
+    (its term of the evaluation, connected, heaviest swarm (-1 without fish), the king distances
+    from its centre of mass).  Why one cache for all four: a move changes one team's fish (two
+    on a capture), the other's answer is a hit, and the flood fill that finds the swarms gives
+    connectedness for the end test and ``first_union`` as well (a third of the search's time
+    went to flooding the same fish again for each question)."""
+    key = (own, medium & own, large & own)
+    known = _TEAMS.get(key)
+    if known is not None:
+        return known
+    groups = swarms(own)
+    heaviest = max((_weight(g, medium, large) for g in groups), default=-1)
+    king = KING[centre(own)] if own else KING[0]
+    shape = (-(spread(own) - LEAST_SPREAD[own.bit_count()]) + 1.5 * max(heaviest, 0)
+             + _weight(own, medium, large) - 3 * (len(groups) - 1))
+    if len(_TEAMS) >= _TEAMS_MAX:
+        _TEAMS.clear()
+    result = _TEAMS[key] = (shape, len(groups) == 1, heaviest, king)
+    return result
+
+
+def _connected(own: int, medium: int, large: int) -> bool:
+    """A team is connected when all its fish form one swarm (none: not connected)."""
+    return _team(own, medium, large)[1]
+
+
 def _heaviest(own: int, medium: int, large: int) -> int:
     """``greatestSwarmSize``: -1 without fish."""
-    return max((_weight(g, medium, large) for g in swarms(own)), default=-1)
+    return _team(own, medium, large)[2]
+
+
+_LAST_OVER: list = [None, False]
+"""The last position :func:`over` answered (held, so ``is`` cannot match a new tuple): the
+search asks it for a position and then its ``moves`` ask again."""
 
 
 def over(p: Position) -> bool:
-    one, two, squids, _, _, turn, _ = p
-    if turn % 2 == 0 and (_connected(one) or _connected(two)):
-        return True
-    if turn >= TURN_LIMIT:
-        return True
-    own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    return not _generate(own, opp, squids, True)
+    if p is _LAST_OVER[0]:
+        return _LAST_OVER[1]
+    one, two, squids, medium, large, turn, _ = p
+    if turn >= TURN_LIMIT or (turn % 2 == 0 and (_connected(one, medium, large) or _connected(two, medium, large))):
+        result = True
+    else:
+        own, opp = (one, two) if turn % 2 == 0 else (two, one)
+        result = not _generate(own, opp, squids, True)
+    _LAST_OVER[0], _LAST_OVER[1] = p, result
+    return result
 
 
 def _winner(p: Position) -> int | None:
     """``current_winner`` of the rules on the bitboards (call at an end)."""
     one, two, squids, medium, large, turn, first_union = p
     heavy_one, heavy_two = _heaviest(one, medium, large), _heaviest(two, medium, large)
-    if _connected(one) or _connected(two):
+    if _connected(one, medium, large) or _connected(two, medium, large):
         if heavy_one != heavy_two:
             return ONE if heavy_one > heavy_two else TWO
         return first_union
@@ -152,23 +198,43 @@ def _winner(p: Position) -> int | None:
     return None
 
 
-def moves(p: Position) -> list[Move]:
+def ordered(p: Position) -> list[tuple[Move, bool]]:
+    """Every legal move of the team on turn as (move, eats a fish), best first by the move
+    ordering (the module docstring); empty only when ``over``."""
     if over(p):
         return []
     one, two, squids, medium, large, turn, _ = p
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    found = _generate(own, opp, squids)
-    king = KING[centre(own)]
+    king = _team(own, medium, large)[3]
+    fish, blocked = own | opp, own | squids
+    keyed = []
+    append = keyed.append
+    rest = own
+    while rest:  # _generate's loop, with each move's ordering key (twice the gain: integers sort faster)
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        here = king[c]
+        for line, forward, backward in STEPS[c]:
+            dist = (fish & line).bit_count()
+            for step in (forward[dist], backward[dist]):
+                if step is not None and not step[0] & opp:
+                    target = step[1]
+                    if target & blocked:
+                        continue
+                    key = 2 * (king[target.bit_length() - 1] - here)
+                    capture = target & opp != 0
+                    if capture:
+                        key -= 1 + (target & medium != 0) + 2 * (target & large != 0)
+                    append((key, len(keyed), step[2], capture))
+    keyed.sort()
+    return [(entry[2], entry[3]) for entry in keyed]
 
-    def gain(entry) -> float:
-        _, start, target = entry
-        closer = king[target.bit_length() - 1] - king[start]
-        if target & opp:
-            closer -= 0.5 * (1 + (target & medium != 0) + 2 * (target & large != 0))
-        return closer
 
-    found.sort(key=gain)
-    return [entry[0] for entry in found]
+def moves(p: Position) -> list[Move]:
+    """The :data:`WIDTH` best moves by the ordering and every capture (the module docstring)."""
+    found = ordered(p)
+    return [move for index, (move, capture) in enumerate(found) if index < WIDTH or capture]
 
 
 def play(p: Position, move: Move) -> Position:
@@ -191,29 +257,8 @@ def play(p: Position, move: Move) -> Position:
     else:
         one, two = one & ~target, two ^ moved
     if first_union is None:
-        first_union = ONE if _connected(one) else TWO if _connected(two) else None
+        first_union = ONE if _connected(one, medium, large) else TWO if _connected(two, medium, large) else None
     return (one, two, squids, medium, large, turn + 1, first_union)
-
-
-_SHAPES: dict[tuple[int, int, int], float] = {}
-_SHAPES_MAX = 1 << 16
-
-
-def _shape(own: int, medium: int, large: int) -> float:
-    """A team's own term of the evaluation, kept per (fish, their weights): the team that did not
-    move last keeps its fish, and iterative deepening visits the same positions again."""
-    key = (own, medium & own, large & own)
-    known = _SHAPES.get(key)
-    if known is not None:
-        return known
-    groups = swarms(own)
-    heaviest = max((_weight(g, medium, large) for g in groups), default=0)
-    total = _weight(own, medium, large)
-    if len(_SHAPES) >= _SHAPES_MAX:
-        _SHAPES.clear()
-    result = _SHAPES[key] = (-(spread(own) - LEAST_SPREAD[own.bit_count()]) + 1.5 * heaviest + total
-                             - 3 * (len(groups) - 1))
-    return result
 
 
 def value(p: Position, seat_: int) -> float:
@@ -224,5 +269,5 @@ def value(p: Position, seat_: int) -> float:
             return 0.0
         margin = abs(_heaviest(one, medium, large) - _heaviest(two, medium, large))
         return WIN + margin if winner == seat_ else -WIN - margin
-    score = _shape(one, medium, large) - _shape(two, medium, large)
+    score = _team(one, medium, large)[0] - _team(two, medium, large)[0]
     return score if seat_ == ONE else -score

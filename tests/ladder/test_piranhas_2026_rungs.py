@@ -9,6 +9,7 @@ import pytest
 
 from swc_local.client import ladder
 from swc_local.games import registry
+from swc_local.games.piranhas_2026.rules import TEAM_OF
 from tests.ladder.ladder_games import PAIRS, play, random_walk, reduce_budgets, search_short_against_random
 
 GAME = "piranhas_2026"
@@ -46,7 +47,7 @@ def test_play_walks_the_referees_positions(seed):
         assert strategy.over(position) == (outcome is not None)
         if outcome is None:
             assert strategy.seat(position) == game.current_seat
-            assert sorted(map(str, strategy.moves(position))) == sorted(map(str, plugin.legal_moves(game)))
+            assert sorted(str(move) for move, _ in strategy.ordered(position)) == sorted(map(str, plugin.legal_moves(game)))
     for seat in (0, 1):
         value = strategy.value(position, seat)
         assert value == 0 if outcome.winner is None else (value >= 1e6) == (outcome.winner == seat)
@@ -58,3 +59,21 @@ async def test_search_short_plays_a_real_game_through_swc_match():
     ours = record.seat_of("player1")
     assert (ours.cause, record.seat_of("player2").cause) == ("REGULAR", "REGULAR")
     assert ours.rank == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_search_looks_at_the_best_moves_by_the_ordering_and_every_capture(seed):
+    strategy = registry.entry(GAME).strategy
+    widths = []
+    for game, position in random_walk(GAME, seed):
+        found = strategy.ordered(position)
+        chosen = strategy.moves(position)
+        best, rest = found[:strategy.WIDTH], found[strategy.WIDTH:]
+        assert chosen == [move for move, _ in best] + [move for move, capture in rest if capture]
+        state = game.position
+        for move, capture in found:  # "eats a fish": the target holds one of the other team's
+            distance = state.distance(move.x, move.y, move.direction)
+            target = state.at(move.x + distance * move.direction.dx, move.y + distance * move.direction.dy)
+            assert capture == (TEAM_OF[target] == 1 - state.team_to_move)
+        widths.append(len(found))
+    assert max(widths) > strategy.WIDTH  # the cap was exercised
