@@ -23,7 +23,7 @@ so fish in hand are worth keeping and the other team's heavy fish worth eating.
 Move ordering: by how much closer to the mover's centre of mass (rounded to a field) the fish
 lands, a capture half a field closer per unit of weight it eats.  **A width, by choice:** the
 search looks only at the :data:`WIDTH` best moves by that order and at every capture, at every
-node (the root included).  Why: a team has 40 to 70 moves, most of them a fish swimming away
+node (the root included; the greedy rung chooses among the same).  Why: a team has 40 to 70 moves, most of them a fish swimming away
 from its swarm; at full width search-long reached depth 3, rarely 4, and search-short depth 2 to
 3, so one ply parted the two rungs and the team moving last won most games whichever rung it
 was.  The moves left out swim away from the centre without eating: a strong player rarely
@@ -43,11 +43,14 @@ LONG_NODES = 15_000
 """The budgets: about 0.01 s and 0.3 s of CPU a move (some 50,000 positions per CPU second over
 positions of seeded games), which the loaded shared 2-CPU machine (load 7) stretches to 0.05 s
 and about 1 s.  Thirty times apart: search-short reaches depth 2 or 3, search-long 4 or 5 (over
-13 positions of two seeded search games; at full width and 1,500 against 15,000 it was 2 against
-3 or 4, and search-long won only 4 of 7 games)."""
+13 positions of two seeded search games).  At full width with 1,500 and 20,000 it was 2 against
+3 or 4; search-long then won 24 of 32 games against search-short (two series of 16, seats
+swapped), 4 of 7 in an earlier one, its moves cut short by the 1.6 s guard 64 times in one
+series at load 7."""
 GUARD_SECONDS = 1.0
-"""The time guard (client/ladder.py's is 1.6 s): a move is back within about a second at a load
-of 7 on 2 CPUs, where 20,000 positions took up to 2.3 s."""
+"""The time guard (client/ladder.py's is 1.6 s; Hive's and both Hase und Igel seasons' are 1.0 s as
+well): at a load of 7 on 2 CPUs search-long's 15,000 positions took 0.5 to 1 s a move, and
+20,000 at the 1.6 s guard took 1.2 s on average and up to 2.3 s."""
 WIDTH = 12
 """The moves searched at a node besides the captures (the module docstring)."""
 
