@@ -23,16 +23,18 @@ so fish in hand are worth keeping and the other team's heavy fish worth eating.
 Move ordering: by how much closer to the mover's centre of mass (rounded to a field) the fish
 lands, a capture half a field closer per unit of weight it eats.  **A width, by choice:** the
 search looks only at the :data:`WIDTH` best moves by that order and at every capture, at every
-node (the root included; the greedy rung chooses among the same).  Why: a team has 40 to 70 moves, most of them a fish swimming away
-from its swarm; at full width search-long reached depth 3, rarely 4, and search-short depth 2 to
-3, so one ply parted the two rungs and the team moving last won most games whichever rung it
-was.  The moves left out swim away from the centre without eating: a strong player rarely
-prefers one, and the end (a swarm joined, a fish eaten from the other's) is among those kept.
+node (the root included; the greedy rung chooses among the same).  Why: a team has 40 to 70
+moves, most of them a fish swimming away from its swarm; at full width search-long reached
+depth 3, rarely 4, and search-short depth 2 to 3, so one ply parted the two rungs and the team
+moving last won most games whichever rung it was.  The moves left out swim away from the centre
+without eating: a strong player rarely prefers one, and the end (a swarm joined, a fish eaten
+from the other's) is among those kept.  Measured with the width: search-long beat search-short
+15-1 in the calibration (docs/games/piranhas_2026.md).
 """
 
 from __future__ import annotations
 
-from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, flood, spread, swarms
+from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, spread, swarms
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, LINES, ONE, ONE_L, ONE_M, RAYS, SIZE, SQUID, TURN_LIMIT, TWO, TWO_L, TWO_M, TEAM_OF, Move,
 )
@@ -107,24 +109,20 @@ def seat(p: Position) -> int:
     return p[5] & 1
 
 
-def _generate(own: int, opp: int, squids: int, first_only: bool = False) -> list[tuple[Move, int, int]]:
-    """(move, start field, target bit) of every legal move of the team with fish ``own``."""
+def _can_move(own: int, opp: int, squids: int) -> bool:
+    """Whether the team with fish ``own`` has a legal move (the end test; :func:`ordered`
+    generates them all)."""
     fish, blocked = own | opp, own | squids
-    out = []
-    append = out.append
     rest = own
     while rest:
         low = rest & -rest
         rest ^= low
-        c = low.bit_length() - 1
-        for line, forward, backward in STEPS[c]:
+        for line, forward, backward in STEPS[low.bit_length() - 1]:
             dist = (fish & line).bit_count()
             for step in (forward[dist], backward[dist]):
                 if step is not None and not step[0] & opp and not step[1] & blocked:
-                    append((step[2], c, step[1]))
-                    if first_only:
-                        return out
-    return out
+                    return True
+    return False
 
 
 def _weight(group: int, medium: int, large: int) -> int:
@@ -140,8 +138,8 @@ def _team(own: int, medium: int, large: int) -> tuple[float, bool, int, tuple]:
     (its term of the evaluation, connected, heaviest swarm (-1 without fish), the king distances
     from its centre of mass).  Why one cache for all four: a move changes one team's fish (two
     on a capture), the other's answer is a hit, and the flood fill that finds the swarms gives
-    connectedness for the end test and ``first_union`` as well (a third of the search's time
-    went to flooding the same fish again for each question)."""
+    connectedness for the end test and ``first_union`` as well (flooding the same fish again for
+    each question took a sixth of the search's time)."""
     key = (own, medium & own, large & own)
     known = _TEAMS.get(key)
     if known is not None:
@@ -176,11 +174,11 @@ def over(p: Position) -> bool:
     if p is _LAST_OVER[0]:
         return _LAST_OVER[1]
     one, two, squids, medium, large, turn, _ = p
-    if turn >= TURN_LIMIT or (turn % 2 == 0 and (_connected(one, medium, large) or _connected(two, medium, large))):
+    if turn >= TURN_LIMIT or turn % 2 == 0 and (_connected(one, medium, large) or _connected(two, medium, large)):
         result = True
     else:
         own, opp = (one, two) if turn % 2 == 0 else (two, one)
-        result = not _generate(own, opp, squids, True)
+        result = not _can_move(own, opp, squids)
     _LAST_OVER[0], _LAST_OVER[1] = p, result
     return result
 
@@ -194,7 +192,7 @@ def _winner(p: Position) -> int | None:
             return ONE if heavy_one > heavy_two else TWO
         return first_union
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    if not _generate(own, opp, squids, True):
+    if not _can_move(own, opp, squids):
         return 1 - (turn & 1)
     if heavy_one != heavy_two:
         return ONE if heavy_one > heavy_two else TWO
@@ -213,7 +211,7 @@ def ordered(p: Position) -> list[tuple[Move, bool]]:
     keyed = []
     append = keyed.append
     rest = own
-    while rest:  # _generate's loop, with each move's ordering key (twice the gain: integers sort faster)
+    while rest:  # _can_move's loop, with each move's ordering key (twice the gain: integers sort faster)
         low = rest & -rest
         rest ^= low
         c = low.bit_length() - 1

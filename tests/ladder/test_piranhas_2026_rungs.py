@@ -47,7 +47,8 @@ def test_play_walks_the_referees_positions(seed):
         assert strategy.over(position) == (outcome is not None)
         if outcome is None:
             assert strategy.seat(position) == game.current_seat
-            assert sorted(str(move) for move, _ in strategy.ordered(position)) == sorted(map(str, plugin.legal_moves(game)))
+            ordered = [str(move) for move, _ in strategy.ordered(position)]
+            assert sorted(ordered) == sorted(map(str, plugin.legal_moves(game)))
     for seat in (0, 1):
         value = strategy.value(position, seat)
         assert value == 0 if outcome.winner is None else (value >= 1e6) == (outcome.winner == seat)
