@@ -16,9 +16,10 @@ Move ordering: moves that end next to the opponent's bee first, then moves away 
 bee, placing last (the official list puts placing first; alpha-beta cuts more after attacks).
 
 Fast paths: ``play`` copies the position (a list of small stacks) and makes the move without the
-referee's validation (:func:`_make`), because every move comes from the rules' own
-``legal_moves``; tests/ladder/test_hive_rungs.py checks the result against the referee's
-``push`` on every move of whole games.
+referee's validation (:func:`_make`), because every move comes from the rules' own generator
+(:func:`legal_moves`: ``Position._drag_moves`` told the pinned pieces, instead of testing the
+swarm per piece); tests/ladder/test_rungs.py checks the result against the referee's ``push``,
+and tests/ladder/test_hive_rungs.py the moves against the referee's ``legal_moves``.
 """
 
 from __future__ import annotations
