@@ -21,17 +21,15 @@ data). The page's script reads only that JSON and puts every name into the page 
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
-from importlib import resources
 
 import trio
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from .answers import SECURITY_HEADERS, context_of, error_answer, json_answer
+from .answers import SECURITY_HEADERS, context_of, error_answer, json_answer, static_answer, static_file
 
 log = logging.getLogger("swc.web")
 
@@ -40,24 +38,14 @@ ASSETS = {"tournament.js": "text/javascript; charset=utf-8"}
 PAGE = "tournament.html"
 
 
-@functools.cache
-def _assets() -> dict[str, bytes]:
-    """Read from the package once, on the first request that needs them."""
-    folder = resources.files(__package__) / "static"
-    return {name: (folder / name).read_bytes() for name in (*ASSETS, PAGE)}
-
-
 async def page(request: Request) -> Response:
     if request.path_params["tid"] not in context_of(request).tournaments:
         return Response("no such tournament", status_code=404, media_type="text/plain")
-    return Response(_assets()[PAGE], media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+    return Response(static_file(PAGE), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
 
 async def asset(request: Request) -> Response:
-    name = request.path_params["name"]
-    if name not in ASSETS:
-        return Response("not found", status_code=404, media_type="text/plain")
-    return Response(_assets()[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+    return static_answer(request.path_params["name"], ASSETS)
 
 
 async def listing(request: Request) -> Response:

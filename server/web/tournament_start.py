@@ -19,17 +19,17 @@ into the page as text.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-from importlib import resources
 
 import trio
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from .answers import SECURITY_HEADERS, context_of, error_answer, json_answer, peer_of, same_origin
+from .answers import (
+    SECURITY_HEADERS, context_of, error_answer, json_answer, peer_of, same_origin, static_answer, static_file,
+)
 
 log = logging.getLogger("swc.web")
 
@@ -37,13 +37,6 @@ MAX_BODY = 1 << 16
 ASSETS = {"tournament_new.js": "text/javascript; charset=utf-8"}
 PAGE = "tournament_new.html"
 NO_STARTER = "starting a tournament needs swc view --leagues DIR"
-
-
-@functools.cache
-def _assets() -> dict[str, bytes]:
-    """Read from the package once, on the first request that needs them."""
-    folder = resources.files(__package__) / "static"
-    return {name: (folder / name).read_bytes() for name in (*ASSETS, PAGE)}
 
 
 def _refuse(request: Request, message: str, status: int) -> Response:
@@ -56,14 +49,11 @@ async def page(request: Request) -> Response:
     if context_of(request).tournament_starter is None:
         return Response("starting a tournament from the page needs swc view --leagues DIR", status_code=404,
                         media_type="text/plain")
-    return Response(_assets()[PAGE], media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
+    return Response(static_file(PAGE), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
 
 async def asset(request: Request) -> Response:
-    name = request.path_params["name"]
-    if name not in ASSETS:
-        return Response("not found", status_code=404, media_type="text/plain")
-    return Response(_assets()[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+    return static_answer(request.path_params["name"], ASSETS)
 
 
 async def options(request: Request) -> Response:
