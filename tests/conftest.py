@@ -73,6 +73,7 @@ SLOW_MODULES = {
     "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
     "test_tournament_league_play.py",  # a whole contest of 8 reference bots (96 games), resume, Dask
     "test_tournament_league_page.py",  # the contest's run page and starting a league, in Chromium
+    "test_archive_rating_browser.py",  # an archive rated from the page in Chromium (two real games)
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)

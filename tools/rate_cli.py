@@ -65,10 +65,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _session(args: argparse.Namespace):
-    from swc_local.client import ladder as rungs_of
     from swc_local.games import registry
-    from swc_local.tools import ladder_table
-    from swc_local.tools.rate import Session
+    from swc_local.tools.rate import NotRatable, Session, calibrated_ladder
     from swc_local.tools.runner import check_command
 
     entry = registry.entry(args.game)
@@ -86,19 +84,10 @@ def _session(args: argparse.Namespace):
     if args.ladder is not None and not args.ladder.is_file():
         raise UsageError(f"--ladder {args.ladder}: no such file")
     try:
-        found = ladder_table.load(entry.game_type, args.ladder or ladder_table.DEFAULT_FILE)
-    except ladder_table.LadderError as error:
+        found, commands = calibrated_ladder(entry, args.ladder)
+    except NotRatable as error:
         raise UsageError(str(error)) from None
-    if found is None:
-        raise UsageError(f"the ladder of {entry.title or entry.name} is not calibrated yet, so there is no scale to rate on "
-                         f"(python -m benchmarks.ladder --game {args.game} calibrates it)")
-    offered = rungs_of.rungs(entry)
-    missing = [rung.rung for rung in found.rungs if rung.rung not in offered]
-    if missing:
-        raise UsageError(f"the ladder table names {', '.join(missing)}, which {entry.name} does not offer "
-                         f"({', '.join(offered)})")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    commands = {rung.rung: rungs_of.command(entry, rung.rung) for rung in found.rungs}
     return Session(entry.game_type, args.bot, found, commands, args.games, seed, args.parallel,
                    args.start_timeout, args.game_timeout, args.replays, args.logs)
 
