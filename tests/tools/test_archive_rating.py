@@ -212,3 +212,17 @@ async def test_an_archive_that_cannot_play_fails_with_the_cause_named(nursery, t
     games.fail = None
     status, again = await rate(url, aid, games=2)  # a failed rating may be started again
     assert status == 202
+
+
+async def test_a_real_archive_that_crashes_fails_its_rating_with_its_own_words(nursery, tmp_path):
+    from tests.archives import pack
+
+    url = await viewer(nursery, tmp_path)
+    crash = pack(tmp_path / "crash.zip", {"start.sh": ("#!/bin/sh\necho '<b>no board for me</b>' >&2\nexit 3\n", 0o755)})
+    status, body = await http(f"{url}/api/archives", crash.read_bytes(), {"X-Passphrase": PASSWORD, "X-File-Name": "crash.zip"},
+                              "POST")
+    assert status == 200
+    assert (await rate(url, body["id"], games=2))[0] == 202
+    failed = await state_when(url, body["id"], lambda s: s["status"] == "failed")
+    assert failed["error"].startswith("bot's command cannot play (it crashed before joining in each of its first 2 games): "
+                                      "exited with code 3 before it joined; last output: <b>no board for me</b>")
