@@ -4,13 +4,15 @@
 
     swc rate "python my_bot.py --host {host} --port {port} --reservation {reservation}" --game penguins
         [--games 40] [--seed S] [--parallel K] [--json] [--replays DIR] [--logs DIR] [--ladder FILE]
+        [--sandbox [bot] | --no-sandbox] [--memory-limit MB] [--process-limit N] [--cpu-limit SECONDS]
 
 The bot plays game pairs (one board, seats swapped) against the ladder's rungs, chosen round by
 round near its current estimate (tools/rate.py), through the match runner; then the Elo with its
 95 % interval and the rungs directly below and above it are printed (``--json``: one JSON object
 on standard output).  Progress goes to standard error: a rich progress bar on a terminal, one
 line per game elsewhere.  A game the bot lost other than by the rules (it crashed, hung, never
-joined, broke a rule) is listed with its cause.
+joined, broke a rule) is listed with its cause.  A client archive plays sandboxed unless
+``--no-sandbox``, as in ``swc match`` (the same flags and limits: tools/sandbox_flags.py).
 
 Every error is one line naming the value and what is accepted, exit status 2: an unknown game, a
 game whose ladder is not calibrated yet, an odd ``--games``, a command that cannot start (also
@@ -28,6 +30,7 @@ import secrets
 from pathlib import Path
 
 from swc_local.server.cli import usage_error
+from swc_local.tools.sandbox_flags import add_sandbox_flags
 
 PROG = "swc rate"
 DEFAULT_GAMES = 40
@@ -47,6 +50,7 @@ def add_commands(commands) -> None:
     parser.add_argument("--ladder", type=Path, help="the ladder's Elo table to rate against (default: the calibrated one)")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
+    add_sandbox_flags(parser)
     parser.set_defaults(run=main)
 
 
@@ -89,7 +93,25 @@ def _session(args: argparse.Namespace):
         raise UsageError(str(error)) from None
     seed = args.seed if args.seed is not None else secrets.randbits(31)
     return Session(entry.game_type, args.bot, found, commands, args.games, seed, args.parallel,
-                   args.start_timeout, args.game_timeout, args.replays, args.logs)
+                   args.start_timeout, args.game_timeout, args.replays, args.logs, _sandboxed(args))
+
+
+def _sandboxed(args: argparse.Namespace) -> dict:
+    """The bot's sandbox as ``swc match`` chooses it (an archive sandboxed unless --no-sandbox)."""
+    from swc_local.tools.rate import BOT
+    from swc_local.tools.sandbox_flags import chosen, limits_of, sandbox_choice, sandbox_problem
+
+    try:
+        choice = sandbox_choice(args, [BOT])
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if not chosen(choice, BOT, args.bot):
+        return {}
+    limits = limits_of(args)
+    problem = sandbox_problem(limits, [args.bot])
+    if problem:
+        raise UsageError(problem)
+    return {BOT: limits}
 
 
 def _play(session, args: argparse.Namespace) -> int:

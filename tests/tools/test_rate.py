@@ -248,3 +248,34 @@ def test_a_bot_above_the_top_rung_is_said_to_be_beyond_the_ladder():
     found = report_json(session)
     assert found["elo"] is None and found["one_sided"] == "won every game" and found["high"] is None
     assert found["below"]["rung"] == "search-long" and found["above"] is None
+
+
+# -- the sandbox ------------------------------------------------------------------------------
+
+
+def test_an_archive_is_rated_sandboxed_unless_no_sandbox_as_in_swc_match(tmp_path, monkeypatch, capsys):
+    from swc_local.server.cli import new_parser
+    from swc_local.tools import rate_cli
+    from swc_local.tools.rate import BOT as RATED
+    from swc_local.tools.sandbox import Limits
+    from tests.archives import reference_bot_zip
+
+    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(tmp_path / "cache"))
+    table = tmp_path / "elo.json"
+    ladder_table.save(LADDER, table)
+    team = str(reference_bot_zip(tmp_path / "team.zip", "swc_2023_penguins"))
+    parser, commands = new_parser()
+    rate_cli.add_commands(commands)
+
+    def session(*flags: str):
+        return rate_cli._session(parser.parse_args(["rate", *flags, "--game", "penguins", "--ladder", str(table)]))
+
+    assert session(team).sandboxed == {RATED: Limits()}
+    assert session(team, "--memory-limit", "512").sandboxed == {RATED: Limits(memory_mb=512)}
+    assert session(team, "--no-sandbox").sandboxed == {}
+    assert session(BOT).sandboxed == {} and session(BOT, "--sandbox").sandboxed == {RATED: Limits()}
+    assert session(team).specs(0, ["random"])[0].sandboxed == {RATED: Limits()}
+    assert "--sandbox other: no such player (bot)" in one_line_error(capsys, team, "--sandbox", "other", "--game", "penguins",
+                                                                      "--ladder", str(table))
+    assert "give --sandbox or --no-sandbox, not both" in one_line_error(capsys, team, "--sandbox", "--no-sandbox",
+                                                                        "--game", "penguins", "--ladder", str(table))
