@@ -279,3 +279,29 @@ def test_an_archive_is_rated_sandboxed_unless_no_sandbox_as_in_swc_match(tmp_pat
                                                                       "--ladder", str(table))
     assert "give --sandbox or --no-sandbox, not both" in one_line_error(capsys, team, "--sandbox", "--no-sandbox",
                                                                         "--game", "penguins", "--ladder", str(table))
+
+
+def test_a_bot_that_lost_every_game_is_placed_by_the_rungs_it_met_not_below_random():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    session = session_with(played("greedy", 0.0, 2) + [Played(2, "search-short", 0, 0.0, "REGULAR")])
+    text = report_text(session)
+    assert "Elo at most +" in text and "lost every game" in text
+    assert "the rung above: greedy (+300, 95 %: +250 .. +350)\n" in text
+    assert "the rung below: random (0, the scale's anchor), not met yet: more games tell" in text
+    assert "below the ladder's lowest rung" not in text
+    found = report_json(session)
+    assert (found["below"]["rung"], found["above"]["rung"], found["not_met"]) == ("random", "greedy", "random")
+    lowest = report_text(session_with(played("random", 0.0, 4)))
+    assert "the rung above: random" in lowest and "below the ladder's lowest rung" in lowest
+
+
+def test_a_bot_that_won_every_game_short_of_the_top_names_the_next_rung_as_not_met():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    session = session_with(played("greedy", 1.0, 2))
+    text = report_text(session)
+    assert "the rung below: greedy (+300, 95 %: +250 .. +350)\n" in text
+    assert "the rung above: search-short (+500, 95 %: +440 .. +560), not met yet: more games tell" in text
+    assert "above the ladder's top rung" not in text
+    assert report_json(session)["not_met"] == "search-short"
