@@ -126,7 +126,7 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         return Response(assets["archives.js"], media_type=ASSETS["archives.js"], headers={"Cache-Control": "no-cache"})
 
     async def listing(request: Request) -> Response:
-        return reply({"archives": [item | {"rating": ratings.state(item["id"])} for item in shelf.listing()],
+        return reply({"archives": [item | {"rating": ratings.summary(item["id"])} for item in shelf.listing()],
                       "games": [{"name": entry.name, "type": entry.game_type, "not_ratable": ratings.refusal(entry)}
                                 for entry in registry.entries()],
                       "changes_allowed": context.gate.password is not None})

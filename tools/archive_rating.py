@@ -51,6 +51,7 @@ log = logging.getLogger("swc.archives")
 MAX_RATINGS = max(1, (os.cpu_count() or 2) // 2)  # the module's notes say why
 MAX_GAMES = 400  # a rating's games: ten times swc rate's default, days of play at the long think time
 WAITING = ("queued", "running")
+SUMMARY = ("status", "archive", "game", "game_name", "games", "played", "estimate", "ended")  # a row of the listing
 SUFFIX = ".rating.json"
 
 
@@ -87,6 +88,11 @@ class Ratings:
 
     def state(self, aid: str) -> dict | None:
         return self.states.get(aid)
+
+    def summary(self, aid: str) -> dict | None:
+        """What the archives' listing shows of the last rating (its report is asked for alone)."""
+        state = self.states.get(aid)
+        return None if state is None else {key: state.get(key) for key in SUMMARY}
 
     def refusal(self, entry) -> str | None:
         """The one line saying why ``entry``'s game cannot be rated, or None."""

@@ -162,7 +162,8 @@ async def test_the_page_sees_the_progress_then_the_result_as_swc_rate_prints_it_
     async with trio.open_nursery() as again:  # a restarted viewer shows it again
         url2 = await viewer(again, tmp_path)
         status, listing = await http(f"{url2}/api/archives")
-        assert listing["archives"][0]["rating"] == done
+        assert listing["archives"][0]["rating"] == {key: done[key] for key in archive_rating.SUMMARY}
+        assert (await http(f"{url2}/api/archives/{aid}/rating")) == (200, done)
         again.cancel_scope.cancel()
 
 

@@ -115,7 +115,7 @@ function fillRatingCell(td, id, state) {
   if (state) {
     const show = document.createElement("button");
     show.type = "button"; show.textContent = "Show"; show.className = "show-rating";
-    show.addEventListener("click", () => { showRating(state); follow(id); });
+    show.addEventListener("click", () => follow(id));
     td.append(" ", show);
   }
 }
