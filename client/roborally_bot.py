@@ -7,7 +7,9 @@ choice at every step; the greedy bot (``--greedy`` is its old name) programs the
 that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`); ``search-short`` and ``search-long``
 search the hand's programs by simulation within a budget of simulated registers
-(:func:`~swc_local.games.roborally.strategy.program`). Both answer ``Alive``, send ``PlayCard``
+(:func:`~swc_local.games.roborally.strategy.program`); search-long also looks a round ahead with
+hands drawn from its draw pile (which the bot follows) and chooses its start point by sample
+games (:func:`~swc_local.games.roborally.strategy.start_point`). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
 The bots import nothing from the server: they read and write through the codec
 (``protocol/roborally.py``, the same message models the server checks) and plan with the pure
