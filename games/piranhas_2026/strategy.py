@@ -34,7 +34,7 @@ from the other's) is among those kept.  Measured with the width: search-long bea
 
 from __future__ import annotations
 
-from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, spread, swarms
+from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, generate, spread, swarms
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, LINES, ONE, ONE_L, ONE_M, RAYS, SIZE, SQUID, TURN_LIMIT, TWO, TWO_L, TWO_M, TEAM_OF, Move,
 )
@@ -109,22 +109,6 @@ def seat(p: Position) -> int:
     return p[5] & 1
 
 
-def _can_move(own: int, opp: int, squids: int) -> bool:
-    """Whether the team with fish ``own`` has a legal move (the end test; :func:`ordered`
-    generates them all)."""
-    fish, blocked = own | opp, own | squids
-    rest = own
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        for line, forward, backward in STEPS[low.bit_length() - 1]:
-            dist = (fish & line).bit_count()
-            for step in (forward[dist], backward[dist]):
-                if step is not None and not step[0] & opp and not step[1] & blocked:
-                    return True
-    return False
-
-
 def _weight(group: int, medium: int, large: int) -> int:
     return group.bit_count() + (group & medium).bit_count() + 2 * (group & large).bit_count()
 
@@ -178,7 +162,7 @@ def over(p: Position) -> bool:
         result = True
     else:
         own, opp = (one, two) if turn % 2 == 0 else (two, one)
-        result = not _can_move(own, opp, squids)
+        result = not generate(STEPS, own, opp, squids, True)
     _LAST_OVER[0], _LAST_OVER[1] = p, result
     return result
 
@@ -192,7 +176,7 @@ def _winner(p: Position) -> int | None:
             return ONE if heavy_one > heavy_two else TWO
         return first_union
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    if not _can_move(own, opp, squids):
+    if not generate(STEPS, own, opp, squids, True):
         return 1 - (turn & 1)
     if heavy_one != heavy_two:
         return ONE if heavy_one > heavy_two else TWO
@@ -207,27 +191,13 @@ def ordered(p: Position) -> list[tuple[Move, bool]]:
     one, two, squids, medium, large, turn, _ = p
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
     king = _team(own, medium, large)[3]
-    fish, blocked = own | opp, own | squids
     keyed = []
-    append = keyed.append
-    rest = own
-    while rest:  # _can_move's loop, with each move's ordering key (twice the gain: integers sort faster)
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        here = king[c]
-        for line, forward, backward in STEPS[c]:
-            dist = (fish & line).bit_count()
-            for step in (forward[dist], backward[dist]):
-                if step is not None and not step[0] & opp:
-                    target = step[1]
-                    if target & blocked:
-                        continue
-                    key = 2 * (king[target.bit_length() - 1] - here)
-                    capture = target & opp != 0
-                    if capture:
-                        key -= 1 + (target & medium != 0) + 2 * (target & large != 0)
-                    append((key, len(keyed), step[2], capture))
+    for index, (move, start, target) in enumerate(generate(STEPS, own, opp, squids)):
+        key = 2 * (king[target.bit_length() - 1] - king[start])  # twice the gain: integers sort faster
+        capture = target & opp != 0
+        if capture:
+            key -= 1 + (target & medium != 0) + 2 * (target & large != 0)
+        keyed.append((key, index, move, capture))
     keyed.sort()
     return [(entry[2], entry[3]) for entry in keyed]
 
