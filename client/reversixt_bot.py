@@ -15,10 +15,10 @@ Conformance notes (the search rungs and the REQUEST's limits, spec reversixt.md 
 * The time in a REQUEST (the player's account in ms; 0: no limit) is the search's time guard:
   the search stops at 80 % of the account less 150 ms for the wire (at most
   :data:`GUARD_SECONDS`, client/ladder.py's), so a slow machine loses depth, never the game.
-  Without a limit (the reference's default, and every ``swc match`` without ``--time``) the
-  guard is :data:`GUARD_SECONDS` all the same: a game with no clock still waits on the bot, and
-  on a loaded machine a 4-player search once took 1.98 s a move with only the node budget to
-  stop it.
+  Without a limit (the reference's default without ``-t``, and this door's without
+  ``--reversixt-timelimit``) the guard is :data:`GUARD_SECONDS` all the same: a game with no
+  clock still waits on the bot, and on a loaded machine a 4-player search once took 1.98 s a
+  move with only the node budget to stop it.
 * The depth byte caps the search's depth in plies (every player's move is one) when it is 2 or
   more.  A depth of 1 is what every server sends when it was started without ``-d`` (the
   reference never enforces it), so 1 (and 0) leave the depth to the budget: a search rung capped
