@@ -43,7 +43,7 @@ def rungs(entry: Any) -> tuple[str, ...]:
     family = bots.family(entry.family)
     if family is not None:
         return family.rungs
-    return ("random", "greedy") if hasattr(entry.load_plugin(), "greedy_move") else ("random",)
+    return ("random", "greedy") if hasattr(entry.parts.plugin, "greedy_move") else ("random",)
 
 
 def default_rung(entry: Any) -> str:

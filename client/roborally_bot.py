@@ -7,7 +7,9 @@ choice at every step; the greedy bot (``--greedy`` is its old name) programs the
 that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`); ``search-short`` and ``search-long``
 search the hand's programs by simulation within a budget of simulated registers
-(:func:`~swc_local.games.roborally.strategy.program`). Both answer ``Alive``, send ``PlayCard``
+(:func:`~swc_local.games.roborally.strategy.program`); search-long also looks a round ahead with
+hands drawn from its draw pile (which the bot follows) and chooses its start point by sample
+games (:func:`~swc_local.games.roborally.strategy.start_point`). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
 The bots import nothing from the server: they read and write through the codec
 (``protocol/roborally.py``, the same message models the server checks) and plan with the pure
@@ -23,12 +25,15 @@ import json
 import logging
 import random
 import sys
+import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import trio
 
 from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_from_game_map
+from swc_local.games.roborally.cards import PROGRAMMING_DECK
 from swc_local.games.roborally import strategy as search_strategy
 from swc_local.games.roborally.plan import best_program
 from swc_local.protocol.roborally import (
@@ -41,6 +46,11 @@ RUNGS = ("random", "greedy", "search-short", "search-long")
 """client/ladder.py's rungs, spelt out: the ladder imports this module (through client/bots.py),
 so this module cannot import the ladder (tests/ladder checks they agree)."""
 SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}  # the ladder's
+GUARD_SECONDS = 1.5
+"""The most a search rung thinks before it stops looking ahead (wall clock): the bot reads no
+message while it thinks, and the server drops a client that leaves an ``Alive`` unanswered for
+5 s (spec §7.1).  Unloaded a decision takes a fraction of this, so the guard only acts on an
+overloaded machine, where it costs look-ahead, never the connection."""
 
 
 @dataclass
@@ -79,6 +89,7 @@ class RoboRallyBot:
         self.player_set = False
         self.out: list[dict] = []
         self.damage_picks: Iterator[list[str]] = iter(())
+        self.draw_pile: Counter = Counter(PROGRAMMING_DECK)  # what the next hand is dealt from, as far as known
 
     def send(self, message_type: str, body: dict) -> None:
         self.out.append({"messageType": message_type, "messageBody": body})
@@ -141,7 +152,10 @@ class RoboRallyBot:
             return
         if self.phase == 0 and self.board is not None:
             free = [p for p in self.board.start_points if p not in self.positions.values()]
-            x, y = self.rng.choice(free) if free else self.board.start_points[0]
+            if self.strategy in SEARCH_RUNGS and free:
+                x, y = search_strategy.start_point(self.board, free, self.rng, self._budget(), stop=self._guard())
+            else:
+                x, y = self.rng.choice(free) if free else self.board.start_points[0]
             self.send("SetStartingPoint", {"x": x, "y": y})
         elif self.phase == 3 and self.play_cards and self.me in self.my_cards:
             self.send("PlayCard", {"card": self.my_cards[self.me]})
@@ -181,6 +195,7 @@ class RoboRallyBot:
 
     def on_YourCards(self, body: dict) -> None:
         hand = list(body["cardsInHand"])
+        self._count_dealt(hand)
         program = self._program(hand)
         for register, card in enumerate(program, start=1):
             self.send("SelectedCard", {"card": card, "register": register})
@@ -189,8 +204,8 @@ class RoboRallyBot:
         if self.greedy and self.board is not None and self.state is not None:
             target = self.board.checkpoints.get(self.report.checkpoints + 1)
             if target is not None and self.strategy in SEARCH_RUNGS:
-                budget = getattr(search_strategy, SEARCH_RUNGS[self.strategy])
-                return search_strategy.program(self.board, self.state, hand, self.report.checkpoints, self.rng, budget)
+                return search_strategy.program(self.board, self.state, hand, self.report.checkpoints, self.rng,
+                                               self._budget(), pool=list(self.draw_pile.elements()), stop=self._guard())
             if target is not None:
                 return best_program(self.board, self.state, hand, target)
         cards = list(hand)
@@ -200,6 +215,25 @@ class RoboRallyBot:
             return []
         cards.remove(first)
         return [first] + cards[:4]
+
+    def _budget(self) -> int:
+        return getattr(search_strategy, SEARCH_RUNGS[self.strategy])
+
+    def _guard(self):
+        deadline = time.monotonic() + GUARD_SECONDS
+        return lambda: time.monotonic() > deadline
+
+    def _count_dealt(self, hand: list[str]) -> None:
+        """Keep :attr:`draw_pile` (the programming cards not dealt since the deck's last
+        shuffle): a hand that the pile cannot hold came partly from the reshuffled discard
+        (rules: the whole deck but the pile's rest).  Damage cards and the cards a damage card
+        draws are not followed: the pile is an estimate for the look-ahead, never a rule."""
+        dealt = Counter(card for card in hand if card in PROGRAMMING_DECK)
+        if dealt - self.draw_pile:  # the pile ran out and the discard was shuffled in
+            rest = self.draw_pile
+            self.draw_pile = Counter(PROGRAMMING_DECK) - rest - (dealt - rest)
+        else:
+            self.draw_pile = self.draw_pile - dealt
 
     def on_PickDamage(self, body: dict) -> None:
         """One card from each pile in turn; the piles' sizes are not on the wire, so a pick the

@@ -2,16 +2,23 @@
 :class:`XmlSeason` (a season of the Software-Challenge XML family), in its ``entry.py``.
 
 Why one value per game, as python-chess states a variant: the facts (game type, short names,
-title, season, dialect and envelope, seats) are class attributes of one small class, and the parts a layer above needs are a few overridden loaders, each a real
-import inside a method (``load_plugin``, ``load_rules``, ``load_view``, ``load_pointing``).  The
-registry's tuple (:data:`swc_local.games.registry.GAMES`) lists these values and every table of
-the games layer (the plugins, the views, the pointing) is derived from it, so a new season is
-one folder and one line in that tuple.
+title, season, dialect and envelope, seats) are class attributes of one small class, and the parts
+a layer above needs come from one override, ``load_parts``: a real import of the game's modules
+inside the method, returning them as :class:`Parts`.  The registry's tuple
+(:data:`swc_local.games.registry.GAMES`) lists these values and every table of the games layer
+(the plugins, the views, the pointing) is derived from it, so a new season is one folder and one
+line in that tuple.
 
-Why loaders and not imports: the tuple is read by every ``swc`` process (``--help`` lists the
-games), and importing each game's rules costs about half a second (issue 30); a value loads a
-part on first use and keeps it.  An ``entry.py`` imports nothing of its own package at module
+Why a loader and not imports: the tuple is read by every ``swc`` process (``--help`` lists the
+games), and importing each game's rules costs about half a second (issue 30); a value loads its
+parts on first use and keeps them.  An ``entry.py`` imports nothing of its own package at module
 level, so the tuple costs only these classes.
+
+Why one loader for all parts (issue 42): four loaders of one shape in every game were the house's
+most repeated code.  Loading the picture, the pointing and the strategy with the plugin costs a
+process that only plays a few milliseconds: those modules import nothing heavy at module level
+(games/svg.py imports its PNG encoders inside the function that needs them), and
+``python -m benchmarks.startup`` measures ``swc bot`` before and after (benchmarks/README.md).
 
 Why no reference bot here: the games layer does not know its clients (issue 42).  The reference
 bots' commands and the rungs they play come from the client layer (client/ladder.py ``command``
@@ -22,24 +29,34 @@ and ``rungs``); what a game states is a fact its clients read, such as a plugin 
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from swc_local.games.dialects import CLASSIC, ENVELOPE_2022, Dialect, Envelope
 
 XML = "xml"
 """The name of the Software-Challenge family (the XML lobby): :class:`XmlSeason`'s; the other families name themselves."""
 
-_UNLOADED = object()
+
+class Parts(NamedTuple):
+    """What a game package offers the layers above (None: it has no such part)."""
+
+    plugin: type | None = None
+    """XML family: the season's :class:`~swc_local.games.plugin.XmlPlugin` subclass (instantiated with the entry)."""
+    rules: ModuleType | None = None
+    """Other families: the package its door plays it with."""
+    view: ModuleType | None = None
+    """The SVG picture (``render_svg(state, last_move, previous)``), every game."""
+    pointing: ModuleType | None = None
+    """The steps a person clicks (``steps``, ``boxes``, optionally ``extra_moves``); None: the
+    viewer offers the moves as a list."""
+    strategy: ModuleType | None = None
+    """The game's knowledge for the ladder's search rungs (games/strategy.py states the contract);
+    None: no search rung."""
 
 
 class GameEntry:
-    """One game of any wire family: its facts as class attributes, its parts loaded on first use.
-
-    A subclass states its facts and overrides the loaders of the parts it has: ``load_plugin``
-    (XML family: the plugin class, instantiated with this entry), ``load_rules`` (other
-    families: the package its door plays), ``load_view`` (the SVG picture, every game) and
-    ``load_pointing`` (the steps a person clicks; None: the viewer offers the moves as a list).
-    """
+    """One game of any wire family: its facts as class attributes, its parts (``load_parts``)
+    loaded on first use and kept."""
 
     game_type: ClassVar[str] = ""
     family: ClassVar[str] = ""  # the wire family's name: xml, reversixt, roborally (each layer's family of that name)
@@ -48,68 +65,51 @@ class GameEntry:
     title: ClassVar[str] = ""  # what people read (the viewer's lists): "Piranhas 2019"
 
     def __init__(self) -> None:
-        self._parts: dict[str, Any] = {}
+        self._parts: Parts | None = None
+        self._plugin: Any = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.game_type!r}, {self.family!r})"
 
-    # -- the loaders a game overrides (each a real import in the method) ------------------------
+    def __getstate__(self) -> dict:
+        """Pickled without its loaded parts (a record read in a child process carries its game's
+        value, server/xml/read_apart.py): modules do not pickle, and the receiving process loads
+        its own on first use."""
+        return {**self.__dict__, "_parts": None, "_plugin": None}
 
-    def load_plugin(self) -> Any:
-        return None
+    def load_parts(self) -> Parts:
+        """The game's parts: a subclass imports its modules here (a real import in the method)."""
+        return Parts()
 
-    def load_rules(self) -> ModuleType | None:
-        return None
-
-    def load_view(self) -> ModuleType | None:
-        return None
-
-    def load_pointing(self) -> ModuleType | None:
-        return None
-
-    def load_strategy(self) -> ModuleType | None:
-        """The game's knowledge for the ladder's search rungs (``games/<game>/strategy.py``: its
-        moves, copy-make and evaluation, see client/search.py ``Strategy``); None: no search rung."""
-        return None
-
-    # -- the parts, each loaded once -------------------------------------------------------------
-
-    def _part(self, name: str, load) -> Any:
-        value = self._parts.get(name, _UNLOADED)
-        if value is _UNLOADED:
-            value = self._parts[name] = load()
-        return value
+    @property
+    def parts(self) -> Parts:
+        """The parts, loaded on first use and kept."""
+        if self._parts is None:
+            self._parts = self.load_parts()
+        return self._parts
 
     @property
     def plugin(self) -> Any:
-        """XML family: the game's plugin (loaded on first use); None for other families."""
-        return self._part("plugin", self._make_plugin)
-
-    def _make_plugin(self) -> Any:
-        plugin_class = self.load_plugin()
-        return None if plugin_class is None else plugin_class(self)
+        """XML family: the game's plugin (made once, given this value); None for other families."""
+        if self._plugin is None and self.parts.plugin is not None:
+            self._plugin = self.parts.plugin(self)
+        return self._plugin
 
     @property
     def rules(self) -> ModuleType | None:
-        """Other families: the package its door plays it with (loaded on first use)."""
-        return self._part("rules", self.load_rules)
+        return self.parts.rules
 
     @property
-    def view(self) -> ModuleType:
-        """Its picture (``render_svg(state, last_move, previous)``), loaded when first asked: a
-        server without a viewer never loads the pictures."""
-        return self._part("view", self.load_view)
+    def view(self) -> ModuleType | None:
+        return self.parts.view
 
     @property
     def pointing(self) -> ModuleType | None:
-        """The module that turns a legal move into the clicks that choose it (``steps``,
-        ``boxes``, optionally ``extra_moves``); None: no pointing."""
-        return self._part("pointing", self.load_pointing)
+        return self.parts.pointing
 
     @property
     def strategy(self) -> ModuleType | None:
-        """The game's strategy module for the search rungs (loaded on first use); None: it has none."""
-        return self._part("strategy", self.load_strategy)
+        return self.parts.strategy
 
     @property
     def name(self) -> str:
@@ -119,7 +119,7 @@ class GameEntry:
 
 class XmlSeason(GameEntry):
     """One season of the Software-Challenge XML family: the facts the lobby and the tools read
-    before any game exists, and the plugin (``load_plugin``: the game's :class:`XmlPlugin`
+    before any game exists, and the plugin (``Parts.plugin``: the game's :class:`XmlPlugin`
     subclass, given this value, so the facts are stated here once)."""
 
     family = XML

@@ -1,4 +1,5 @@
-"""The 10 x 10 board both Piranhas seasons play on: its eight directions and the swarm flood fill.
+"""The 10 x 10 board both Piranhas seasons play on: its eight directions, the swarm flood fill,
+and what the two seasons' ladder strategies share (the evaluation's measures, the move generator).
 
 A common module, because no game imports another game (ARCHITECTURE.md): Piranhas 2026 keeps
 2019's ``Direction`` enum (same names, order and deltas) and its 8-connected flood fill of a
@@ -98,3 +99,36 @@ def swarms(own: int) -> list[int]:
         groups.append(group)
         own &= ~group
     return groups
+
+
+# --- the ladder's move generator of both seasons (games/*/strategy.py) ------------------------
+
+def generate(steps: list, own: int, opp: int, obstacles: int, first_only: bool = False) -> list[tuple]:
+    """(move, start field, target bit) of every legal move of the fish ``own`` against ``opp``:
+    the move generator of both seasons' ladder strategies, the same rule in both (a fish moves
+    as far as its line holds fish, over its own but not over the other side's, and never onto
+    its own or an obstacle: 2019's kraken, 2026's squids).  ``steps`` is the season's table
+    (``STEPS[field]``: per axis (line mask, forward, backward), forward and backward per
+    distance (path mask, target bit, move) or None off the board), built in the season's own
+    numbering and with its own ``Move``.  ``first_only``: stop at the first move (is there one?)."""
+    fish, blocked = own | opp, own | obstacles
+    out: list[tuple] = []
+    append = out.append
+    rest = own
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        c = low.bit_length() - 1
+        for line, forward, backward in steps[c]:
+            dist = (fish & line).bit_count()
+            step = forward[dist]
+            if step is not None and not step[0] & opp and not step[1] & blocked:
+                append((step[2], c, step[1]))
+                if first_only:
+                    return out
+            step = backward[dist]
+            if step is not None and not step[0] & opp and not step[1] & blocked:
+                append((step[2], c, step[1]))
+                if first_only:
+                    return out
+    return out

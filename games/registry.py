@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from swc_local.games.blokus import entry as blokus
 from swc_local.games.blokus_2021 import entry as blokus_2021
-from swc_local.games.entry import XML, GameEntry, XmlSeason  # noqa: F401 (XML: a name the layers above use)
+from swc_local.games.entry import XML, GameEntry, Parts, XmlSeason  # noqa: F401 (XML, Parts: names the layers above use)
 from swc_local.games.hase_und_igel import entry as hase_und_igel
 from swc_local.games.hase_und_igel_2025 import entry as hase_und_igel_2025
 from swc_local.games.hive import entry as hive

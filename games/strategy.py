@@ -1,5 +1,5 @@
 """What a game tells the ladder's search rungs: the contract of a ``games/<game>/strategy.py``
-module (:class:`Strategy`), which the game's entry loads (``load_strategy``) and client/search.py
+module (:class:`Strategy`), which the game's entry loads (``Parts.strategy`` in ``load_parts``) and client/search.py
 searches with.
 
 Why in the games layer: the evaluation is knowledge of the game (its docs page writes it down)

@@ -12,17 +12,18 @@ Conventions every view follows (the viewer's page and the tests rely on them):
   ``class="last-from"`` / ``class="last-to"`` (with ``data-cell``), an arrow ``class="last-move"``;
 * every text that did not come from the view itself (player and map names) goes through
   :func:`esc`; numbers through :func:`num`, so floats never print differently.
+
+Why nothing heavy is imported at module level (the PNG encoders ``base64``, ``struct`` and ``zlib``
+inside the functions that use them, :func:`esc` without ``html``): a game's entry loads its view
+with its plugin (games/entry.py ``load_parts``), so a process that only plays pays no more than
+this module's own definitions for the pictures.
 """
 
 from __future__ import annotations
 
-import base64
 import functools
-import html
 import math
 import re
-import struct
-import zlib
 from dataclasses import dataclass
 
 HIGHLIGHT_FROM = "#ffe08a"
@@ -49,7 +50,9 @@ def esc(text: object) -> str:
     text = str(text)
     if _UNSAFE.search(text) is None:  # most labels: nothing to do (one C-level scan)
         return text
-    return html.escape(_NOT_XML.sub("\ufffd", text), quote=True)
+    text = _NOT_XML.sub("\ufffd", text)
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#x27;"))  # html.escape(quote=True)'s five
 
 
 def num(value: float) -> str:
@@ -296,12 +299,17 @@ def jump_marks(grid: Grid, start: tuple[int, int], landed: list[tuple[int, int]]
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    import struct
+    import zlib
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
 def png(cols: int, rows: int, pixels: bytes, palette: list[str]) -> bytes:
     """A palette PNG of ``cols`` x ``rows`` pixels; ``pixels`` holds one palette index per pixel,
     row by row; ``palette`` is ``#rrggbb`` colours (at most 256).  Deterministic bytes."""
+    import struct
+    import zlib
+
     plte = b"".join(bytes.fromhex(color[1:7]) for color in palette)
     raw = b"".join(b"\x00" + pixels[y * cols:(y + 1) * cols] for y in range(rows))
     header = struct.pack(">IIBBBBB", cols, rows, 8, 3, 0, 0, 0)
@@ -312,6 +320,8 @@ def png(cols: int, rows: int, pixels: bytes, palette: list[str]) -> bytes:
 def pixel_image(grid: Grid, pixels: bytes, palette: list[str], **values: object) -> str:
     """The whole grid as one embedded image, a pixel per cell (for boards too large to draw cell
     by cell: the picture then costs bytes per cell instead of elements per cell)."""
+    import base64
+
     data = base64.b64encode(png(grid.cols, grid.rows, pixels, palette)).decode("ascii")
     return tag("image", None, x=grid.left, y=grid.top, width=grid.width, height=grid.height,
                preserveAspectRatio="none", style="image-rendering:pixelated", href=f"data:image/png;base64,{data}",

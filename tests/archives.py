@@ -129,3 +129,20 @@ def socha_player_zip(path: Path, venv_python: Path, script: Path, folder: str = 
             if file.is_file() and "__pycache__" not in file.parts:
                 zipped.write(file, f"{folder}/packages/{file.relative_to(site).as_posix()}")
     return path
+
+
+def unpack_at_a_barrier(archive: str, cache: str, barrier, results) -> None:
+    """One process of a race of two unpacking ``archive`` into ``cache`` at once: it unpacks into
+    its private folder, then waits at ``barrier`` until the other has unpacked too, and only then
+    renames into place, so one of the two always loses the rename (a process's own copy of the
+    module is patched, nothing else).  The folder it ends with goes to ``results``."""
+    from swc_local.tools import archive_unpack
+
+    made_readable = archive_unpack._readable_by_others
+
+    def then_wait(root) -> None:  # the last step before the rename
+        made_readable(root)
+        barrier.wait(timeout=60)
+
+    archive_unpack._readable_by_others = then_wait
+    results.put(str(archive_unpack.unpack(Path(archive), Path(cache), archive_unpack.ArchiveLimits())))

@@ -73,6 +73,7 @@ SLOW_MODULES = {
     "test_archive_games.py",  # whole games of archived players (a start.sh, a Java jar) in match, tournament, fixture
     "test_tournament_league_play.py",  # a whole contest of 8 reference bots (96 games), resume, Dask
     "test_tournament_league_page.py",  # the contest's run page and starting a league, in Chromium
+    "test_archive_rating_browser.py",  # an archive rated from the page in Chromium (two real games)
 }
 SLOW_TESTS = {
     # a person plays a whole game of each XML game in Chromium (6 min for the ten)
@@ -82,6 +83,8 @@ SLOW_TESTS = {
     "test_match.py": {"test_eight_reference_games_alternate_colours_and_write_replays"},
     "test_web_seat_archives.py": {"test_an_archive_takes_a_command_seat_and_plays_against_a_person"},
     "test_archive_page.py": {"test_a_person_uploads_names_and_tests_an_archive_in_the_browser"},
+    # two sandboxed starts of an archive that crashes (about 4 s)
+    "test_archive_rating.py": {"test_a_real_archive_that_crashes_fails_its_rating_with_its_own_words"},
     "test_archive_check.py": {"test_a_good_archive_passes_with_its_memory_and_cpu", "test_a_client_that_never_joins_fails_joined",
                               "test_a_client_that_moves_illegally_fails_moved_legally",
                               "test_sigterm_stops_the_check_and_its_client"},

@@ -152,5 +152,5 @@ class ToyEntry(registry.XmlSeason):
         self.toy = plugin
         self.game_type = plugin.game_type
 
-    def load_plugin(self):
-        return lambda entry: self.toy
+    def load_parts(self):
+        return registry.Parts(plugin=lambda entry: self.toy)

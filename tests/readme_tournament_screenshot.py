@@ -11,8 +11,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .test_tournament_page import TournamentView, swc
-from .test_tournament_play import GREEDY, INSTANT_REVERSI, RANDOM
+from .tools.test_tournament_page import TournamentView, swc
+from .tools.test_tournament_play import GREEDY, INSTANT_REVERSI, RANDOM
 from .web_helpers import chrome
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "tournament_run.png"  # the docs site shows it

@@ -266,8 +266,8 @@ TOY = ServerFamily("toy", SECTION, open_door, add_commands=add_commands)
 class CountToThreeEntry(registry.GameEntry):
     game_type, family, short_names = "count_to_three", "toy", ("count_to_three",)
 
-    def load_rules(self):
-        return sys.modules[__name__]
+    def load_parts(self):
+        return registry.Parts(rules=sys.modules[__name__])
 
 
 GAME = CountToThreeEntry()

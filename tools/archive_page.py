@@ -9,7 +9,10 @@ Routes: ``GET /archives`` (the page), ``GET /archives/archives.js``, ``GET /api/
 archive: id, name, file name, extra parameters, its last check; the games), ``POST /api/archives``
 (body: the ZIP; headers ``X-File-Name``, ``X-Archive-Name``, ``X-Archive-Params``,
 ``X-Passphrase``), ``POST /api/archives/ID`` (JSON ``{"passphrase", "name", "params"}``) and
-``POST /api/archives/ID/check`` (JSON ``{"passphrase", "game", "games"}``).
+``POST /api/archives/ID/check`` (JSON ``{"passphrase", "game", "games"}``), ``POST
+/api/archives/ID/rate`` (JSON ``{"passphrase", "game", "games"}``: a rating in the background,
+tools/archive_rating.py) and ``GET /api/archives/ID/rating`` (its state, asked for again and
+again while it plays).
 
 Conformance notes (choices): every change and every test run needs the admin passphrase, also on
 loopback (an upload is code this machine will run, so a page elsewhere must not be able to send
@@ -38,6 +41,7 @@ from swc_local.games import registry
 from swc_local.server.web.answers import SECURITY_HEADERS, BodyRefused, peer_of, read_body
 from swc_local.tools.archive import ArchiveError, resolve
 from swc_local.tools.archive_check import run_check
+from swc_local.tools.archive_rating import Ratings, RatingRefused, games_asked
 from swc_local.tools.players import command_text
 from swc_local.tools.runner import CommandError
 
@@ -94,9 +98,11 @@ def _params(value: object) -> str:
     return text
 
 
-def routes(context, folder: Path) -> list[Route]:
-    """The archives page's routes for the viewer's ``context`` (its gate), archives kept in ``folder``."""
+def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = None) -> list[Route]:
+    """The archives page's routes for the viewer's ``context`` (its gate), archives kept in
+    ``folder``; ratings run in ``nursery`` against the ladder table ``ladder`` (None: the calibrated one)."""
     shelf = Shelf(folder)
+    ratings = Ratings(folder, nursery, ladder)
     checking = trio.Lock()
     static = resources.files("swc_local.tools") / "static"
     assets = {name: (static / name).read_bytes() for name in ASSETS}
@@ -120,8 +126,9 @@ def routes(context, folder: Path) -> list[Route]:
         return Response(assets["archives.js"], media_type=ASSETS["archives.js"], headers={"Cache-Control": "no-cache"})
 
     async def listing(request: Request) -> Response:
-        return reply({"archives": shelf.listing(),
-                      "games": [{"name": entry.name, "type": entry.game_type} for entry in registry.entries()],
+        return reply({"archives": [item | {"rating": ratings.summary(item["id"])} for item in shelf.listing()],
+                      "games": [{"name": entry.name, "type": entry.game_type, "not_ratable": ratings.refusal(entry)}
+                                for entry in registry.entries()],
                       "changes_allowed": context.gate.password is not None})
 
     async def upload(request: Request) -> Response:
@@ -195,6 +202,27 @@ def routes(context, folder: Path) -> list[Route]:
                  "passed" if report.passed else "failed")
         return reply(result)
 
+    async def rate(request: Request) -> Response:
+        aid = request.path_params["aid"]
+        body = await _json_body(request)
+        if (no := refused(request, body.get("passphrase"))) is not None:
+            return no
+        if aid not in shelf.items:
+            return reply({"error": "no such archive"}, 404)
+        game = registry.entry(body.get("game")) if isinstance(body.get("game"), str) else None
+        if game is None:
+            return reply({"error": f"a game is one of {', '.join(registry.game_names())}"}, 400)
+        try:
+            state = await ratings.start(aid, shelf.spec(aid), shelf.items[aid]["name"], game, games_asked(body.get("games")))
+        except RatingRefused as error:
+            log.info("archives: a rating of %s in %s refused: %s", shelf.items[aid]["name"], game.game_type, error)
+            return reply({"error": str(error)}, error.status)
+        return reply(state, 202)
+
+    async def rating(request: Request) -> Response:
+        state = ratings.state(request.path_params["aid"])
+        return reply(state) if state is not None else reply({"error": "no rating of this archive"}, 404)
+
     return [
         Route("/archives", page),
         Route("/archives/archives.js", script),
@@ -202,6 +230,8 @@ def routes(context, folder: Path) -> list[Route]:
         Route("/api/archives", upload, methods=["POST"]),
         Route("/api/archives/{aid}", change, methods=["POST"]),
         Route("/api/archives/{aid}/check", check, methods=["POST"]),
+        Route("/api/archives/{aid}/rate", rate, methods=["POST"]),
+        Route("/api/archives/{aid}/rating", rating),
     ]
 
 

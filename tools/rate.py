@@ -17,15 +17,18 @@ Determinism: the rounds' size does not depend on ``--parallel``, the boards and 
 ``{seed}`` come from ``--seed``, and a round is chosen only from finished rounds; so with bots
 that are deterministic from their seeds the same ``--seed`` plays the same games and gives the
 same number, at any ``--parallel`` (up to a round's games run at once).
+
+:func:`calibrated_ladder` is the one check that a game can be rated (``swc rate`` and the
+archives page, tools/archive_rating.py, say the same line when it cannot).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from swc_local.tools import runner
+from swc_local.tools import ladder_table, runner
 from swc_local.tools.ladder_table import Ladder
 from swc_local.tools.rating import Rating, Result, rate
 from swc_local.tools.results import GameResult
@@ -33,6 +36,31 @@ from swc_local.tools.tournament.standings import pair_score
 
 ROUND_PAIRS = 2
 BOT = "bot"  # the rated bot's name in the games (the rungs play under their own names)
+
+
+class NotRatable(Exception):
+    """The game has no usable ladder to rate on (one line)."""
+
+
+def calibrated_ladder(entry, path=None) -> tuple[Ladder, dict[str, list[str]]]:
+    """The calibrated ladder of the registry ``entry``'s game from the table at ``path`` (None:
+    tools/ladder_elo.json) and each rung's command; :class:`NotRatable` with one line when the
+    game is not calibrated, the table is broken or names a rung the game does not offer."""
+    from swc_local.client import ladder as rungs_of
+
+    try:
+        found = ladder_table.load(entry.game_type, path or ladder_table.DEFAULT_FILE)
+    except ladder_table.LadderError as error:
+        raise NotRatable(str(error)) from None
+    if found is None:
+        raise NotRatable(f"the ladder of {entry.title or entry.name} is not calibrated yet, so there is no scale to "
+                         f"rate on (python -m benchmarks.ladder --game {entry.name} calibrates it)")
+    offered = rungs_of.rungs(entry)
+    missing = [rung.rung for rung in found.rungs if rung.rung not in offered]
+    if missing:
+        raise NotRatable(f"the ladder table names {', '.join(missing)}, which {entry.name} does not offer "
+                         f"({', '.join(offered)})")
+    return found, {rung.rung: rungs_of.command(entry, rung.rung) for rung in found.rungs}
 
 
 @dataclass(frozen=True)
@@ -90,6 +118,7 @@ class Session:
     game_timeout: float = 900.0
     replays: object = None  # a Path, or None
     logs: object = None
+    sandboxed: dict = field(default_factory=dict)  # BOT -> its sandbox's Limits, when the bot runs sandboxed
 
     def __post_init__(self) -> None:
         self.played: list[Played] = []
@@ -113,7 +142,8 @@ class Session:
                 specs.append(runner.GameSpec(
                     game=self.game, index=index, seed=board_seed(self.seed, pair), players=players,
                     replays=self.replays, logs=self.logs, start_timeout=self.start_timeout,
-                    game_timeout=self.game_timeout, seat_seeds=tuple(seeds[name] for name, _ in players)))
+                    game_timeout=self.game_timeout, seat_seeds=tuple(seeds[name] for name, _ in players),
+                    sandboxed=dict(self.sandboxed)))
         return specs
 
     def record(self, result: GameResult) -> Played:
@@ -127,13 +157,17 @@ class Session:
         self.played.append(played)
         return played
 
-    async def run(self, on_game: Callable[[Played], None] | None = None) -> None:
-        """Play every round (a command that cannot play raises runner.CommandError)."""
+    async def run(self, on_game: Callable[[Played], None] | None = None,
+                  on_round: Callable[[list[runner.GameSpec]], None] | None = None) -> None:
+        """Play every round (a command that cannot play raises runner.CommandError);
+        ``on_round`` sees each round's games before they start (the page shows whom it plays)."""
         pair = 0
         while 2 * pair < self.games:
             rungs = next_round(self.ladder, self.played)
             specs = self.specs(pair, rungs)
             pair += len(rungs)
+            if on_round is not None:
+                on_round(specs)
 
             def on_result(result: GameResult) -> None:
                 played = self.record(result)

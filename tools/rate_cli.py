@@ -4,13 +4,15 @@
 
     swc rate "python my_bot.py --host {host} --port {port} --reservation {reservation}" --game penguins
         [--games 40] [--seed S] [--parallel K] [--json] [--replays DIR] [--logs DIR] [--ladder FILE]
+        [--sandbox [bot] | --no-sandbox] [--memory-limit MB] [--process-limit N] [--cpu-limit SECONDS]
 
 The bot plays game pairs (one board, seats swapped) against the ladder's rungs, chosen round by
 round near its current estimate (tools/rate.py), through the match runner; then the Elo with its
 95 % interval and the rungs directly below and above it are printed (``--json``: one JSON object
 on standard output).  Progress goes to standard error: a rich progress bar on a terminal, one
 line per game elsewhere.  A game the bot lost other than by the rules (it crashed, hung, never
-joined, broke a rule) is listed with its cause.
+joined, broke a rule) is listed with its cause.  A client archive plays sandboxed unless
+``--no-sandbox``, as in ``swc match`` (the same flags and limits: tools/sandbox_flags.py).
 
 Every error is one line naming the value and what is accepted, exit status 2: an unknown game, a
 game whose ladder is not calibrated yet, an odd ``--games``, a command that cannot start (also
@@ -28,6 +30,7 @@ import secrets
 from pathlib import Path
 
 from swc_local.server.cli import usage_error
+from swc_local.tools.sandbox_flags import add_sandbox_flags
 
 PROG = "swc rate"
 DEFAULT_GAMES = 40
@@ -47,6 +50,7 @@ def add_commands(commands) -> None:
     parser.add_argument("--ladder", type=Path, help="the ladder's Elo table to rate against (default: the calibrated one)")
     parser.add_argument("--start-timeout", type=float, default=15.0, help="seconds a command gets to join (default 15)")
     parser.add_argument("--game-timeout", type=float, default=900.0, help="seconds a game may take (default 900)")
+    add_sandbox_flags(parser)
     parser.set_defaults(run=main)
 
 
@@ -65,10 +69,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _session(args: argparse.Namespace):
-    from swc_local.client import ladder as rungs_of
     from swc_local.games import registry
-    from swc_local.tools import ladder_table
-    from swc_local.tools.rate import Session
+    from swc_local.tools.rate import NotRatable, Session, calibrated_ladder
     from swc_local.tools.runner import check_command
 
     entry = registry.entry(args.game)
@@ -86,21 +88,30 @@ def _session(args: argparse.Namespace):
     if args.ladder is not None and not args.ladder.is_file():
         raise UsageError(f"--ladder {args.ladder}: no such file")
     try:
-        found = ladder_table.load(entry.game_type, args.ladder or ladder_table.DEFAULT_FILE)
-    except ladder_table.LadderError as error:
+        found, commands = calibrated_ladder(entry, args.ladder)
+    except NotRatable as error:
         raise UsageError(str(error)) from None
-    if found is None:
-        raise UsageError(f"the ladder of {entry.title or entry.name} is not calibrated yet, so there is no scale to rate on "
-                         f"(python -m benchmarks.ladder --game {args.game} calibrates it)")
-    offered = rungs_of.rungs(entry)
-    missing = [rung.rung for rung in found.rungs if rung.rung not in offered]
-    if missing:
-        raise UsageError(f"the ladder table names {', '.join(missing)}, which {entry.name} does not offer "
-                         f"({', '.join(offered)})")
     seed = args.seed if args.seed is not None else secrets.randbits(31)
-    commands = {rung.rung: rungs_of.command(entry, rung.rung) for rung in found.rungs}
     return Session(entry.game_type, args.bot, found, commands, args.games, seed, args.parallel,
-                   args.start_timeout, args.game_timeout, args.replays, args.logs)
+                   args.start_timeout, args.game_timeout, args.replays, args.logs, _sandboxed(args))
+
+
+def _sandboxed(args: argparse.Namespace) -> dict:
+    """The bot's sandbox as ``swc match`` chooses it (an archive sandboxed unless --no-sandbox)."""
+    from swc_local.tools.rate import BOT
+    from swc_local.tools.sandbox_flags import chosen, limits_of, sandbox_choice, sandbox_problem
+
+    try:
+        choice = sandbox_choice(args, [BOT])
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if not chosen(choice, BOT, args.bot):
+        return {}
+    limits = limits_of(args)
+    problem = sandbox_problem(limits, [args.bot])
+    if problem:
+        raise UsageError(problem)
+    return {BOT: limits}
 
 
 def _play(session, args: argparse.Namespace) -> int:

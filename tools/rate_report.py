@@ -73,13 +73,33 @@ def per_rung(session: Session) -> list[dict]:
     return rows
 
 
+def bracket(session: Session, rating: Rating):
+    """The rungs directly below and above the bot, and which of them it has not met.
+
+    Around its Elo; but a bot that won (lost) every game has no Elo, only a bound, and its place
+    is known from its games: above the strongest rung it beat (below the weakest rung it lost
+    to).  The ladder's next rung beyond that one is named as not met yet (a short rating may
+    not have reached it), never guessed from the bound."""
+    if not rating.one_sided:
+        return (*session.ladder.neighbours(rating.elo), None)
+    ordered = sorted(session.ladder.rungs, key=lambda r: r.elo)
+    met = [r for r in ordered if any(p.rung == r.rung and p.score is not None for p in session.played)]
+    if rating.elo > 0:
+        beaten = met[-1]
+        beyond = next((r for r in ordered if r.elo > beaten.elo), None)
+        return beaten, beyond, beyond
+    lost_to = met[0]
+    beyond = next((r for r in reversed(ordered) if r.elo < lost_to.elo), None)
+    return beyond, lost_to, beyond
+
+
 def _number(value: float) -> float | None:
     return round(value, 1) if math.isfinite(value) else None
 
 
 def report_json(session: Session, signalled: str | None = None) -> dict:
     rating = session.rating()
-    below, above = session.ladder.neighbours(rating.elo) if rating is not None else (None, None)
+    below, above, unmet = bracket(session, rating) if rating is not None else (None, None, None)
     return {
         "game": session.game, "bot": session.command if isinstance(session.command, str) else list(session.command),
         "seed": session.seed, "games": session.games, "played": len(session.played),
@@ -90,6 +110,7 @@ def report_json(session: Session, signalled: str | None = None) -> dict:
         "one_sided": ("won every game" if rating.elo > 0 else "lost every game") if rating and rating.one_sided else None,
         "below": {"rung": below.rung, "elo": below.elo} if below else None,
         "above": {"rung": above.rung, "elo": above.elo} if above else None,
+        "not_met": unmet.rung if unmet else None,
         "against": per_rung(session),
         "irregular": [{"game": p.index, "rung": p.rung, "cause": p.cause, "reason": p.reason}
                       for p in session.played if p.cause != REGULAR],
@@ -113,11 +134,12 @@ def report_text(session: Session, signalled: str | None = None) -> str:
         lines.append("no game ended with a result: no rating")
     else:
         lines.append(f"Elo {rating.text()} on the ladder's scale (random = 0), from {rating.games} games")
-        below, above = ladder.neighbours(rating.elo)
+        below, above, unmet = bracket(session, rating)
+        not_met = ", not met yet: more games tell" if unmet is not None else ""
         if below is not None:
-            lines.append(f"  the rung below: {_rung_words(below, ladder)}")
+            lines.append(f"  the rung below: {_rung_words(below, ladder)}{not_met if below is unmet else ''}")
         if above is not None:
-            lines.append(f"  the rung above: {_rung_words(above, ladder)}")
+            lines.append(f"  the rung above: {_rung_words(above, ladder)}{not_met if above is unmet else ''}")
         if above is None:
             lines.append("  above the ladder's top rung: the ladder cannot tell how much stronger")
         elif below is None:

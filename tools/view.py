@@ -6,7 +6,8 @@ official servers' ``.xml``/``.xml.gz``), ReversiXT move logs (ours and the refer
 ``swc serve``'s viewer (server/web/) until Ctrl-C; more files can be dropped on the start page.
 
 ``swc view --archives DIR`` adds the archives page (``/archives``, tools/archive_page.py): upload
-a team's ZIP, name it, set its extra parameters and run the contest's test on it.
+a team's ZIP, name it, set its extra parameters, run the contest's test on it and rate it on its
+game's ladder as ``swc rate`` does (``--ladder FILE``: another Elo table, as ``swc rate --ladder``).
 
 A ``swc tournament`` database (``swc view course.db``) gets its run page (``/tournament/t1``):
 standings, crosstable, the LLR and Elo after every pair, irregular ends and every game, each
@@ -35,6 +36,9 @@ def add_commands(commands) -> None:
     view.add_argument("files", nargs="*", type=Path, metavar="FILE", help="XML replay (.xml, .xml.gz), ReversiXT log_game.txt, Robo Rally .jsonl or a swc tournament database")
     view.add_argument("--archives", type=Path, metavar="DIR",
                       help="the archives page (/archives): upload, name and test client archives, kept in DIR (changes need --password)")
+    view.add_argument("--ladder", type=Path, metavar="FILE",
+                      help="the ladder's Elo table the archives page rates against (default: the calibrated one; "
+                           "as swc rate --ladder)")
     view.add_argument("--leagues", type=Path, metavar="DIR", help="offer /tournament/new: start leagues of the contest's formats from the page (admin passphrase), their databases in DIR")
     view.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; elsewhere pages ask for --password)")
     view.add_argument("--port", type=port_argument, default=13080, help="port of the viewer (default 13080; 0: any free port)")
@@ -93,7 +97,7 @@ def launcher(folder: Path, sources: dict, book):
 
 
 async def serve_book(book, host: str, port: int, password: str | None, *, tournaments: dict | None = None,
-                     archives: Path | None = None, leagues: Path | None = None,
+                     archives: Path | None = None, leagues: Path | None = None, ladder: Path | None = None,
                      task_status=trio.TASK_STATUS_IGNORED) -> None:
     from swc_local.server.families import FAMILIES
     from swc_local.server.web.context import WebContext
@@ -104,14 +108,14 @@ async def serve_book(book, host: str, port: int, password: str | None, *, tourna
     # 5 passphrase checks a second per peer; an uploaded file is read as swc serve reads one
     context = WebContext(book, Gate(host, password), readers=family_readers(FAMILIES), upload_readers=upload_readers(FAMILIES))
     context.tournaments = dict(tournaments or {})
-    if archives is not None:
-        from swc_local.tools import archive_page
-
-        context.extra_routes = archive_page.routes(context, archives)
     context.tournament_starter = launcher(leagues, context.tournaments, book) if leagues is not None else None
-    door = WebDoor(context, host, port)
     try:
-        async with trio.open_nursery() as nursery:
+        async with trio.open_nursery() as nursery:  # the door, and the archives' ratings
+            if archives is not None:
+                from swc_local.tools import archive_page
+
+                context.extra_routes = archive_page.routes(context, archives, nursery, ladder)
+            door = WebDoor(context, host, port)
             await nursery.start(door.run)
             print(f"viewer on {door.url}/", flush=True)
             if archives is not None:
@@ -141,6 +145,10 @@ def _view(args: argparse.Namespace) -> int:
     if not args.files and args.archives is None and args.leagues is None:
         return usage_error("swc view", "give the files to show (replays, logs, tournament databases), "
                                        "--archives DIR for the archives page or --leagues DIR")
+    if args.ladder is not None and args.archives is None:
+        return usage_error("swc view", f"--ladder {args.ladder}: only with --archives DIR (the archives page rates against it)")
+    if args.ladder is not None and not args.ladder.is_file():
+        return usage_error("swc view", f"--ladder {args.ladder}: no such file")
     if args.leagues is not None and not args.leagues.is_dir():
         return usage_error("swc view", f"--leagues {args.leagues}: no such folder (the leagues' databases go there)")
     try:
@@ -150,7 +158,7 @@ def _view(args: argparse.Namespace) -> int:
         return usage_error("swc view", str(error))
     try:
         trio.run(_serve_until_signalled, book, args.host, args.port, args.password, tournaments, args.archives,
-                 args.leagues.resolve() if args.leagues else None)
+                 args.leagues.resolve() if args.leagues else None, args.ladder)
     except KeyboardInterrupt:
         pass
     except OSError as error:
@@ -170,11 +178,13 @@ def _view(args: argparse.Namespace) -> int:
 
 
 async def _serve_until_signalled(book, host: str, port: int, password: str | None, tournaments=None,
-                                 archives: Path | None = None, leagues: Path | None = None) -> None:
+                                 archives: Path | None = None, leagues: Path | None = None,
+                                 ladder: Path | None = None) -> None:
     import signal
 
     async with trio.open_nursery() as nursery:
-        await nursery.start(functools.partial(serve_book, tournaments=tournaments, archives=archives, leagues=leagues),
+        await nursery.start(functools.partial(serve_book, tournaments=tournaments, archives=archives, leagues=leagues,
+                                              ladder=ladder),
                             book, host, port, password)
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async for _ in signals:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Blokus2027(XmlSeason):
@@ -11,21 +11,11 @@ class Blokus2027(XmlSeason):
     title, display_name = "Blokus 2027", "Blokus"
     dialect, envelope = MODERN, ENVELOPE_2025
 
-    def load_plugin(self):
-        from swc_local.games.blokus.plugin import BlokusPlugin
-        return BlokusPlugin
-
-    def load_view(self):
-        from swc_local.games.blokus import view
-        return view
-
-    def load_pointing(self):
+    def load_parts(self):
         from swc_local.games import blokus_pointing
-        return blokus_pointing
-
-    def load_strategy(self):
-        from swc_local.games.blokus import strategy
-        return strategy
+        from swc_local.games.blokus import strategy, view
+        from swc_local.games.blokus.plugin import BlokusPlugin
+        return Parts(plugin=BlokusPlugin, view=view, pointing=blokus_pointing, strategy=strategy)
 
 
 ENTRY = Blokus2027()

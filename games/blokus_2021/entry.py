@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import SEASON_2021
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Blokus2021(XmlSeason):
@@ -11,21 +11,11 @@ class Blokus2021(XmlSeason):
     title, display_name = "Blokus 2021", "Blokus"
     dialect = SEASON_2021
 
-    def load_plugin(self):
-        from swc_local.games.blokus_2021.plugin import Blokus2021Plugin
-        return Blokus2021Plugin
-
-    def load_view(self):
-        from swc_local.games.blokus_2021 import view
-        return view
-
-    def load_pointing(self):
+    def load_parts(self):
         from swc_local.games import blokus_pointing
-        return blokus_pointing
-
-    def load_strategy(self):
-        from swc_local.games.blokus_2021 import strategy
-        return strategy
+        from swc_local.games.blokus_2021 import strategy, view
+        from swc_local.games.blokus_2021.plugin import Blokus2021Plugin
+        return Parts(plugin=Blokus2021Plugin, view=view, pointing=blokus_pointing, strategy=strategy)
 
 
 ENTRY = Blokus2021()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import CLASSIC
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class HaseUndIgel2018(XmlSeason):
@@ -11,21 +11,10 @@ class HaseUndIgel2018(XmlSeason):
     title, display_name = "Hase und Igel 2018", "Hase und Igel"
     dialect = CLASSIC
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.hase_und_igel import pointing, strategy, view
         from swc_local.games.hase_und_igel.plugin import HaseUndIgelPlugin
-        return HaseUndIgelPlugin
-
-    def load_view(self):
-        from swc_local.games.hase_und_igel import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.hase_und_igel import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.hase_und_igel import strategy
-        return strategy
+        return Parts(plugin=HaseUndIgelPlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = HaseUndIgel2018()

@@ -26,6 +26,7 @@ from swc_local.games.hase_und_igel.board import GOAL_INDEX, HARE, SALAD
 from swc_local.games.hase_und_igel.rules import (
     ADVANCE, CARD, EAT, EAT_SALAD, EXCHANGE, FALL, FALL_BACK, HURRY, TAKE, State,
 )
+from swc_local.games.hare_race import race_turns
 from swc_local.games.strategy import WIN
 
 # The budgets: the CPU time of each move (time.process_time) over four whole games of search-long
@@ -119,18 +120,8 @@ def turns_to_finish(board: tuple[str, ...], player: rules.Player) -> float:
         visits = max(salads - eat_card - pending, 0)
     else:
         visits = 0
-    budget = carrots + 20 * salads + (20 if TAKE in cards else 0) - 5
-    spend = budget - left / 2
-    if spend >= left / 2:
-        strides = left * left / (2 * spend)
-        turns += strides if strides > visits + 1 else visits + 1
-    else:  # not even one field a turn: take carrots (10 a turn) on the way
-        turns += left + (left - budget) / 10
-    if not salads:
-        excess = carrots - left * (left + 1) / 2 - 10  # more than the last advance can spend
-        if excess > 0:
-            turns += excess / (20 if TAKE in cards else 10)
-    return turns
+    take = TAKE in cards
+    return race_turns(turns, left, carrots, salads, visits, extra=20 if take else 0, drop=20 if take else 10)
 
 
 def value(position: State, seat: int) -> float:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class HaseUndIgel2025(XmlSeason):
@@ -11,21 +11,10 @@ class HaseUndIgel2025(XmlSeason):
     title, display_name = "Hase und Igel 2025", "Hase und Igel"
     dialect, envelope = MODERN, ENVELOPE_2025
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.hase_und_igel_2025 import pointing, strategy, view
         from swc_local.games.hase_und_igel_2025.plugin import HaseUndIgel2025Plugin
-        return HaseUndIgel2025Plugin
-
-    def load_view(self):
-        from swc_local.games.hase_und_igel_2025 import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.hase_und_igel_2025 import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.hase_und_igel_2025 import strategy
-        return strategy
+        return Parts(plugin=HaseUndIgel2025Plugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = HaseUndIgel2025()

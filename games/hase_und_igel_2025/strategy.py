@@ -33,6 +33,7 @@ from swc_local.games.hase_und_igel_2025.state import (
     State,
 )
 from swc_local.games.hase_und_igel_2025.track import GOAL_INDEX, HARE, SALAD
+from swc_local.games.hare_race import race_turns
 from swc_local.games.strategy import WIN
 
 # The budgets: the CPU time of each move (time.process_time) over four whole games of search-long
@@ -131,18 +132,7 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
         if short > 0:
             turns += 6.0 * short  # back to a hedgehog and on to a salad again
         visits = max(salads - eat_cards - pending, 0)
-    budget = carrots + 20 * salads - 5
-    spend = budget - left / 2
-    if spend >= left / 2:
-        strides = max(left * left / (2 * spend), left / LONGEST_STRIDE)
-        turns += strides if strides > visits + 1 else visits + 1
-    else:  # not even one field a turn: take carrots (10 a turn) on the way
-        turns += left + (left - budget) / 10
-    if not salads:
-        excess = carrots - left * (left + 1) / 2 - 10  # more than the last advance can spend
-        if excess > 0:
-            turns += excess / 10
-    return turns
+    return race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
 
 
 def value(position: State, seat: int) -> float:

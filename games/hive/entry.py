@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import CLASSIC
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Hive2020(XmlSeason):
@@ -11,21 +11,10 @@ class Hive2020(XmlSeason):
     title, display_name = "Hive 2020", "Hive"
     dialect = CLASSIC
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.hive import pointing, strategy, view
         from swc_local.games.hive.plugin import HivePlugin
-        return HivePlugin
-
-    def load_view(self):
-        from swc_local.games.hive import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.hive import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.hive import strategy
-        return strategy
+        return Parts(plugin=HivePlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = Hive2020()

@@ -403,30 +403,25 @@ class Position:
         kinds = (BEE,) if self._bee_due(me) else tuple(k for k in SET_ORDER if k in undeployed)
         return [SetMove(me, kind, cube(to)) for to in self._set_destinations() for kind in kinds]
 
-    def _drag_moves(self, first_only: bool = False) -> list[Move]:
+    def _drag_moves(self, first_only: bool = False, pinned: set[int] | None = None) -> list[Move]:
+        """The side to move's drag moves, its fields in board order, each piece's targets in the
+        order of its kind's rule.  ``pinned``: the fields whose piece holds the swarm together,
+        known to the caller (the ladder's strategy finds them in one pass); those are skipped and
+        the swarm's connection is not tested again per piece, as the referee does without it."""
         me = self.current
         if not self.bee_placed(me) or self._bee_due(me):
             return []
         moves: list[Move] = []
-        stacks, blocked = self.stacks, self.blocked
+        stacks = self.stacks
         for frm in self._owned(me):
+            if pinned is not None and frm in pinned:
+                continue
             stack = stacks[frm]
             piece = stack.pop()
             try:
-                if not self._connected():
+                if pinned is None and not self._connected():
                     continue
-                kind = piece & 7
-                if kind == BEE:
-                    targets = list(self._accessible(frm))
-                elif kind == BEETLE:
-                    targets = [n for n in NEIGHBOURS[frm] if n not in blocked
-                               and (stacks[n] or stacks[frm] or any(stacks[c] for c in SHARED[frm, n]))]
-                elif kind == GRASSHOPPER:
-                    targets = self._jumps(frm)
-                elif kind == ANT:
-                    targets = sorted(self._ant_reach(frm))
-                else:
-                    targets = sorted(self._spider_reach(frm))
+                targets = self._drag_targets(frm, piece & 7)
             finally:
                 stack.append(piece)
             start = cube(frm)
@@ -434,6 +429,20 @@ class Position:
             if first_only and moves:
                 break
         return moves
+
+    def _drag_targets(self, frm: int, kind: int) -> list[int]:
+        """Where a piece of ``kind`` lifted off ``frm`` may go (it is off the board meanwhile)."""
+        stacks = self.stacks
+        if kind == BEE:
+            return list(self._accessible(frm))
+        if kind == BEETLE:
+            return [n for n in NEIGHBOURS[frm] if n not in self.blocked
+                    and (stacks[n] or stacks[frm] or any(stacks[c] for c in SHARED[frm, n]))]
+        if kind == GRASSHOPPER:
+            return self._jumps(frm)
+        if kind == ANT:
+            return sorted(self._ant_reach(frm))
+        return sorted(self._spider_reach(frm))
 
     def _jumps(self, frm: int) -> list[int]:
         x, y = CELLS[frm]

@@ -16,27 +16,23 @@ Move ordering: moves that end next to the opponent's bee first, then moves away 
 bee, placing last (the official list puts placing first; alpha-beta cuts more after attacks).
 
 Fast paths: ``play`` copies the position (a list of small stacks) and makes the move without the
-referee's validation (:func:`_make`), because every move comes from the rules' own
-``legal_moves``; tests/ladder/test_hive_rungs.py checks the result against the referee's
-``push`` on every move of whole games.
+referee's validation (:func:`_make`), because every move comes from the rules' own generator
+(:func:`legal_moves`: ``Position._drag_moves`` told the pinned pieces, instead of testing the
+swarm per piece); tests/ladder/test_rungs.py checks the result against the referee's ``push``,
+and tests/ladder/test_hive_rungs.py the moves against the referee's ``legal_moves``.
 """
 
 from __future__ import annotations
 
 from swc_local.games.hive.rules import (
-    ANT,
     BEE,
-    BEETLE,
-    GRASSHOPPER,
     INDEX,
-    SHARED,
     NEIGHBOURS,
     ROUND_LIMIT_TURN,
     SKIP,
     DragMove,
     Position,
     SetMove,
-    cube,
 )
 from swc_local.games.strategy import WIN
 
@@ -73,33 +69,10 @@ def legal_moves(position: Position) -> list:
     are skipped when it holds the swarm together (the articulation points, found once) instead
     of testing the swarm's connection once per piece as the referee does."""
     me = position.current
-    moves: list = list(position._set_moves())
+    moves: list = position._set_moves()
     if position.bee_placed(me) and not position._bee_due(me):
-        stacks, blocked = position.stacks, position.blocked
-        occupied = [i for i, s in enumerate(stacks) if s]
-        pinned = _pinned(stacks, occupied)
-        for frm in occupied:
-            stack = stacks[frm]
-            if stack[-1] >> 3 != me or frm in pinned:
-                continue
-            piece = stack.pop()
-            try:
-                kind = piece & 7
-                if kind == BEE:
-                    targets = list(position._accessible(frm))
-                elif kind == BEETLE:
-                    targets = [n for n in NEIGHBOURS[frm] if n not in blocked
-                               and (stacks[n] or stacks[frm] or any(stacks[c] for c in SHARED[frm, n]))]
-                elif kind == GRASSHOPPER:
-                    targets = position._jumps(frm)
-                elif kind == ANT:
-                    targets = sorted(position._ant_reach(frm))
-                else:
-                    targets = sorted(position._spider_reach(frm))
-            finally:
-                stack.append(piece)
-            start = cube(frm)
-            moves.extend(DragMove(start, cube(to)) for to in targets)
+        stacks = position.stacks
+        moves += position._drag_moves(pinned=_pinned(stacks, [i for i, s in enumerate(stacks) if s]))
     if not moves and not position._bee_due(me):
         moves.append(SKIP)
     return moves

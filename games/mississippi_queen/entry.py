@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class MississippiQueen2024(XmlSeason):
@@ -11,21 +11,10 @@ class MississippiQueen2024(XmlSeason):
     title, display_name = "Mississippi Queen 2024", "Mississippi Queen"
     dialect, envelope = MODERN, ENVELOPE_2025
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.mississippi_queen import pointing, strategy, view
         from swc_local.games.mississippi_queen.plugin import MississippiQueenPlugin
-        return MississippiQueenPlugin
-
-    def load_view(self):
-        from swc_local.games.mississippi_queen import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.mississippi_queen import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.mississippi_queen import strategy
-        return strategy
+        return Parts(plugin=MississippiQueenPlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = MississippiQueen2024()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2022, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Ostseeschach2022(XmlSeason):
@@ -11,21 +11,10 @@ class Ostseeschach2022(XmlSeason):
     title, display_name = "Ostseeschach 2022", "Ostseeschach"
     dialect, envelope = MODERN, ENVELOPE_2022
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.ostseeschach import pointing, strategy, view
         from swc_local.games.ostseeschach.plugin import OstseeschachPlugin
-        return OstseeschachPlugin
-
-    def load_view(self):
-        from swc_local.games.ostseeschach import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.ostseeschach import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.ostseeschach import strategy
-        return strategy
+        return Parts(plugin=OstseeschachPlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = Ostseeschach2022()

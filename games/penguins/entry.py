@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2022, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Penguins2023(XmlSeason):
@@ -11,21 +11,10 @@ class Penguins2023(XmlSeason):
     title, display_name = "Penguins 2023", "Penguins"
     dialect, envelope = MODERN, ENVELOPE_2022
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.penguins import pointing, strategy, view
         from swc_local.games.penguins.plugin import PenguinsPlugin
-        return PenguinsPlugin
-
-    def load_view(self):
-        from swc_local.games.penguins import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.penguins import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.penguins import strategy
-        return strategy
+        return Parts(plugin=PenguinsPlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = Penguins2023()

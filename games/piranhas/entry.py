@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import CLASSIC
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Piranhas2019(XmlSeason):
@@ -11,21 +11,10 @@ class Piranhas2019(XmlSeason):
     title, display_name = "Piranhas 2019", "Piranhas"
     dialect = CLASSIC
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.piranhas import pointing, strategy, view
         from swc_local.games.piranhas.plugin import PiranhasPlugin
-        return PiranhasPlugin
-
-    def load_view(self):
-        from swc_local.games.piranhas import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.piranhas import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.piranhas import strategy
-        return strategy
+        return Parts(plugin=PiranhasPlugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = Piranhas2019()

@@ -30,7 +30,7 @@ from __future__ import annotations
 from swc_local.games.piranhas.rules import (
     BLUE, DIRECTIONS, LINE, OBSTRUCTED, RAYS, RED, TURN_LIMIT, Move,
 )
-from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, spread, swarms
+from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, generate, spread, swarms
 from swc_local.games.strategy import WIN
 
 SHORT_NODES = 3_000
@@ -80,33 +80,12 @@ def seat(p: Position) -> int:
     return p[3] & 1
 
 
-def _generate(own: int, opp: int, kraken: int) -> list[tuple[Move, int, int]]:
-    """(move, start cell, destination bit) of every legal move of the colour with fish ``own``."""
-    fish, blocked = own | opp, own | kraken
-    out = []
-    append = out.append
-    rest = own
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        for line, forward, backward in STEPS[c]:
-            dist = (fish & line).bit_count()
-            step = forward[dist]
-            if step is not None and not step[0] & opp and not step[1] & blocked:
-                append((step[2], c, step[1]))
-            step = backward[dist]
-            if step is not None and not step[0] & opp and not step[1] & blocked:
-                append((step[2], c, step[1]))
-    return out
-
-
 def moves(p: Position) -> list[Move]:
     if over(p):
         return []
     red, blue, kraken, turn = p
     own, opp = (red, blue) if turn % 2 == 0 else (blue, red)
-    found = _generate(own, opp, kraken)
+    found = generate(STEPS, own, opp, kraken)
     king = KING[centre(own)]
     last_enemy = opp.bit_count() == 1
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class Piranhas2026(XmlSeason):
@@ -11,21 +11,10 @@ class Piranhas2026(XmlSeason):
     title, display_name = "Piranhas 2026", "Piranhas"
     dialect, envelope = MODERN, ENVELOPE_2025
 
-    def load_plugin(self):
+    def load_parts(self):
+        from swc_local.games.piranhas_2026 import pointing, strategy, view
         from swc_local.games.piranhas_2026.plugin import Piranhas2026Plugin
-        return Piranhas2026Plugin
-
-    def load_view(self):
-        from swc_local.games.piranhas_2026 import view
-        return view
-
-    def load_pointing(self):
-        from swc_local.games.piranhas_2026 import pointing
-        return pointing
-
-    def load_strategy(self):
-        from swc_local.games.piranhas_2026 import strategy
-        return strategy
+        return Parts(plugin=Piranhas2026Plugin, view=view, pointing=pointing, strategy=strategy)
 
 
 ENTRY = Piranhas2026()

@@ -26,7 +26,7 @@ Move ordering: by how much closer to the mover's centre of mass (rounded to a fi
 
 from __future__ import annotations
 
-from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, flood, spread, swarms
+from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, flood, generate, spread, swarms
 from swc_local.games.piranhas_2026.rules import (
     DIRECTIONS, LINES, ONE, ONE_L, ONE_M, RAYS, SIZE, SQUID, TURN_LIMIT, TWO, TWO_L, TWO_M, TEAM_OF, Move,
 )
@@ -93,26 +93,6 @@ def seat(p: Position) -> int:
     return p[5] & 1
 
 
-def _generate(own: int, opp: int, squids: int, first_only: bool = False) -> list[tuple[Move, int, int]]:
-    """(move, start field, target bit) of every legal move of the team with fish ``own``."""
-    fish, blocked = own | opp, own | squids
-    out = []
-    append = out.append
-    rest = own
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        for line, forward, backward in STEPS[c]:
-            dist = (fish & line).bit_count()
-            for step in (forward[dist], backward[dist]):
-                if step is not None and not step[0] & opp and not step[1] & blocked:
-                    append((step[2], c, step[1]))
-                    if first_only:
-                        return out
-    return out
-
-
 def _connected(own: int) -> bool:
     return own != 0 and flood(own & -own, own) == own
 
@@ -133,7 +113,7 @@ def over(p: Position) -> bool:
     if turn >= TURN_LIMIT:
         return True
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    return not _generate(own, opp, squids, True)
+    return not generate(STEPS, own, opp, squids, True)
 
 
 def _winner(p: Position) -> int | None:
@@ -145,7 +125,7 @@ def _winner(p: Position) -> int | None:
             return ONE if heavy_one > heavy_two else TWO
         return first_union
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    if not _generate(own, opp, squids, True):
+    if not generate(STEPS, own, opp, squids, True):
         return 1 - (turn & 1)
     if heavy_one != heavy_two:
         return ONE if heavy_one > heavy_two else TWO
@@ -157,7 +137,7 @@ def moves(p: Position) -> list[Move]:
         return []
     one, two, squids, medium, large, turn, _ = p
     own, opp = (one, two) if turn % 2 == 0 else (two, one)
-    found = _generate(own, opp, squids)
+    found = generate(STEPS, own, opp, squids)
     king = KING[centre(own)]
 
     def gain(entry) -> float:

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from swc_local.games.entry import GameEntry
+from swc_local.games.entry import GameEntry, Parts
 
 
 class ReversiXT(GameEntry):
     game_type = family = "reversixt"
     short_names, seats, title = ("reversixt",), (2, 8), "ReversiXT"
 
-    def load_rules(self):
-        from swc_local.games.reversixt import play
-        return play
-
-    def load_view(self):
-        from swc_local.games.reversixt import view
-        return view
-
-    def load_strategy(self):
-        from swc_local.games.reversixt import strategy
-        return strategy
+    def load_parts(self):
+        from swc_local.games.reversixt import play, strategy, view
+        return Parts(rules=play, view=view, strategy=strategy)
 
 
 ENTRY = ReversiXT()

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from swc_local.games.entry import GameEntry
+from swc_local.games.entry import GameEntry, Parts
 
 
 class RoboRally(GameEntry):
     game_type = family = "roborally"
     short_names, seats, title = ("roborally",), (2, 6), "Robo Rally"
 
-    def load_rules(self):
+    def load_parts(self):
         from swc_local.games import roborally
-        return roborally
-
-    def load_view(self):
-        from swc_local.games.roborally import view
-        return view
-
-    def load_strategy(self):
-        from swc_local.games.roborally import strategy
-        return strategy
+        from swc_local.games.roborally import strategy, view
+        return Parts(rules=roborally, view=view, strategy=strategy)
 
 
 ENTRY = RoboRally()

@@ -2,13 +2,14 @@
 
 Why not the minimax contract of games/strategy.py: every robot programs its five registers at
 the same time from a hand the others cannot see, so there is no move order to search.  The
-search rungs instead search the bot's own programs: a depth-first search over the cards of the
-hand, register by register, each register simulated with the rules the greedy bot plans with
+search rungs instead search the bot's own programs: a beam search over the cards of the hand,
+register by register, each register simulated with the rules the greedy bot plans with
 (:mod:`.plan`: card moves, walls, the antenna, pits, the board's edge, belts, push panels,
-gears), the children of a register tried best first.  The budget counts simulated registers
-(``SHORT_NODES``, ``LONG_NODES`` per programming phase), so a rung plays the same program for
-the same seed on any machine; the first five registers searched are the greedy path, so the
-search never returns less than one complete program.
+gears).  The budget (``SHORT_NODES``, ``LONG_NODES`` per programming phase) sets the beam's
+width (one partial program per :data:`NODES_PER_BEAM`, up to :data:`BEAM_NODES`) and, beyond
+that, how many simulated registers the look-ahead may spend; nodes are counted, not timed, so a
+rung plays the same program for the same seed on any machine (only the bot's time guard, on an
+overloaded machine, cuts the look-ahead short).
 
 The evaluation of a program (also on docs/families/roborally.md, "The ladder's evaluation"),
 where the greedy bot only looks at the distance to the next checkpoint after each register:
@@ -24,8 +25,20 @@ where the greedy bot only looks at the distance to the next checkpoint after eac
 * a damage card plays the deck's top card: 6, and the fall's 600 times the share of the deck's
   cards that would drop the robot from where it stands (a damage card next to a pit is a risk).
 
+search-long looks a round ahead (what its budget leaves after :data:`BEAM_NODES`): the best
+:data:`CANDIDATES` programs of the round are judged again by the best program of the next round
+from where each leaves the robot, averaged over :data:`SAMPLES` hands drawn from the cards the
+next hand comes from (the bot follows its draw pile), and it chooses its starting square by
+sample games of two rounds from each free one (:func:`start_point`; search-short takes a random
+one, as the greedy bot).  Why: a wider beam alone found the same programs (the measured
+search-long was not stronger than search-short, 6 of 16 and 7 of 16): one round's distance to the
+checkpoint is a poor guide to a race.  On Dizzy Highway, a one-checkpoint course, the start
+decides most games: the start point farthest from the checkpoint rides the fast belts to it a
+round before the others.
+
 Other robots and their lasers are left out: their programs are hidden.  Measured (docs page):
-search-short beats greedy about 2 games in 3; search-long is not stronger than search-short.
+search-short beats greedy about 2 games in 3 on the four-checkpoint courses, about even on Dizzy
+Highway; search-long beats search-short (Dizzy Highway and Death Trap, docs page).
 """
 
 from __future__ import annotations
@@ -38,8 +51,15 @@ from .cards import DAMAGE, PROGRAMMING_DECK, REGISTERS
 from .plan import board_elements, distance_map, play_card
 
 SHORT_NODES = 1_200
-LONG_NODES = 8_000
+LONG_NODES = 20_000
 NODES_PER_BEAM = 40  # about the simulated registers one partial program per register costs
+BEAM_NODES = 8_000  # the most the round's own beam takes; the rest of a budget looks a round ahead
+LOOKAHEAD_MIN = 2_000  # less left than this: no look-ahead (search-short)
+CANDIDATES, SAMPLES, NEXT_WIDTH = 12, 16, 3  # the look-ahead's programs, next hands, next beam
+START_SAMPLES, START_WIDTH = 16, 3  # the most sample games a starting square gets, their beam
+NODES_PER_START_ROUND = REGISTERS * START_WIDTH * 8  # such a round: about eight cards tried a register
+HAND = 9
+PROGRAMMING_DECK_CARDS = tuple(card for card, count in PROGRAMMING_DECK.items() for _ in range(count))
 
 CHECKPOINT, EARLY, FALL, DISTANCE, FACING, EDGE, LASER, DAMAGE_CARD = 1000.0, 20.0, 600.0, 10.0, 4.0, 3.0, 4.0, 6.0
 
@@ -91,6 +111,7 @@ class Planner:
     falls: dict = field(default_factory=dict)
     distances: dict = field(default_factory=dict)
     lasers: frozenset = frozenset()
+    stop: object = None  # a callable: true when the bot must answer now (a time guard)
 
     def target(self, reached: int) -> tuple[int, int] | None:
         return self.board.checkpoints.get(reached + 1)
@@ -158,17 +179,10 @@ class Planner:
         risk += EDGE * _edge_risk(self.board, after[0], after[1]) + (LASER if (after[0], after[1]) in self.lasers else 0.0)
         return after, reached, gained, risk
 
-    def search(self, rng: random.Random) -> list[str]:
-        """A beam search over the registers, :data:`NODES_PER_BEAM` simulated registers buying
-        one more partial program kept per register: a depth-first search spends a small budget on
-        the last registers' variations only, a beam spreads it over all five."""
-        hand = list(self.hand)
-        rng.shuffle(hand)  # equal programs go to a seeded choice
-        if not any(card != "Again" for card in hand):
-            return hand[:REGISTERS]
-        width = max(1, self.nodes_budget // NODES_PER_BEAM)
-        # a partial program: (value, order, cards, cards left, state, reached, gained, risk)
-        beams: list[tuple] = [(0.0, 0, [], hand, self.start, self.reached, 0.0, 0.0)]
+    def beam(self, start: State, reached: int, hand: list[str], width: int) -> list[tuple]:
+        """A beam search over one round's five registers from ``start``: the final partial
+        programs, best first, as (value, order, cards, cards left, state, reached, gained, risk)."""
+        beams: list[tuple] = [(0.0, 0, [], hand, start, reached, 0.0, 0.0)]
         for register in range(1, REGISTERS + 1):
             children = []
             for _, _, cards, left, state, reached, gained, risk in beams:
@@ -188,19 +202,77 @@ class Planner:
                         break
             children.sort(key=lambda child: (-child[0], child[1]))
             beams = children[:width]
-        return beams[0][2]
+        return beams
+
+    def search(self, rng: random.Random, pool: list[str] | None = None) -> list[str]:
+        """A beam search over the registers, :data:`NODES_PER_BEAM` simulated registers buying
+        one more partial program kept per register: a depth-first search spends a small budget on
+        the last registers' variations only, a beam spreads it over all five.  What the budget
+        leaves after :data:`BEAM_NODES` goes to the next round (:meth:`look_ahead`)."""
+        hand = list(self.hand)
+        rng.shuffle(hand)  # equal programs go to a seeded choice
+        if not any(card != "Again" for card in hand):
+            return hand[:REGISTERS]
+        width = max(1, min(self.nodes_budget, BEAM_NODES) // NODES_PER_BEAM)
+        finals = self.beam(self.start, self.reached, hand, width)
+        if looks_ahead(self.nodes_budget):
+            return self.look_ahead(finals, rng, pool)
+        return finals[0][2]
+
+    def look_ahead(self, finals: list[tuple], rng: random.Random, pool: list[str] | None) -> list[str]:
+        """The next round, for the best :data:`CANDIDATES` programs: each is judged by the best
+        program of the next round from where it leaves the robot, averaged over
+        :data:`SAMPLES` hands drawn from ``pool`` (the cards the next hand comes from; the same
+        hands for every program, so that they differ by their end only).  The distance after
+        one round says little about a race: a robot two squares off but facing the wrong way,
+        or beside a belt that carries it away, is further than one four squares off in line."""
+        best = finals[0]
+        if best[5] == len(self.board.checkpoints) or best[4] is None:
+            return best[2]  # the last checkpoint this round (nothing after it), or every program falls
+        hands = [self.next_hand(pool, rng) for _ in range(SAMPLES)]
+        judged, seen = [], set()
+        for final in finals:
+            value, order, cards, _, state, reached, gained, risk = final
+            if state is None or (state, reached) in seen:
+                continue
+            if len(judged) >= CANDIDATES or self.nodes >= self.nodes_budget or (judged and self.stop and self.stop()):
+                break
+            seen.add((state, reached))
+            damage = sum(1 for card in cards if card in DAMAGE)
+            now = gained - risk - DAMAGE_CARD * damage
+            later = sum(self.beam(state, reached, hand, NEXT_WIDTH)[0][0] for hand in hands) / len(hands)
+            judged.append((now + later, -value, order, cards))
+        judged.sort(key=lambda item: (-item[0], item[1], item[2]))
+        return judged[0][3]
+
+    def next_hand(self, pool: list[str] | None, rng: random.Random) -> list[str]:
+        """A hand the next round may deal: nine cards of ``pool`` (default: the deck without
+        this hand, as after the first round of a shuffle), topped up from a fresh deck."""
+        if pool is None:
+            pool = list(PROGRAMMING_DECK_CARDS)
+            for card in self.hand:
+                if card in pool:
+                    pool.remove(card)
+        if len(pool) >= HAND:
+            return rng.sample(pool, HAND)
+        return list(pool) + rng.sample(PROGRAMMING_DECK_CARDS, HAND - len(pool))
 
 
 _LASERS: dict[int, tuple[Board, frozenset]] = {}
 
 
-def program(board: Board, state: State, hand: list[str], reached: int, rng: random.Random, nodes: int) -> list[str]:
+def program(board: Board, state: State, hand: list[str], reached: int, rng: random.Random, nodes: int,
+            pool: list[str] | None = None, stop=None) -> list[str]:
     """The five cards (register order) the search chooses from ``hand`` for a robot at ``state``
     that has reached ``reached`` checkpoints, within ``nodes`` simulated registers."""
+    return Planner(board, state, hand, reached, nodes, lasers=_lasers(board), stop=stop).search(rng, pool)
+
+
+def _lasers(board: Board) -> frozenset:
     cached = _LASERS.get(id(board))
     if cached is None or cached[0] is not board:
         cached = _LASERS[id(board)] = (board, _laser_squares(board))
-    return Planner(board, state, hand, reached, nodes, lasers=cached[1]).search(rng)
+    return cached[1]
 
 
 def reboot_direction(board: Board, fell_from: tuple[int, int] | None, start: tuple[int, int] | None,
@@ -224,3 +296,57 @@ def reboot_direction(board: Board, fell_from: tuple[int, int] | None, start: tup
         if ahead is not None and ahead < best_distance and not board.wall_blocks(x, y, direction):
             best, best_distance = direction, ahead
     return best
+
+
+def looks_ahead(nodes: int) -> bool:
+    """Whether a budget of ``nodes`` looks a round ahead (search-long) or plays this round only."""
+    return nodes - BEAM_NODES >= LOOKAHEAD_MIN
+
+
+def start_point(board: Board, free: list[tuple[int, int]], rng: random.Random, nodes: int,
+                stop=None) -> tuple[int, int]:
+    """The starting square to take among ``free``.  A budget that looks a round ahead
+    (search-long) plays sample games of two rounds from every square (the same pairs of hands
+    for every square, up to :data:`START_SAMPLES`, as many as the budget buys at
+    :data:`NODES_PER_START_ROUND` simulated registers a round) and takes the square that reaches
+    the first checkpoint in the fewest registers on average; a smaller budget (search-short)
+    takes a random free square, as the greedy bot does.  Why: on a one-checkpoint course the
+    start decides most of the race, and the distance to the checkpoint misjudges it (Dizzy
+    Highway: the farthest start point rides the fast belts to the checkpoint a round before
+    the nearest).  ``stop()`` true ends the samples early (a time guard)."""
+    if not free:
+        return board.start_points[0]
+    target = board.checkpoints.get(1)
+    if not looks_ahead(nodes) or target is None or len(free) < 2:
+        return rng.choice(free)
+    facing = board.antenna[2]
+    distances = distance_map(board, target)
+    samples = max(1, min(START_SAMPLES, nodes // (NODES_PER_START_ROUND * 2 * len(free))))
+    planner = Planner(board, (*free[0], facing), [], 0, nodes, lasers=_lasers(board))
+    deck = list(PROGRAMMING_DECK_CARDS)
+    totals = {square: 0.0 for square in free}
+    for sample in range(samples):
+        if sample and stop is not None and stop():
+            break
+        rng.shuffle(deck)
+        hands = (deck[:HAND], deck[HAND:2 * HAND])
+        for square in free:
+            totals[square] += _registers_to_checkpoint(planner, (*square, facing), hands)
+    return min(free, key=lambda square: (totals[square], distances.get(square, 10_000)))
+
+
+def _registers_to_checkpoint(planner: Planner, state: State | None, hands: tuple) -> float:
+    """The register (counted on over the rounds of ``hands``) in which the best program of
+    each hand reaches the first checkpoint from ``state``; not reached: the registers played and
+    the rest of the way at two squares a register.  The race to a checkpoint is what a start
+    decides: the robot reaching it a register earlier wins on a one-checkpoint course."""
+    played = 0
+    for hand in hands:
+        _, _, _, _, after, reached, gained, _ = planner.beam(state, 0, hand, START_WIDTH)[0]
+        if reached:
+            return played + REGISTERS - gained / EARLY
+        played += REGISTERS
+        if after is None:
+            return played + REGISTERS + FALL / DISTANCE / 2  # a reboot: a round lost and the way from the start again
+        state = after
+    return played + planner.distance_to(0).get(state[:2], 30) / 2

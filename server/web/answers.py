@@ -10,8 +10,10 @@ inside a builder.
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
+from importlib import resources
 from typing import TYPE_CHECKING
 
 import trio
@@ -101,3 +103,18 @@ async def read_body(request: Request, limit: int, timeout: float, what: str) -> 
         log.info("%s from %s took longer than %g s (viewerRequestTimeout)", what, peer_of(request), timeout)
         raise BodyRefused(error_answer(f"the {what} took longer than {timeout:g} s", 408)) from None
     return bytes(buffer)
+
+
+@functools.cache
+def static_file(name: str) -> bytes:
+    """A file of the package's static/ folder, read once on first use (the tournament pages'
+    files; the viewer's own are read at start-up, context.py).  Callers pass only names of
+    their own list: no request path is ever joined to a file system path."""
+    return (resources.files(__package__) / "static" / name).read_bytes()
+
+
+def static_answer(name: str, types: dict[str, str]) -> Response:
+    """The static file ``name`` if it is one of ``types`` (name -> media type), else 404."""
+    if name not in types:
+        return Response("not found", status_code=404, media_type="text/plain")
+    return Response(static_file(name), media_type=types[name], headers={"Cache-Control": "no-cache"})

@@ -42,18 +42,16 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from . import game_api, pages, seat_routes
-from .answers import SECURITY_HEADERS, error_answer, peer_of
+from . import game_api, pages, seat_routes, tournament, tournament_start
+from .answers import error_answer, peer_of
 from .auth import Gate
 from .context import WebContext
-from .tournament import routes as tournament_routes
-from .tournament_start import routes as tournament_start_routes
 
 
 def build_app(context: WebContext) -> Starlette:
     """The viewer's application: every route a module-level function of the request (pages.py,
-    game_api.py, seat_routes.py, tournament.py) that finds ``context`` on the application's
-    state; behind the gate (:class:`GatedApp`)."""
+    game_api.py, seat_routes.py, tournament.py, tournament_start.py) that finds ``context`` on
+    the application's state; behind the gate (:class:`GatedApp`)."""
     routes = [
         *seat_routes.ROUTES,
         Route("/", pages.index),
@@ -68,8 +66,8 @@ def build_app(context: WebContext) -> Starlette:
         Route("/api/games/{game_id}/stream", game_api.api_stream),
         Route("/api/upload", game_api.api_upload, methods=["POST"]),
         Route("/api/games/{game_id}/play-from/{index}", game_api.api_play_from, methods=["POST"]),
-        *tournament_start_routes(context, SECURITY_HEADERS),  # before the run page's /tournament/{tid}
-        *tournament_routes(context, SECURITY_HEADERS),
+        *tournament_start.ROUTES,  # before the run page's /tournament/{tid}
+        *tournament.ROUTES,
         Route("/api/games/{game_id}/control", game_api.api_control, methods=["POST"]),
         *context.extra_routes,
     ]

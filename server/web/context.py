@@ -72,12 +72,25 @@ class WebContext:
         # pages a layer above lends the viewer, as it lends tournament sources (swc view --archives:
         # tools/archive_page.py); they sit behind the same gate as every page
         self.extra_routes: list = []
+        # tournaments lent by whoever starts the viewer (server/ never imports tools/): the run
+        # pages' sources, id -> source (server/web/tournament.py), and the starter of new ones
+        # (server/web/tournament_start.py; None: the page answers 404)
+        self.tournaments: dict = {}
+        self.tournament_starter = None
+        self._tournament_reading: trio.Lock | None = None
 
     @property
     def reading(self) -> trio.Lock:
         if self._reading is None:
             self._reading = trio.Lock()
         return self._reading
+
+    @property
+    def tournament_reading(self) -> trio.Lock:
+        """One read of a tournament's source at a time (a source reads files)."""
+        if self._tournament_reading is None:
+            self._tournament_reading = trio.Lock()
+        return self._tournament_reading
 
     def step_json(self, record: GameRecord, index: int, count: int) -> dict:
         """Step ``index`` built once (the cache) for every page and API call that shows it."""

@@ -30,13 +30,11 @@ from __future__ import annotations
 import logging
 import secrets
 import shlex
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import trio
 
-from .table_host import FamilyTables, TableError, TableLimit, fill  # noqa: F401 -- FamilyTables: the families import it from here
+from .table_host import FamilyTables, TableError, fill  # noqa: F401 -- FamilyTables: the families import it from here
 
 log = logging.getLogger("swc.web.seats")
 

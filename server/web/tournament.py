@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from importlib import resources
 
 import trio
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
+
+from .answers import SECURITY_HEADERS, context_of, error_answer, json_answer, static_answer, static_file
 
 log = logging.getLogger("swc.web")
 
@@ -37,50 +38,41 @@ ASSETS = {"tournament.js": "text/javascript; charset=utf-8"}
 PAGE = "tournament.html"
 
 
-def _load() -> dict[str, bytes]:
-    folder = resources.files(__package__) / "static"
-    return {name: (folder / name).read_bytes() for name in (*ASSETS, PAGE)}
+async def page(request: Request) -> Response:
+    if request.path_params["tid"] not in context_of(request).tournaments:
+        return Response("no such tournament", status_code=404, media_type="text/plain")
+    return Response(static_file(PAGE), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
 
-def routes(context, headers: dict[str, str]) -> list[Route]:
-    """The run page's routes over ``context.tournaments`` (an id -> source dict, made if absent)."""
-    if getattr(context, "tournaments", None) is None:
-        context.tournaments = {}
-    sources: dict[str, Source] = context.tournaments
-    assets = _load()
-    reading = trio.Lock()
+async def asset(request: Request) -> Response:
+    return static_answer(request.path_params["name"], ASSETS)
 
-    async def page(request: Request) -> Response:
-        if request.path_params["tid"] not in sources:
-            return Response("no such tournament", status_code=404, media_type="text/plain")
-        return Response(assets[PAGE], media_type="text/html; charset=utf-8", headers=headers)
 
-    async def asset(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in ASSETS:
-            return Response("not found", status_code=404, media_type="text/plain")
-        return Response(assets[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+async def listing(request: Request) -> Response:
+    sources: dict[str, Source] = context_of(request).tournaments
+    return json_answer({"tournaments": [{"id": tid, "title": getattr(source, "title", tid)}
+                                        for tid, source in sources.items()]})
 
-    async def listing(request: Request) -> Response:
-        return JSONResponse({"tournaments": [{"id": tid, "title": getattr(source, "title", tid)}
-                                             for tid, source in sources.items()]}, headers=headers)
 
-    async def data(request: Request) -> Response:
-        source = sources.get(request.path_params["tid"])
-        if source is None:
-            return JSONResponse({"error": "no such tournament"}, status_code=404, headers=headers)
-        try:
-            async with reading:
-                found = await trio.to_thread.run_sync(source)
-        except Exception as error:  # a database being replaced or damaged: the page says so
-            log.exception("tournament %s: cannot read it", request.path_params["tid"])
-            return JSONResponse({"error": f"cannot read the tournament: {type(error).__name__}: {error}"},
-                                status_code=503, headers=headers)
-        return JSONResponse(found, headers=headers)
+async def data(request: Request) -> Response:
+    """The source's data, read in a worker thread, one read at a time (``tournament_reading``)."""
+    context = context_of(request)
+    source = context.tournaments.get(request.path_params["tid"])
+    if source is None:
+        return error_answer("no such tournament", 404)
+    try:
+        async with context.tournament_reading:
+            found = await trio.to_thread.run_sync(source)
+    except Exception as error:  # a database being replaced or damaged: the page says so
+        log.exception("tournament %s: cannot read it", request.path_params["tid"])
+        return error_answer(f"cannot read the tournament: {type(error).__name__}: {error}", 503)
+    return json_answer(found)
 
-    return [
-        Route("/tournament/static/{name}", asset),
-        Route("/tournament/{tid}", page),
-        Route("/api/tournaments", listing),
-        Route("/api/tournaments/{tid}", data),
-    ]
+
+ROUTES = [
+    Route("/tournament/static/{name}", asset),
+    Route("/tournament/{tid}", page),
+    Route("/api/tournaments", listing),
+    Route("/api/tournaments/{tid}", data),
+]
+"""The run page's routes, over ``context.tournaments`` (an id -> source dict)."""

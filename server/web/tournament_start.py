@@ -21,90 +21,83 @@ from __future__ import annotations
 
 import json
 import logging
-from importlib import resources
 
 import trio
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from .answers import same_origin
+from .answers import (
+    SECURITY_HEADERS, context_of, error_answer, json_answer, peer_of, same_origin, static_answer, static_file,
+)
 
 log = logging.getLogger("swc.web")
 
 MAX_BODY = 1 << 16
 ASSETS = {"tournament_new.js": "text/javascript; charset=utf-8"}
 PAGE = "tournament_new.html"
+NO_STARTER = "starting a tournament needs swc view --leagues DIR"
 
 
-def _load() -> dict[str, bytes]:
-    folder = resources.files(__package__) / "static"
-    return {name: (folder / name).read_bytes() for name in (*ASSETS, PAGE)}
+def _refuse(request: Request, message: str, status: int) -> Response:
+    log.warning("a tournament start from %s refused: %s", peer_of(request), message)
+    return error_answer(message, status)
 
 
-def routes(context, headers: dict[str, str]) -> list[Route]:
-    """The starting page's routes; they answer 404 while no starter is lent (``swc serve``)."""
-    assets = _load()
-    gate = context.gate
+async def page(request: Request) -> Response:
+    """The starting page; 404 while no starter is lent (``swc serve``)."""
+    if context_of(request).tournament_starter is None:
+        return Response("starting a tournament from the page needs swc view --leagues DIR", status_code=404,
+                        media_type="text/plain")
+    return Response(static_file(PAGE), media_type="text/html; charset=utf-8", headers=SECURITY_HEADERS)
 
-    def starter():
-        return getattr(context, "tournament_starter", None)
 
-    def refuse(request: Request, message: str, status: int) -> Response:
-        peer = request.client.host if request.client is not None else "?"
-        log.warning("a tournament start from %s refused: %s", peer, message)
-        return JSONResponse({"error": message}, status_code=status, headers=headers)
+async def asset(request: Request) -> Response:
+    return static_answer(request.path_params["name"], ASSETS)
 
-    async def page(request: Request) -> Response:
-        if starter() is None:
-            return Response("starting a tournament from the page needs swc view --leagues DIR", status_code=404,
-                            media_type="text/plain")
-        return Response(assets[PAGE], media_type="text/html; charset=utf-8", headers=headers)
 
-    async def asset(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in ASSETS:
-            return Response("not found", status_code=404, media_type="text/plain")
-        return Response(assets[name], media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+async def options(request: Request) -> Response:
+    context = context_of(request)
+    starter = context.tournament_starter
+    if starter is None:
+        return error_answer(NO_STARTER, 404)
+    return json_answer(starter.options() | {"needs_passphrase": not context.gate.prepares_freely})
 
-    async def options(request: Request) -> Response:
-        found = starter()
-        if found is None:
-            return JSONResponse({"error": "starting a tournament needs swc view --leagues DIR"}, status_code=404,
-                                headers=headers)
-        return JSONResponse(found.options() | {"needs_passphrase": not gate.prepares_freely}, headers=headers)
 
-    async def start(request: Request) -> Response:
-        found = starter()
-        if found is None:
-            return refuse(request, "starting a tournament needs swc view --leagues DIR", 404)
-        if not same_origin(request):
-            return refuse(request, "this request came from another site's page; start from this viewer's own page", 403)
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_BODY:
-                return refuse(request, f"the request is larger than {MAX_BODY} bytes", 413)
-        try:
-            data = json.loads(bytes(body) or b"{}")
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            return refuse(request, "the request must be a JSON object", 400)
-        passphrase = data.pop("passphrase", None)
-        peer = request.client.host if request.client is not None else "?"
-        if not gate.prepares_freely and not gate.check(passphrase if isinstance(passphrase, str) else None, peer):
-            return refuse(request, "wrong admin passphrase", 403)
-        try:
-            tid = await trio.to_thread.run_sync(found.start, data)
-        except ValueError as error:
-            return refuse(request, str(error), 400)
-        log.info("tournament %s started from the page by %s", tid, peer)
-        return JSONResponse({"id": tid, "url": f"/tournament/{tid}"}, headers=headers)
+async def start(request: Request) -> Response:
+    context = context_of(request)
+    starter, gate = context.tournament_starter, context.gate
+    if starter is None:
+        return _refuse(request, NO_STARTER, 404)
+    if not same_origin(request):
+        return _refuse(request, "this request came from another site's page; start from this viewer's own page", 403)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            return _refuse(request, f"the request is larger than {MAX_BODY} bytes", 413)
+    try:
+        data = json.loads(bytes(body) or b"{}")
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return _refuse(request, "the request must be a JSON object", 400)
+    passphrase = data.pop("passphrase", None)
+    peer = peer_of(request)
+    if not gate.prepares_freely and not gate.check(passphrase if isinstance(passphrase, str) else None, peer):
+        return _refuse(request, "wrong admin passphrase", 403)
+    try:
+        tid = await trio.to_thread.run_sync(starter.start, data)
+    except ValueError as error:
+        return _refuse(request, str(error), 400)
+    log.info("tournament %s started from the page by %s", tid, peer)
+    return json_answer({"id": tid, "url": f"/tournament/{tid}"})
 
-    return [
-        Route("/tournament/new", page),
-        Route("/tournament/start/{name}", asset),
-        Route("/api/tournaments/options", options),
-        Route("/api/tournaments", start, methods=["POST"]),
-    ]
+
+ROUTES = [
+    Route("/tournament/new", page),
+    Route("/tournament/start/{name}", asset),
+    Route("/api/tournaments/options", options),
+    Route("/api/tournaments", start, methods=["POST"]),
+]
+"""The starting page's routes, over ``context.tournament_starter`` (None: they answer 404)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -25,8 +26,16 @@ ENTRY = registry.entry("roborally")
 
 @pytest.fixture
 def small_budgets(monkeypatch):
+    """The same searches, cheap: search-short plays one round, search-long still looks a round
+    ahead and samples its start, with few samples; no time guard (the suite's speed varies)."""
     monkeypatch.setattr(strategy, "SHORT_NODES", 40)
-    monkeypatch.setattr(strategy, "LONG_NODES", 120)
+    monkeypatch.setattr(strategy, "LONG_NODES", 1_200)
+    monkeypatch.setattr(strategy, "BEAM_NODES", 120)
+    monkeypatch.setattr(strategy, "LOOKAHEAD_MIN", 400)
+    monkeypatch.setattr(strategy, "CANDIDATES", 3)
+    monkeypatch.setattr(strategy, "SAMPLES", 2)
+    monkeypatch.setattr(strategy, "START_SAMPLES", 2)
+    monkeypatch.setattr(roborally_bot, "GUARD_SECONDS", 1e9)
 
 
 def play(map_name: str, rungs: list[str], seed: int, max_rounds: int) -> tuple[Game, list, list[str]]:
@@ -157,3 +166,75 @@ def test_a_rebooted_search_robot_faces_the_way_to_its_next_checkpoint():
         assert distances[(x + dx, y + dy)] < distances[(x, y)], (name, direction)
         checked += 1
     assert checked
+
+
+def test_search_long_starts_where_the_belts_carry_it_to_the_checkpoint(monkeypatch):
+    """Dizzy Highway: (1, 8) is the start point farthest from the checkpoint by steps (16) but
+    the blue belts carry a robot from it to the checkpoint's side in one round; search-long's
+    sample games find it, the distance (and search-short's random choice) does not."""
+    monkeypatch.setattr(strategy, "START_SAMPLES", 4)
+    board = load_map("Dizzy Highway")
+    free = list(board.start_points)
+    for seed in range(3):
+        assert strategy.start_point(board, free, random.Random(seed), strategy.LONG_NODES) == (1, 8)
+    taken = [square for square in free if square != (1, 8)]
+    assert strategy.start_point(board, taken, random.Random(0), strategy.LONG_NODES) == (0, 3)
+    assert not strategy.looks_ahead(strategy.SHORT_NODES) and strategy.looks_ahead(strategy.LONG_NODES)
+    chosen = {strategy.start_point(board, free, random.Random(seed), strategy.SHORT_NODES) for seed in range(12)}
+    assert len(chosen) > 1  # search-short: a random free square, as before
+
+
+def test_search_long_looks_a_round_ahead_and_a_time_guard_cuts_it_short(monkeypatch):
+    """The long budget judges several programs by the next round (more simulated registers than
+    the round's own beam); ``stop()`` true keeps the first, which is the one-round search's best."""
+    monkeypatch.setattr(strategy, "SAMPLES", 4)
+    board = load_map("Extra Crispy")
+    rng = random.Random(2)
+    differs = 0
+    for _ in range(6):
+        deck = new_deck()
+        rng.shuffle(deck)
+        hand, start = deck[:9], (*board.start_points[1], "right")
+        long = strategy.Planner(board, start, hand, 0, strategy.LONG_NODES)
+        chosen = long.search(random.Random(1))
+        one = strategy.Planner(board, start, hand, 0, strategy.BEAM_NODES)
+        one_round = one.search(random.Random(1))
+        assert long.nodes > one.nodes  # the same round's beam, then the next rounds' searches
+        guarded = strategy.program(board, start, hand, 0, random.Random(1), strategy.LONG_NODES, stop=lambda: True)
+        assert guarded == one_round
+        assert not Counter(chosen) - Counter(hand) and len(chosen) == 5
+        differs += chosen != one_round
+    assert differs  # the look-ahead changes some programs
+
+
+def test_the_bot_follows_the_cards_left_in_its_draw_pile():
+    """20 programming cards: a hand of 9 leaves 11 (the next hand is 9 of those), a second hand
+    leaves 2; the third hand takes those 2 and 7 of the reshuffled 18, leaving 11."""
+    bot = RoboRallyBot(strategy="search-long", seed=1)
+    deck = new_deck()
+    random.Random(3).shuffle(deck)
+    bot._count_dealt(deck[:9])
+    assert sorted(bot.draw_pile.elements()) == sorted(deck[9:])
+    bot._count_dealt(deck[9:18])
+    assert sorted(bot.draw_pile.elements()) == sorted(deck[18:])
+    reshuffled = deck[:18]
+    third = deck[18:] + reshuffled[:7]
+    bot._count_dealt(third)
+    assert sorted(bot.draw_pile.elements()) == sorted(reshuffled[7:])
+
+
+def test_search_long_beats_search_short_on_the_calibration_course(small_budgets, monkeypatch):
+    """Dizzy Highway (what ``swc match`` and the ladder's calibration play), seats alternating:
+    the long rung's start and look-ahead win clearly, even at reduced sample counts."""
+    monkeypatch.setattr(strategy, "LONG_NODES", 20_000)
+    monkeypatch.setattr(strategy, "BEAM_NODES", 8_000)
+    monkeypatch.setattr(strategy, "LOOKAHEAD_MIN", 2_000)
+    monkeypatch.setattr(strategy, "SHORT_NODES", 1_200)
+    monkeypatch.setattr(strategy, "START_SAMPLES", 4)
+    wins = 0
+    for seed in range(8):
+        rungs = ["search-long", "search-short"] if seed % 2 == 0 else ["search-short", "search-long"]
+        game, _, errors = play("Dizzy Highway", rungs, seed, max_rounds=10)
+        assert set(errors) <= {"Game is over"} and game.winner is not None
+        wins += rungs[game.winner - 1] == "search-long"
+    assert wins >= 6

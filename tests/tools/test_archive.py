@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from swc_local.tools import archive
 from swc_local.tools.archive_unpack import ArchiveLimits, unpack
 from swc_local.tools.cli import main
-from tests.archives import pack, reference_bot_zip, start_sh
+from tests.archives import pack, reference_bot_zip, start_sh, unpack_at_a_barrier
 from tests.helpers import cli_errors
 
 GAME = "swc_2026_piranhas"
@@ -91,18 +91,26 @@ def test_a_tournament_refuses_a_broken_archive_by_its_bot_name(tmp_path, capsys)
     assert line.startswith(f"--bot broken: the command cannot be started: {broken}: no main file")
 
 
-def _unpack_in(args) -> str:
-    path, cache = args
-    return str(unpack(Path(path), Path(cache), ArchiveLimits()))
-
-
 def test_two_processes_unpacking_at_once_share_one_folder(tmp_path):
+    """Both processes have unpacked before either renames (a barrier), so one always loses the
+    race; spawned, not forked: a fork of the test process (threads of its own, under xdist)
+    may inherit a lock another thread held and hang."""
     team = pack(tmp_path / "big.zip", {"team/start.sh": start_sh(GAME),
                                        **{f"team/lib/{i}.txt": os.urandom(2000) for i in range(300)}})
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        folders = pool.map(_unpack_in, [(str(team), str(tmp_path / "c"))] * 4, chunksize=1)
+    cache = tmp_path / "c"
+    spawn = multiprocessing.get_context("spawn")
+    barrier, results = spawn.Barrier(2), spawn.Queue()
+    racers = [spawn.Process(target=unpack_at_a_barrier, args=(str(team), str(cache), barrier, results))
+              for _ in range(2)]
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join(timeout=120)
+    assert [racer.exitcode for racer in racers] == [0, 0]  # neither raised (its traceback is on stderr)
+    folders = [results.get(timeout=10) for _ in racers]
     assert len(set(folders)) == 1
-    assert [p.name for p in (tmp_path / "c").iterdir()] == [Path(folders[0]).name]  # no partial folder left
+    assert str(unpack(team, cache, ArchiveLimits())) == folders[0]  # found unpacked, not unpacked again
+    assert [p.name for p in cache.iterdir()] == [Path(folders[0]).name]  # no partial folder left
     with zipfile.ZipFile(team) as zipped:
         assert len(list(Path(folders[0], "team", "lib").iterdir())) == len(zipped.namelist()) - 1
 

@@ -248,3 +248,60 @@ def test_a_bot_above_the_top_rung_is_said_to_be_beyond_the_ladder():
     found = report_json(session)
     assert found["elo"] is None and found["one_sided"] == "won every game" and found["high"] is None
     assert found["below"]["rung"] == "search-long" and found["above"] is None
+
+
+# -- the sandbox ------------------------------------------------------------------------------
+
+
+def test_an_archive_is_rated_sandboxed_unless_no_sandbox_as_in_swc_match(tmp_path, monkeypatch, capsys):
+    from swc_local.server.cli import new_parser
+    from swc_local.tools import rate_cli
+    from swc_local.tools.rate import BOT as RATED
+    from swc_local.tools.sandbox import Limits
+    from tests.archives import reference_bot_zip
+
+    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(tmp_path / "cache"))
+    table = tmp_path / "elo.json"
+    ladder_table.save(LADDER, table)
+    team = str(reference_bot_zip(tmp_path / "team.zip", "swc_2023_penguins"))
+    parser, commands = new_parser()
+    rate_cli.add_commands(commands)
+
+    def session(*flags: str):
+        return rate_cli._session(parser.parse_args(["rate", *flags, "--game", "penguins", "--ladder", str(table)]))
+
+    assert session(team).sandboxed == {RATED: Limits()}
+    assert session(team, "--memory-limit", "512").sandboxed == {RATED: Limits(memory_mb=512)}
+    assert session(team, "--no-sandbox").sandboxed == {}
+    assert session(BOT).sandboxed == {} and session(BOT, "--sandbox").sandboxed == {RATED: Limits()}
+    assert session(team).specs(0, ["random"])[0].sandboxed == {RATED: Limits()}
+    assert "--sandbox other: no such player (bot)" in one_line_error(capsys, team, "--sandbox", "other", "--game", "penguins",
+                                                                      "--ladder", str(table))
+    assert "give --sandbox or --no-sandbox, not both" in one_line_error(capsys, team, "--sandbox", "--no-sandbox",
+                                                                        "--game", "penguins", "--ladder", str(table))
+
+
+def test_a_bot_that_lost_every_game_is_placed_by_the_rungs_it_met_not_below_random():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    session = session_with(played("greedy", 0.0, 2) + [Played(2, "search-short", 0, 0.0, "REGULAR")])
+    text = report_text(session)
+    assert "Elo at most +" in text and "lost every game" in text
+    assert "the rung above: greedy (+300, 95 %: +250 .. +350)\n" in text
+    assert "the rung below: random (0, the scale's anchor), not met yet: more games tell" in text
+    assert "below the ladder's lowest rung" not in text
+    found = report_json(session)
+    assert (found["below"]["rung"], found["above"]["rung"], found["not_met"]) == ("random", "greedy", "random")
+    lowest = report_text(session_with(played("random", 0.0, 4)))
+    assert "the rung above: random" in lowest and "below the ladder's lowest rung" in lowest
+
+
+def test_a_bot_that_won_every_game_short_of_the_top_names_the_next_rung_as_not_met():
+    from swc_local.tools.rate_report import report_json, report_text
+
+    session = session_with(played("greedy", 1.0, 2))
+    text = report_text(session)
+    assert "the rung below: greedy (+300, 95 %: +250 .. +350)\n" in text
+    assert "the rung above: search-short (+500, 95 %: +440 .. +560), not met yet: more games tell" in text
+    assert "above the ladder's top rung" not in text
+    assert report_json(session)["not_met"] == "search-short"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from swc_local.games.entry import GameEntry
+from swc_local.games.entry import GameEntry, Parts
 
 from tests.toy_family import CountToThree  # the rules the toy door plays (GAME.rules)
 
@@ -30,11 +30,8 @@ def replayed(log: str) -> CountToThree:
 class CountToThreeEntry(GameEntry):
     game_type, family, short_names, title = "count_to_three", "toy", ("count_to_three",), "Count to three"
 
-    def load_rules(self):
-        return sys.modules[__name__]
-
-    def load_view(self):
-        return sys.modules[__name__]
+    def load_parts(self):
+        return Parts(rules=sys.modules[__name__], view=sys.modules[__name__])
 
 
 GAME = CountToThreeEntry()

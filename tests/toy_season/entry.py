@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from swc_local.games.dialects import ENVELOPE_2025, MODERN
-from swc_local.games.entry import XmlSeason
+from swc_local.games.entry import Parts, XmlSeason
 
 
 class LineToy(XmlSeason):
@@ -15,17 +15,10 @@ class LineToy(XmlSeason):
     dialect = MODERN
     envelope = ENVELOPE_2025
 
-    def load_plugin(self):
+    def load_parts(self):
+        from tests.toy_season import pointing, view
         from tests.toy_season.plugin import LinePlugin
-        return LinePlugin
-
-    def load_view(self):
-        from tests.toy_season import view
-        return view
-
-    def load_pointing(self):
-        from tests.toy_season import pointing
-        return pointing
+        return Parts(plugin=LinePlugin, view=view, pointing=pointing)
 
 
 ENTRY = LineToy()

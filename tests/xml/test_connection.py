@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import trio
+import trio.testing
 
 from swc_local.protocol import messages as msg
 from swc_local.server.xml.connection import Connection
@@ -32,7 +33,7 @@ async def test_a_close_queued_during_a_send_is_still_written(nursery):
     connection = Connection(stream)
     connection.send(msg.joined("R"))
     nursery.start_soon(connection.write_loop)
-    await trio.sleep(0.01)  # the writer is now blocked inside send_all
+    await trio.testing.wait_all_tasks_blocked()  # the writer is now blocked inside send_all
     connection.send(msg.left("R"))
     connection.drop("test")
     stream.gate.set()
@@ -57,7 +58,10 @@ async def test_messages_queued_together_leave_in_one_send(nursery):
     connection.send(msg.welcome("R", "red"))
     connection.send(msg.move_request("R"))
     nursery.start_soon(connection.write_loop)
-    await trio.sleep(0.01)
+    # Not a sleep: a sleep that ends while the writer has not run yet (a loaded machine) puts
+    # both tasks in one scheduling batch, whose order trio randomises.  Once every task is
+    # blocked the writer has sent what it will and waits for more.
+    await trio.testing.wait_all_tasks_blocked()
     assert len(sends) == 1 and sends[0].count(b"<room") == 2
 
 

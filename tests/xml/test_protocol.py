@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from swc_local.protocol import messages as msg
@@ -181,7 +181,13 @@ def test_to_dict_gives_the_xmltodict_shape():
 
 @settings(max_examples=100, deadline=None)
 @given(depth=st.integers(1, 200), attribute=st.integers(0, 20_000), cut=st.integers(0, 100))
+# Found by Hypothesis: a stream cut to exactly the size limit holds an unfinished message of 8,192
+# bytes, which is no error (yet): the limits hold for what was fed, not for the uncut stream.
+@example(depth=1, attribute=8192, cut=26)
+@example(depth=16, attribute=0, cut=100)  # the cut leaves 7 whole <a>: no nesting error (yet)
 def test_deep_nesting_and_huge_attributes_raise_only_protocol_errors(depth, attribute, cut):
+    """The reader raises a ProtocolError exactly when what it was fed is over a limit, and
+    nothing else, ever."""
     stream = (
         b"<protocol>"
         + b"<a>" * depth
@@ -189,12 +195,18 @@ def test_deep_nesting_and_huge_attributes_raise_only_protocol_errors(depth, attr
         + b"</a>" * depth
     )
     stream = stream[: max(len(stream) - cut, 0)]
+    started = stream.count(b"<a>") + (b'"/>' in stream)  # elements below the root whose start tag is whole
+    over_a_limit = len(stream) > 8192 or started >= 16
     reader = StreamReader(max_message_bytes=8192, max_depth=16)
     try:
-        for event in reader.feed(stream):
-            if isinstance(event, Message):
-                msg.decode_request(event.element)
+        events = reader.feed(stream)
     except ProtocolError:
-        pass
-    else:
-        assert depth < 16 and attribute < 8192
+        assert over_a_limit
+        return
+    assert not over_a_limit
+    for event in events:
+        if isinstance(event, Message):
+            try:
+                msg.decode_request(event.element)
+            except ProtocolError:
+                pass

@@ -57,6 +57,111 @@ function showCheck(report) {
   box.appendChild(table);
 }
 
+// -- ratings (tools/archive_rating.py): started here, followed by asking for their state ---------
+
+const RATING_POLL_MS = 1000;
+let gamesNotRatable = {};
+let followed = null;  // {id, timer}: the rating shown in #rating
+
+function ratingSummary(state) {
+  if (!state) return "-";
+  const where = state.game_name ? ` (${state.game_name})` : "";
+  switch (state.status) {
+    case "queued": return `waiting for a free slot${where}`;
+    case "running": return `game ${state.played} of ${state.games}` + (state.estimate ? `: Elo ${state.estimate}` : "") + where;
+    case "done": return (state.estimate ? `Elo ${state.estimate}` : "no result") + where;
+    case "stopped": return `stopped after ${state.played} of ${state.games} games` + where;
+    default: return `failed${where}`;
+  }
+}
+
+function paragraph(box, id, text, className) {
+  const p = document.createElement("p");
+  p.id = id;
+  p.textContent = text;
+  if (className) p.className = className;
+  box.appendChild(p);
+  return p;
+}
+
+function showRating(state) {
+  const box = $("rating");
+  box.textContent = "";
+  const words = {queued: "waiting for a free slot", running: "playing", done: "done",
+                 stopped: "stopped when the viewer stopped", failed: "FAILED"};
+  paragraph(box, "rating-head", `${state.archive || "the archive"} in ${state.game_name || state.game || "?"}: ` +
+            (words[state.status] || state.status), state.status === "failed" ? "failed" : "");
+  if (state.status === "queued" || state.status === "running") {
+    const now = state.current ? `, now game ${state.current.index + 1} against ${state.current.rung} ` +
+      `(the archive ${state.current.seat === 0 ? "first" : "second"})` : "";
+    paragraph(box, "rating-progress", `${state.played} of ${state.games} games played${now}; ` +
+              `Elo so far: ${state.estimate || "no result yet"}`);
+  }
+  if (state.error) paragraph(box, "rating-error", state.error);
+  const lines = (state.status === "queued" || state.status === "running") ? (state.lines || []).join("\n") : state.text;
+  if (lines) {
+    const pre = document.createElement("pre");
+    pre.id = state.status === "queued" || state.status === "running" ? "rating-games" : "rating-report";
+    pre.textContent = lines;
+    box.appendChild(pre);
+  }
+}
+
+function fillRatingCell(td, id, state) {
+  td.textContent = "";
+  const words = document.createElement("span");
+  words.textContent = ratingSummary(state);
+  td.appendChild(words);
+  if (state) {
+    const show = document.createElement("button");
+    show.type = "button"; show.textContent = "Show"; show.className = "show-rating";
+    show.addEventListener("click", () => follow(id));
+    td.append(" ", show);
+  }
+}
+
+function setRowRating(id, state) {
+  const row = document.querySelector(`#archives tbody tr[data-id="${CSS.escape(id)}"]`);
+  if (row) fillRatingCell(row.querySelector("td.rating"), id, state);
+}
+
+function follow(id) {
+  if (followed) clearTimeout(followed.timer);
+  followed = {id, timer: null};
+  const me = followed;
+  const tick = async () => {
+    try {
+      const response = await fetch(`/api/archives/${encodeURIComponent(id)}/rating`);
+      if (!response.ok) return;
+      const state = await response.json();
+      if (followed !== me) return;
+      showRating(state);
+      setRowRating(id, state);
+      if (state.status === "queued" || state.status === "running") me.timer = setTimeout(tick, RATING_POLL_MS);
+    } catch (error) {
+      if (followed === me) me.timer = setTimeout(tick, RATING_POLL_MS * 3);
+    }
+  };
+  tick();
+}
+
+async function rate(id) {
+  say("starting the rating…");
+  try {
+    const state = await post(`/api/archives/${encodeURIComponent(id)}/rate`,
+      JSON.stringify({passphrase: $("passphrase").value, game: $("game").value, games: Number($("rate-games").value)}),
+      {"Content-Type": "application/json"});
+    say("rating: it plays in the background; this page follows it.");
+    showRating(state);
+    setRowRating(id, state);
+    follow(id);
+  } catch (error) { say(error.message, true); }
+}
+
+function noteRatable() {
+  $("rate-note").textContent = gamesNotRatable[$("game").value] || "";
+}
+
 async function load() {
   const data = await (await fetch("/api/archives")).json();
   const select = $("game");
@@ -68,6 +173,8 @@ async function load() {
       select.appendChild(option);
     }
   }
+  gamesNotRatable = Object.fromEntries(data.games.map((game) => [game.type, game.not_ratable]));
+  noteRatable();
   if (!data.changes_allowed) say("Changes need a passphrase: start swc view with --password.", true);
   const body = $("archives").tBodies[0];
   body.textContent = "";
@@ -88,9 +195,17 @@ async function load() {
     const test = document.createElement("button");
     test.type = "button"; test.textContent = "Test"; test.className = "test";
     test.addEventListener("click", () => check(item.id, test));
-    buttons.append(save, test);
+    const rating = document.createElement("button");
+    rating.type = "button"; rating.textContent = "Rate"; rating.className = "rate";
+    rating.addEventListener("click", () => rate(item.id));
+    buttons.append(save, test, rating);
     cell(row, item.check ? (item.check.passed ? "passed" : "failed") + ` (${item.check.game})` : "-", "last");
+    fillRatingCell(cell(row, "", "rating"), item.id, item.rating);
     body.appendChild(row);
+  }
+  if (!followed) {  // after a reload: follow a rating that is playing, else show nothing until asked
+    const playing = data.archives.find((item) => item.rating && ["queued", "running"].includes(item.rating.status));
+    if (playing) follow(playing.id);
   }
 }
 
@@ -131,4 +246,5 @@ async function check(id, button) {
 }
 
 $("upload").addEventListener("click", upload);
+$("game").addEventListener("change", noteRatable);
 load().catch((error) => say(error.message, true));
