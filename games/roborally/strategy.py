@@ -317,11 +317,12 @@ def start_point(board: Board, free: list[tuple[int, int]], rng: random.Random, n
     if not free:
         return board.start_points[0]
     target = board.checkpoints.get(1)
-    if not looks_ahead(nodes) or target is None or len(free) < 2:
+    if target is None or len(free) < 2:
         return rng.choice(free)
     facing = board.antenna[2]
     distances = distance_map(board, target)
-    samples = max(1, min(START_SAMPLES, nodes // (NODES_PER_START_ROUND * 2 * len(free))))
+    rounds = 2 if looks_ahead(nodes) else 1
+    samples = max(1, min(START_SAMPLES, nodes // (NODES_PER_START_ROUND * rounds * len(free))))
     planner = Planner(board, (*free[0], facing), [], 0, nodes, lasers=_lasers(board))
     deck = list(PROGRAMMING_DECK_CARDS)
     totals = {square: 0.0 for square in free}
@@ -331,7 +332,7 @@ def start_point(board: Board, free: list[tuple[int, int]], rng: random.Random, n
         rng.shuffle(deck)
         hands = (deck[:HAND], deck[HAND:2 * HAND])
         for square in free:
-            totals[square] += _registers_to_checkpoint(planner, (*square, facing), hands)
+            totals[square] += _registers_to_checkpoint(planner, (*square, facing), hands[:rounds])
     return min(free, key=lambda square: (totals[square], distances.get(square, 10_000)))
 
 
