@@ -8,8 +8,9 @@ that bring its robot closest to its next checkpoint
 (:func:`~swc_local.games.roborally.plan.best_program`); ``search-short`` and ``search-long``
 search the hand's programs by simulation within a budget of simulated registers
 (:func:`~swc_local.games.roborally.strategy.program`); search-long also looks a round ahead with
-hands drawn from its draw pile (which the bot follows) and chooses its start point by sample
-games (:func:`~swc_local.games.roborally.strategy.start_point`). Both answer ``Alive``, send ``PlayCard``
+hands drawn from its draw pile (which the bot follows); both choose their start point by sample
+games (:func:`~swc_local.games.roborally.strategy.start_point`: search-short one of one round,
+search-long up to 16 of two rounds; random and greedy take a random free point). Both answer ``Alive``, send ``PlayCard``
 on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
 The bots import nothing from the server: they read and write through the codec
 (``protocol/roborally.py``, the same message models the server checks) and plan with the pure

@@ -37,13 +37,17 @@ from swc_local.games.mississippi_queen.rules import (
 )
 from swc_local.games.strategy import WIN
 
-# The budgets: the CPU time of each move (time.process_time) over four whole games of search-long
-# against search-short, measured at 20 and 90 positions at most 0.035 s and 0.111 s (a position
-# costs about a millisecond here: its move list); set for about 0.1 s and 0.3 s
-# of CPU.  On the loaded machine they were measured on (load 20 on 2 CPUs) a move took five
-# times that on the wall clock; beyond that client/ladder.py's time guard keeps the soft limit.
-SHORT_NODES = 40
-LONG_NODES = 150
+# The budgets, by the depths they complete (positions made up to a full depth, median over a
+# game: 16 for one ply, ~52 for two, ~135 for three, ~350 for four).  At 40 and 150 search-short
+# finished one ply and a few moves of the second: the greedy rung's choice among fewer moves
+# (greedy - search-short 8-12 in a 20-game calibration).  Now search-short sees the opponent's
+# reply (two plies) and search-long two replies (four plies): in-process series of 16 games,
+# search-short beat greedy 11-5 and search-long beat search-short 15-1, at 0.06 s and 0.40 s a
+# move on average (0.98 s at most, the guard striking) on a 2-CPU machine at load 4.  A middle
+# step was tried and is not stronger: search-short at 120 (two plies and part of a third) scored
+# 9.5-6.5 and 9-7 against search-long at 350 and at 800.
+SHORT_NODES = 60
+LONG_NODES = 400
 GUARD_SECONDS = 0.8
 """The time guard of a search move here (client/ladder.py's is 1.6 s): a position costs about a
 millisecond of CPU and the search looks at the clock every 64, so on a loaded machine the guard

@@ -29,16 +29,16 @@ search-long looks a round ahead (what its budget leaves after :data:`BEAM_NODES`
 :data:`CANDIDATES` programs of the round are judged again by the best program of the next round
 from where each leaves the robot, averaged over :data:`SAMPLES` hands drawn from the cards the
 next hand comes from (the bot follows its draw pile), and it chooses its starting square by
-sample games of two rounds from each free one (:func:`start_point`; search-short takes a random
-one, as the greedy bot).  Why: a wider beam alone found the same programs (the measured
+sample games of two rounds from each free one (:func:`start_point`; search-short, by what its
+budget buys: one sample game of one round, a cheaper and weaker guide).  Why: a wider beam alone found the same programs (the measured
 search-long was not stronger than search-short, 6 of 16 and 7 of 16): one round's distance to the
 checkpoint is a poor guide to a race.  On Dizzy Highway, a one-checkpoint course, the start
 decides most games: the start point farthest from the checkpoint rides the fast belts to it a
 round before the others.
 
 Other robots and their lasers are left out: their programs are hidden.  Measured (docs page):
-search-short beats greedy about 2 games in 3 on the four-checkpoint courses, about even on Dizzy
-Highway; search-long beats search-short (Dizzy Highway and Death Trap, docs page).
+search-short beats greedy about 2 games in 3 on the four-checkpoint courses and on Dizzy Highway
+(its start); search-long beats search-short (Dizzy Highway and Death Trap, docs page).
 """
 
 from __future__ import annotations
@@ -309,19 +309,24 @@ def start_point(board: Board, free: list[tuple[int, int]], rng: random.Random, n
     (search-long) plays sample games of two rounds from every square (the same pairs of hands
     for every square, up to :data:`START_SAMPLES`, as many as the budget buys at
     :data:`NODES_PER_START_ROUND` simulated registers a round) and takes the square that reaches
-    the first checkpoint in the fewest registers on average; a smaller budget (search-short)
-    takes a random free square, as the greedy bot does.  Why: on a one-checkpoint course the
-    start decides most of the race, and the distance to the checkpoint misjudges it (Dizzy
-    Highway: the farthest start point rides the fast belts to the checkpoint a round before
-    the nearest).  ``stop()`` true ends the samples early (a time guard)."""
+    the first checkpoint in the fewest registers on average; a budget that plays one round
+    (search-short) plays sample games of one round, as many as its budget buys (one at
+    :data:`SHORT_NODES`).  Why: on a one-checkpoint course the start decides most of the race,
+    and the distance to the checkpoint misjudges it (Dizzy Highway: the farthest start point
+    rides the fast belts to the checkpoint a round before the nearest).  Why one round for
+    search-short: it finds the best start point when it is free but misjudges the second best
+    (with (1, 8) taken it mostly takes (1, 1), which one round's hand carries close but the
+    next round leaves behind (0, 3)), so search-long's two rounds stay worth its budget; with
+    search-long's start search search-short drew level with it (46 of 80).  ``stop()`` true ends the samples early (a time guard)."""
     if not free:
         return board.start_points[0]
     target = board.checkpoints.get(1)
-    if not looks_ahead(nodes) or target is None or len(free) < 2:
+    if target is None or len(free) < 2:
         return rng.choice(free)
     facing = board.antenna[2]
     distances = distance_map(board, target)
-    samples = max(1, min(START_SAMPLES, nodes // (NODES_PER_START_ROUND * 2 * len(free))))
+    rounds = 2 if looks_ahead(nodes) else 1
+    samples = max(1, min(START_SAMPLES, nodes // (NODES_PER_START_ROUND * rounds * len(free))))
     planner = Planner(board, (*free[0], facing), [], 0, nodes, lasers=_lasers(board))
     deck = list(PROGRAMMING_DECK_CARDS)
     totals = {square: 0.0 for square in free}
@@ -331,7 +336,7 @@ def start_point(board: Board, free: list[tuple[int, int]], rng: random.Random, n
         rng.shuffle(deck)
         hands = (deck[:HAND], deck[HAND:2 * HAND])
         for square in free:
-            totals[square] += _registers_to_checkpoint(planner, (*square, facing), hands)
+            totals[square] += _registers_to_checkpoint(planner, (*square, facing), hands[:rounds])
     return min(free, key=lambda square: (totals[square], distances.get(square, 10_000)))
 
 

@@ -147,13 +147,18 @@ def test_sigterm_and_sighup_inside_trio_take_the_ctrl_c_path(signum):
 
     from swc_local.tools.stopping import stop_signals_as_interrupt
 
-    before = signal.getsignal(signum)
-    threading.Timer(0.2, os.kill, (os.getpid(), signum)).start()
-    with stop_signals_as_interrupt() as state:
-        with pytest.raises(KeyboardInterrupt):
-            trio.run(_sleep_forever)
-    assert state.exit_status() == 128 + signum and state.describe() == signal.Signals(signum).name
-    assert signal.getsignal(signum) is before
+    # From the default disposition: a suite started under ``nohup`` inherits SIGHUP ignored, and
+    # then the block rightly keeps ignoring it (the test below), so trio.run would sleep forever.
+    before = signal.signal(signum, signal.SIG_DFL)
+    try:
+        with stop_signals_as_interrupt() as state:
+            threading.Timer(0.2, os.kill, (os.getpid(), signum)).start()  # inside: never the default's kill
+            with pytest.raises(KeyboardInterrupt):
+                trio.run(_sleep_forever)
+        assert state.exit_status() == 128 + signum and state.describe() == signal.Signals(signum).name
+        assert signal.getsignal(signum) is signal.SIG_DFL
+    finally:
+        signal.signal(signum, before)
 
 
 def test_under_nohup_sighup_stays_ignored():
