@@ -36,13 +36,15 @@ async def _kill_own_group(process: trio.Process) -> None:
     kill_group(process.pid)  # the process is its group's leader (start_new_session)
 
 
-def ctrl_c_at_default() -> None:
-    """``preexec_fn`` for a process a test stops with SIGINT as a terminal's Ctrl-C would.
+def terminal_signals_at_default() -> None:
+    """``preexec_fn`` for a process a test stops with SIGINT or SIGHUP as a terminal would.
 
-    A shell starts a background job with SIGINT ignored, the process inherits that, and Python
-    then installs no KeyboardInterrupt handler: without this the test would depend on how pytest
-    was started."""
+    A shell starts a background job with SIGINT ignored, and ``nohup`` starts one with SIGHUP
+    ignored; the process inherits that, and then Python installs no KeyboardInterrupt handler and
+    ``swc`` rightly keeps SIGHUP ignored (tools/stopping.py): without this the test would depend
+    on how pytest was started."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 async def run_process(command, **options) -> subprocess.CompletedProcess:

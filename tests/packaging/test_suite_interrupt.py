@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import REPOSITORY, TESTS
-from tests.processes import ctrl_c_at_default
+from tests.processes import terminal_signals_at_default
 
 SUITE = '''
 import os, sys
@@ -49,7 +49,7 @@ def test_an_interrupted_run_stops_at_once_and_leaves_no_process(signum, tmp_path
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.processes",
          "-o", "trio_mode=true", "test_inner.py"],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        process_group=0, preexec_fn=ctrl_c_at_default,
+        process_group=0, preexec_fn=terminal_signals_at_default,
     )
     try:
         deadline = time.monotonic() + 120

@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from tests.processes import ctrl_c_at_default
+from tests.processes import terminal_signals_at_default
 from tests.tools.test_stop_signals import STOP_SIGNALS, hanging_bot, marked_processes
 
 
@@ -44,7 +44,7 @@ def test_swc_serve_stopped_by_a_signal_ends_its_tables_bots_and_counts_the_finis
     log = tmp_path / "server.log"
     with open(log, "wb") as err:
         process = subprocess.Popen([sys.executable, "-m", "swc_local.tools.cli", "serve", "--port", "0"], cwd=tmp_path,
-                                   stderr=err, preexec_fn=ctrl_c_at_default)
+                                   stderr=err, preexec_fn=terminal_signals_at_default)
     try:
         url = _wait_for(log, r"viewer on (http://[^\s]+)", process).group(1)
         reference = f"{sys.executable} -m swc_local.tools.cli bot piranhas --host {{host}} --port {{port}} --reservation {{reservation}}"

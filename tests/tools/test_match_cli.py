@@ -16,7 +16,7 @@ from swc_local.games import registry
 from swc_local.tools.cli import main
 from swc_local.tools.results import GameResult
 from tests.helpers import cli_errors
-from tests.processes import ctrl_c_at_default
+from tests.processes import terminal_signals_at_default
 from tests.reversixt_golden import MAPS
 
 REVERSI_BOT = f"{sys.executable} -m swc_local.client.reversixt_bot --port {{port}} --seed {{seed}}"
@@ -135,7 +135,7 @@ def test_ctrl_c_prints_the_table_of_the_games_played(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "swc_local.tools.cli", "match", "reversixt", "--games", "200", "--seed", "1",
          "--start-delay", "0", "--turn-delay", "0.01", "--logs", str(tmp_path / "logs")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_at_default,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal_signals_at_default,
     )
     try:
         for line in process.stderr:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from tests.processes import ctrl_c_at_default
+from tests.processes import terminal_signals_at_default
 
 STOP_SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 
@@ -63,7 +63,7 @@ def hanging_bot(tmp_path: Path) -> tuple[str, str]:
 
 def start(argv: list[str]) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "swc_local.tools.cli", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_at_default)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=terminal_signals_at_default)
 
 
 def stop_when_marked(process: subprocess.Popen, marker: str, signum: int, after_line: str | None = None):

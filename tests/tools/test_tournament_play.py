@@ -24,7 +24,7 @@ from swc_local.tools.cli import main
 from swc_local.tools.tournament.schedule import schedule
 from tests.helpers import TESTS
 from tests.dask_cluster import kill, local_cluster
-from tests.processes import ctrl_c_at_default
+from tests.processes import terminal_signals_at_default
 
 PY = shlex.quote(sys.executable)
 PIRANHAS = shlex.join(ladder.command(registry.entry("piranhas")))
@@ -275,7 +275,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path):
         [sys.executable, "-m", "swc_local.tools.cli", "tournament", "reversixt", f"--bot=greedy={GREEDY}",
          f"--bot=random={RANDOM}", "--games-per-pairing", "20", "--db", str(db), "--seed", "2",
          "--start-delay", "0", "--turn-delay", "0.01"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_at_default,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=terminal_signals_at_default,
     )
     try:
         _wait_for_games(db, 1, time.monotonic() + 120)
