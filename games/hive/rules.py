@@ -465,6 +465,11 @@ class Position:
     def push(self, move: Move) -> None:
         """Validate and perform ``move`` for the side to move."""
         self.validate(move)
+        self.perform(move)
+
+    def perform(self, move: Move) -> None:
+        """Perform ``move`` for the side to move without validating it: for a move that comes
+        from :meth:`legal_moves` (the ladder's search makes thousands a move, games/hive/strategy.py)."""
         me = self.current
         if isinstance(move, SetMove):
             undeployed = self.undeployed[me]

@@ -16,7 +16,7 @@ Move ordering: moves that end next to the opponent's bee first, then moves away 
 bee, placing last (the official list puts placing first; alpha-beta cuts more after attacks).
 
 Fast paths: ``play`` copies the position (a list of small stacks) and makes the move without the
-referee's validation (:func:`_make`), because every move comes from the rules' own generator
+referee's validation (``Position.perform``, what ``push`` does after validating), because every move comes from the rules' own generator
 (:func:`legal_moves`: ``Position._drag_moves`` told the pinned pieces, instead of testing the
 swarm per piece); tests/ladder/test_rungs.py checks the result against the referee's ``push``,
 and tests/ladder/test_hive_rungs.py the moves against the referee's ``legal_moves``.
@@ -30,7 +30,6 @@ from swc_local.games.hive.rules import (
     NEIGHBOURS,
     ROUND_LIMIT_TURN,
     SKIP,
-    DragMove,
     Position,
     SetMove,
 )
@@ -100,25 +99,9 @@ def moves(position: Position) -> list:
     return found
 
 
-def _make(position: Position, move) -> None:
-    """``Position.push`` without its validation (the move comes from ``legal_moves``)."""
-    me = position.current
-    if isinstance(move, SetMove):
-        undeployed = position.undeployed[me]
-        if move.kind in undeployed:
-            undeployed.remove(move.kind)
-        position.stacks[_cell(move.destination)].append(move.color << 3 | move.kind)
-    elif isinstance(move, DragMove):
-        piece = position.stacks[_cell(move.start)].pop()
-        position.stacks[_cell(move.destination)].append(piece)
-    position.turn += 1
-    position.current = 1 - me
-    position.last_move = move
-
-
 def play(position: Position, move) -> Position:
     after = position.copy()
-    _make(after, move)
+    after.perform(move)
     return after
 
 
