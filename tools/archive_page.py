@@ -175,7 +175,9 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         shelf.save()
         return reply({"id": aid, **shelf.items[aid]})
 
-    async def check(request: Request) -> Response:
+    async def archive_and_game(request: Request):
+        """What Test and Rate ask first: the passphrase, a known archive and a game. The archive's
+        id, the body and the game's value; or the refusal to answer with."""
         aid = request.path_params["aid"]
         body = await _json_body(request)
         if (no := refused(request, body.get("passphrase"))) is not None:
@@ -185,6 +187,13 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         game = registry.entry(body.get("game")) if isinstance(body.get("game"), str) else None
         if game is None:
             return reply({"error": f"a game is one of {', '.join(registry.game_names())}"}, 400)
+        return aid, body, game
+
+    async def check(request: Request) -> Response:
+        asked = await archive_and_game(request)
+        if isinstance(asked, Response):
+            return asked
+        aid, body, game = asked
         games = body.get("games", 2)
         if not isinstance(games, int) or not 1 <= games <= MAX_CHECK_GAMES:
             return reply({"error": f"games: a number from 1 to {MAX_CHECK_GAMES}"}, 400)
@@ -203,15 +212,10 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         return reply(result)
 
     async def rate(request: Request) -> Response:
-        aid = request.path_params["aid"]
-        body = await _json_body(request)
-        if (no := refused(request, body.get("passphrase"))) is not None:
-            return no
-        if aid not in shelf.items:
-            return reply({"error": "no such archive"}, 404)
-        game = registry.entry(body.get("game")) if isinstance(body.get("game"), str) else None
-        if game is None:
-            return reply({"error": f"a game is one of {', '.join(registry.game_names())}"}, 400)
+        asked = await archive_and_game(request)
+        if isinstance(asked, Response):
+            return asked
+        aid, body, game = asked
         try:
             state = await ratings.start(aid, shelf.spec(aid), shelf.items[aid]["name"], game, games_asked(body.get("games")))
         except RatingRefused as error:
