@@ -19,10 +19,21 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 import trio
+
+
+def stop_within_seconds(process: subprocess.Popen, seconds: float = 5) -> None:
+    """SIGTERM to a ``swc`` process a test started (its stdout a pipe): it must end, and within
+    ``seconds``."""
+    process.terminate()
+    started = time.monotonic()
+    process.wait(10)
+    assert time.monotonic() - started < seconds
+    process.stdout.close()
 
 
 def kill_group(pgid: int) -> None:

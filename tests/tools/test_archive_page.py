@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ import pytest
 from swc_local.server.web.book import GameBook
 from swc_local.tools.view import serve_book
 from tests.archives import pack, reference_bot_zip
+from tests.processes import stop_within_seconds
 from tests.web_helpers import chrome, http
 
 PASSWORD = "archive-pass"
@@ -113,8 +113,4 @@ def test_a_person_uploads_names_and_tests_an_archive_in_the_browser(tmp_path):
         assert item["params"] == "--seed 5" and item["check"]["passed"]
     finally:
         browser.quit()
-        process.terminate()
-        started = time.monotonic()
-        process.wait(10)
-        assert time.monotonic() - started < 5
-        process.stdout.close()
+        stop_within_seconds(process)

@@ -11,11 +11,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from swc_local.tools.ladder_table import Ladder, RungElo, save
 from tests.archives import reference_bot_zip
+from tests.processes import stop_within_seconds
 from tests.web_helpers import chrome
 
 PASSWORD = "rate-pass"
@@ -110,10 +110,6 @@ def test_a_person_rates_an_archive_in_the_browser(tmp_path):
                             r"\(the archive (first|second)\); Elo so far: .+", progress), progress
     finally:
         browser.quit()
-        process.terminate()
-        started = time.monotonic()
-        process.wait(10)
-        assert time.monotonic() - started < 5
-        process.stdout.close()
+        stop_within_seconds(process)
     state = json.loads(kept.read_text())
     assert state["status"] == "stopped" and state["games"] == 40 and state["current"] is None
