@@ -18,6 +18,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 JAVA_SOURCE = Path(__file__).resolve().parent / "java" / "Player.java"
 
 START_SH = r"""#!/bin/sh
@@ -38,6 +40,16 @@ done
 echo "start.sh host=$host port=$port reservation=$reservation extra=$*" >&2
 exec PYTHON -m swc_local.tools.cli bot GAME --host "$host" --port "$port" --reservation "$reservation" "$@"
 """
+
+
+@pytest.fixture(autouse=True)
+def cache(tmp_path, monkeypatch) -> Path:
+    """Each test unpacks into a cache of its own (SWC_ARCHIVE_CACHE), never the user's, and without
+    the user's SWC_ARCHIVE_OPTIONS. A test module turns it on for its every test by importing it."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(folder))
+    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
+    return folder
 
 
 def pack(path: Path, files: dict[str, object]) -> Path:

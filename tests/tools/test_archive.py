@@ -17,19 +17,10 @@ from hypothesis import strategies as st
 from swc_local.tools import archive
 from swc_local.tools.archive_unpack import ArchiveLimits, unpack
 from swc_local.tools.cli import main
-from tests.archives import pack, reference_bot_zip, start_sh, unpack_at_a_barrier
+from tests.archives import cache, pack, reference_bot_zip, start_sh, unpack_at_a_barrier  # noqa: F401 (cache: the autouse fixture)
 from tests.helpers import cli_errors
 
 GAME = "swc_2026_piranhas"
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> Path:
-    """Each test unpacks into a cache of its own (SWC_ARCHIVE_CACHE), never the user's."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(folder))
-    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
-    return folder
 
 
 def test_the_command_has_the_contest_options_in_each_spelling(tmp_path):

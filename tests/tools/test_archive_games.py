@@ -13,21 +13,12 @@ import pytest
 
 from swc_local.tools import archive
 from swc_local.tools.cli import main
-from tests.archives import java_player_zip, pack, reference_bot_zip, socha_player_zip, start_sh
+from tests.archives import cache, java_player_zip, pack, reference_bot_zip, socha_player_zip, start_sh  # noqa: F401 (cache: the autouse fixture)
 from tests.socha_clients import socha_client  # noqa: F401 -- the fixture
 from tests.helpers import cli_errors
 
 GAME = "swc_2026_piranhas"
 SOCHA_BOT = Path(__file__).resolve().parent.parent / "socha_bots" / "hui25_random.py"
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> Path:
-    """Each test unpacks into a cache of its own (SWC_ARCHIVE_CACHE), never the user's."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(folder))
-    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
-    return folder
 
 
 @pytest.fixture(scope="module")

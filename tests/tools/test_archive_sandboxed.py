@@ -19,17 +19,9 @@ from swc_local.tools.cli import main
 from swc_local.tools.sandbox import default_sandbox
 from swc_local.tools.tournament.arguments import _sandboxed
 from swc_local.tools.sandbox_flags import add_sandbox_flags
-from tests.archives import PROBED_FILE, pack, probing_bot_zip, start_sh
+from tests.archives import PROBED_FILE, cache, pack, probing_bot_zip, start_sh  # noqa: F401 (cache: the autouse fixture)
 
 GAME = "swc_2019_piranhas"
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(folder))
-    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
-    return folder
 
 
 def nosy_team_zip(tmp_path: Path) -> Path:
