@@ -9,7 +9,8 @@
   at once, which is what this run adds to the one-game tests; 20 per map cost the suite 28 s).
 
 Games of one size share a door whose ``min_players`` is that size, so a lobby starts exactly
-when its seats are full; one lobby fills at a time, up to PARALLEL games run at once.
+when its seats are full; one lobby fills at a time, up to PARALLEL games run at once. The door's
+seed is fixed, so each game's shuffles are the same from run to run (lobbies fill in order).
 """
 
 import pytest
@@ -29,7 +30,7 @@ async def play_sized(name, size, count):
     # machine; on a loaded one they keep a slow-scheduled bot from being timed out, after which
     # its late PlayCard would (rightly) get "Not in the activation phase".
     async with running_door(map=name, timer=10.0, play_card_timeout=10.0, pick_damage_timeout=10.0,
-                                 reboot_direction_wait=10.0, min_players=size) as door:
+                                 reboot_direction_wait=10.0, min_players=size, seed=size) as door:
         limiter = trio.Semaphore(PARALLEL)
         lobby_lock = trio.Lock()
 
