@@ -71,6 +71,8 @@ def _step_table() -> list[tuple]:
 
 STEPS = _step_table()
 _DIRECTION = {d: i for i, d in enumerate(DIRECTIONS)}
+
+
 def position(game) -> Position:
     bb = game.position.bb
     return (bb[RED], bb[BLUE], bb[OBSTRUCTED], game.position.turn)

@@ -87,6 +87,8 @@ def _step_table() -> list[tuple]:
 
 STEPS = _step_table()
 _DIRECTION = {d: i for i, d in enumerate(DIRECTIONS)}
+
+
 def position(game) -> Position:
     state = game.position
     one = two = squids = medium = large = 0

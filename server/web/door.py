@@ -22,7 +22,7 @@ import trio
 from swc_local.server.door import ServerFamily, cannot_listen
 
 from .accept import PeerConnections
-from .settings import DEFAULT_PORT, KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION  # noqa: F401 -- SECTION: this door's settings
+from .settings import KEEP_ALIVE_SECONDS, LISTEN_BACKLOG, SECTION
 
 if TYPE_CHECKING:
     from hypercorn.config import Config

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from swc_local.tools.cli import main
-from tests.archives import pack, reference_bot_zip
+from tests.archives import cache, pack, reference_bot_zip  # noqa: F401 (cache: the autouse fixture)
 from tests.helpers import cli_errors
 
 GAME = "swc_2019_piranhas"
@@ -44,12 +44,6 @@ async def main():
 
 trio.run(main)
 '''
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("SWC_ARCHIVE_OPTIONS", raising=False)
 
 
 def test_a_good_archive_passes_with_its_memory_and_cpu(tmp_path, capsys):

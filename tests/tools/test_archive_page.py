@@ -14,21 +14,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from swc_local.server.web.book import GameBook
 from swc_local.tools.view import serve_book
-from tests.archives import pack, reference_bot_zip
+from tests.archives import cache, pack, reference_bot_zip  # noqa: F401 (cache: the autouse fixture)
 from tests.processes import stop_within_seconds
 from tests.web_helpers import chrome, http
 
 PASSWORD = "archive-pass"
 GAME = "swc_2019_piranhas"
-
-
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("SWC_ARCHIVE_CACHE", str(tmp_path / "cache"))
 
 
 async def _viewer(nursery, shelf: Path, password: str | None = PASSWORD) -> str:
