@@ -159,7 +159,7 @@ class Ratings:
             raise RatingRefused(f"{name}'s rating is {state.get('status')}, not stopped: only a stopped rating "
                                 "can be resumed", 409)
         entry, played = registry.entry(state.get("game")), _played(state.get("results"))
-        if entry is None or played is None or not isinstance(state.get("seed"), int):
+        if entry is None or played is None or not all(isinstance(state.get(key), int) for key in ("seed", "games")):
             raise RatingRefused(f"the kept rating of {name} does not list its games, so it cannot go on; "
                                 "Rate starts a new one", 409)
         self.states[aid] = dict(state, status="queued")  # holds the archive's place while the checks run
@@ -179,7 +179,7 @@ class Ratings:
 
     async def stop(self, aid: str, name: str) -> dict:
         """Stop ``aid``'s queued or running rating; its state once it has ended (every process of
-        its game gone), or RatingRefused (409) when there is nothing to stop."""
+        its game killed, tools/runner.py), or RatingRefused (409) when there is nothing to stop."""
         running = self.running.get(aid)
         if running is None:
             if self.states.get(aid, {}).get("status") in WAITING:

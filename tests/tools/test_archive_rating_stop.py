@@ -53,6 +53,8 @@ class Games:
     def __init__(self, free: bool = False) -> None:
         self.send, self.receive = trio.open_memory_channel(1000)
         self.free = free
+        self.slow_end: trio.Event | None = None  # set: a game cut off takes until this event to end
+        self.ending = trio.Event()  # set when a game is being cut off
         self.started: list[runner.GameSpec] = []
         self.played: list[tuple] = []
 
@@ -66,7 +68,14 @@ class Games:
             if self.free:
                 await trio.lowlevel.checkpoint()
             else:
-                await self.receive.receive()
+                try:
+                    await self.receive.receive()
+                except trio.Cancelled:  # cut off
+                    self.ending.set()
+                    if self.slow_end is not None:
+                        with trio.CancelScope(shield=True):  # as a bot's process group takes a second
+                            await self.slow_end.wait()
+                    raise
             self.played.append(game_key(spec))
             on_result(result_of(spec))
 
@@ -219,6 +228,59 @@ async def test_stop_and_resume_refuse_a_wrong_passphrase_an_unknown_archive_and_
     await games.go(2)
     await state_when(url, aid, lambda s: s["status"] == "done")
     assert await post(url, aid, "stop") == (409, {"error": "<i>Team</i> is not being rated: nothing to stop"})
+
+
+async def test_a_second_stop_while_the_first_waits_for_the_game_to_end_is_refused(nursery, tmp_path, games):
+    url = await viewer(nursery, tmp_path)
+    aid = await upload(url, tmp_path)
+    await rate(url, aid, games=2)
+    await state_when(url, aid, lambda s: s["current"] is not None)
+    games.slow_end = trio.Event()
+    answers = []
+
+    async def first_stop() -> None:
+        answers.append(await post(url, aid, "stop"))
+
+    nursery.start_soon(first_stop)
+    with trio.fail_after(10):
+        await games.ending.wait()
+    assert await post(url, aid, "stop") == (409, {"error": "the rating of <i>Team</i> is being stopped already"})
+    assert answers == []  # the first Stop answers only once the game has ended
+    games.slow_end.set()
+    with trio.fail_after(10):
+        while not answers:
+            await trio.sleep(0.01)
+    assert answers[0][0] == 200 and answers[0][1]["status"] == "stopped"
+
+
+async def test_a_stop_while_the_checks_before_the_first_game_run_says_to_try_again(nursery, tmp_path, games, monkeypatch):
+    import threading
+
+    checking, release = threading.Event(), threading.Event()
+
+    def slow_check(spec):
+        checking.set()
+        release.wait(10)
+        return None
+
+    monkeypatch.setattr(archive_rating, "check_command", slow_check)
+    url = await viewer(nursery, tmp_path)
+    aid = await upload(url, tmp_path)
+    answers = []
+
+    async def rate_it() -> None:
+        answers.append(await rate(url, aid, games=2))
+
+    nursery.start_soon(rate_it)
+    await trio.to_thread.run_sync(checking.wait, 10)
+    assert await post(url, aid, "stop") == (409, {"error": "the rating of <i>Team</i> is being checked before its "
+                                                           "first game; Stop again in a moment"})
+    release.set()
+    with trio.fail_after(10):
+        while not answers:
+            await trio.sleep(0.01)
+    assert answers[0][0] == 202
+    assert (await post(url, aid, "stop"))[1]["status"] == "stopped"
 
 
 async def test_a_rating_kept_without_its_games_cannot_be_resumed_and_says_so(tmp_path, games):
