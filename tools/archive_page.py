@@ -11,8 +11,9 @@ archive: id, name, file name, extra parameters, its last check; the games), ``PO
 ``X-Passphrase``), ``POST /api/archives/ID`` (JSON ``{"passphrase", "name", "params"}``) and
 ``POST /api/archives/ID/check`` (JSON ``{"passphrase", "game", "games"}``), ``POST
 /api/archives/ID/rate`` (JSON ``{"passphrase", "game", "games"}``: a rating in the background,
-tools/archive_rating.py) and ``GET /api/archives/ID/rating`` (its state, asked for again and
-again while it plays).
+tools/archive_rating.py), ``GET /api/archives/ID/rating`` (its state, asked for again and
+again while it plays), ``POST /api/archives/ID/stop`` and ``POST /api/archives/ID/resume``
+(JSON ``{"passphrase"}``: stop a queued or running rating, go on with a stopped one).
 
 Conformance notes (choices): every change and every test run needs the admin passphrase, also on
 loopback (an upload is code this machine will run, so a page elsewhere must not be able to send
@@ -75,9 +76,11 @@ class Shelf:
     def path(self, aid: str) -> Path:
         return self.folder / f"{aid}.zip"
 
-    def spec(self, aid: str) -> str:
-        item = self.items[aid]
-        return shlex.join([str(self.path(aid)), *shlex.split(item["params"])])
+    def spec(self, aid: str, params: str | None = None) -> str:
+        """The archive's command spec with its extra parameters (``params``: others, e.g. the
+        ones a rating was started with)."""
+        params = self.items[aid]["params"] if params is None else params
+        return shlex.join([str(self.path(aid)), *shlex.split(params)])
 
     def listing(self) -> list[dict]:
         return [{"id": aid, **item} for aid, item in self.items.items()]
@@ -175,15 +178,24 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         shelf.save()
         return reply({"id": aid, **shelf.items[aid]})
 
-    async def archive_and_game(request: Request):
-        """What Test and Rate ask first: the passphrase, a known archive and a game. The archive's
-        id, the body and the game's value; or the refusal to answer with."""
+    async def archive_asked(request: Request):
+        """What every action on an archive asks first: the passphrase and a known archive. The
+        archive's id and the body; or the refusal to answer with."""
         aid = request.path_params["aid"]
         body = await _json_body(request)
         if (no := refused(request, body.get("passphrase"))) is not None:
             return no
         if aid not in shelf.items:
             return reply({"error": "no such archive"}, 404)
+        return aid, body
+
+    async def archive_and_game(request: Request):
+        """What Test and Rate ask first: :func:`archive_asked` and a game. The archive's id, the
+        body and the game's value; or the refusal to answer with."""
+        asked = await archive_asked(request)
+        if isinstance(asked, Response):
+            return asked
+        aid, body = asked
         game = registry.entry(body.get("game")) if isinstance(body.get("game"), str) else None
         if game is None:
             return reply({"error": f"a game is one of {', '.join(registry.game_names())}"}, 400)
@@ -217,9 +229,34 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
             return asked
         aid, body, game = asked
         try:
-            state = await ratings.start(aid, shelf.spec(aid), shelf.items[aid]["name"], game, games_asked(body.get("games")))
+            state = await ratings.start(aid, shelf.spec(aid), shelf.items[aid]["name"], game, games_asked(body.get("games")),
+                                        shelf.items[aid]["params"])
         except RatingRefused as error:
             log.info("archives: a rating of %s in %s refused: %s", shelf.items[aid]["name"], game.game_type, error)
+            return reply({"error": str(error)}, error.status)
+        return reply(state, 202)
+
+    async def stop(request: Request) -> Response:
+        asked = await archive_asked(request)
+        if isinstance(asked, Response):
+            return asked
+        aid, _ = asked
+        try:
+            state = await ratings.stop(aid, shelf.items[aid]["name"])
+        except RatingRefused as error:
+            return reply({"error": str(error)}, error.status)
+        log.info("archives: the rating of %s stopped from the page by %s", shelf.items[aid]["name"], peer_of(request))
+        return reply(state)
+
+    async def resume(request: Request) -> Response:
+        asked = await archive_asked(request)
+        if isinstance(asked, Response):
+            return asked
+        aid, _ = asked
+        try:
+            state = await ratings.resume(aid, lambda params: shelf.spec(aid, params), shelf.items[aid]["name"])
+        except RatingRefused as error:
+            log.info("archives: the rating of %s not resumed: %s", shelf.items[aid]["name"], error)
             return reply({"error": str(error)}, error.status)
         return reply(state, 202)
 
@@ -236,6 +273,8 @@ def routes(context, folder: Path, nursery: trio.Nursery, ladder: Path | None = N
         Route("/api/archives/{aid}/check", check, methods=["POST"]),
         Route("/api/archives/{aid}/rate", rate, methods=["POST"]),
         Route("/api/archives/{aid}/rating", rating),
+        Route("/api/archives/{aid}/stop", stop, methods=["POST"]),
+        Route("/api/archives/{aid}/resume", resume, methods=["POST"]),
     ]
 
 

@@ -18,6 +18,13 @@ Determinism: the rounds' size does not depend on ``--parallel``, the boards and 
 that are deterministic from their seeds the same ``--seed`` plays the same games and gives the
 same number, at any ``--parallel`` (up to a round's games run at once).
 
+Resuming (the archives page's Resume, tools/archive_rating.py): a :class:`Session` given the
+games a stopped rating played (``played``) and its seed walks the same rounds again, each chosen
+from the games of the rounds before it, and plays only the games missing; so a bot that is
+deterministic from its seeds gets the same games, in the same seats against the same rungs on
+the same boards, as a rating that was never stopped.  A game cut off mid-play left no result and
+is played again from its start, with its own seeds.
+
 :func:`calibrated_ladder` is the one check that a game can be rated (``swc rate`` and the
 archives page, tools/archive_rating.py, say the same line when it cannot).
 """
@@ -119,9 +126,7 @@ class Session:
     replays: object = None  # a Path, or None
     logs: object = None
     sandboxed: dict = field(default_factory=dict)  # BOT -> its sandbox's Limits, when the bot runs sandboxed
-
-    def __post_init__(self) -> None:
-        self.played: list[Played] = []
+    played: list[Played] = field(default_factory=list)  # the games so far (a resumed rating: those it had)
 
     def rating(self) -> Rating | None:
         results = [Result(self.ladder.elo_of(p.rung), p.score) for p in self.played if p.score is not None]
@@ -160,12 +165,17 @@ class Session:
     async def run(self, on_game: Callable[[Played], None] | None = None,
                   on_round: Callable[[list[runner.GameSpec]], None] | None = None) -> None:
         """Play every round (a command that cannot play raises runner.CommandError);
-        ``on_round`` sees each round's games before they start (the page shows whom it plays)."""
+        ``on_round`` sees each round's games before they start (the page shows whom it plays).
+        Games already in ``played`` are not played again (see the module's notes on resuming)."""
         pair = 0
         while 2 * pair < self.games:
-            rungs = next_round(self.ladder, self.played)
-            specs = self.specs(pair, rungs)
+            before = [p for p in self.played if p.index < 2 * pair]  # the rounds before: all of played, unless resumed
+            rungs = next_round(self.ladder, before)
+            done = {p.index for p in self.played}
+            specs = [spec for spec in self.specs(pair, rungs) if spec.index not in done]
             pair += len(rungs)
+            if not specs:
+                continue
             if on_round is not None:
                 on_round(specs)
 

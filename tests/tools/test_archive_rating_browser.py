@@ -11,11 +11,12 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from swc_local.tools.ladder_table import Ladder, RungElo, save
 from tests.archives import reference_bot_zip
-from tests.processes import stop_within_seconds
+from tests.processes import descendants, stop_within_seconds
 from tests.web_helpers import chrome
 
 PASSWORD = "rate-pass"
@@ -113,3 +114,90 @@ def test_a_person_rates_an_archive_in_the_browser(tmp_path):
         stop_within_seconds(process)
     state = json.loads(kept.read_text())
     assert state["status"] == "stopped" and state["games"] == 40 and state["current"] is None
+
+
+def _cmdlines(pid: int) -> dict[int, str]:
+    """The command lines of every process below ``pid``."""
+    found = {}
+    for child in descendants(pid):
+        try:
+            found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            pass
+    return found
+
+
+def _press(browser, selector: str) -> None:
+    """Click the button ``selector`` of the rating's cell, which the page redraws every second."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def pressed(b) -> bool:
+        try:
+            b.find_element(By.CSS_SELECTOR, selector).click()
+        except StaleElementReferenceException:
+            return False
+        return True
+
+    WebDriverWait(browser, 30).until(pressed)
+
+
+def test_a_person_stops_a_rating_and_resumes_it_in_the_browser(tmp_path):
+    """Stop mid-game: the archive's bot is gone, the row says stopped with the Elo so far and
+    offers Resume; Resume goes on to the games asked, the games played before Stop counted."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ladder = tmp_path / "elo.json"
+    save(Ladder(GAME, [RungElo("random", 0, 0, 0), RungElo("greedy", 356, 300, 410)], games_per_pairing=2,
+                measured="a test's"), ladder)
+    team = reference_bot_zip(tmp_path / "our_team.zip", GAME)
+    process, url = _start_view(tmp_path / "shelf", ladder, os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
+    browser = chrome(tmp_path)
+    try:
+        browser.get(f"{url}/archives")
+        browser.find_element(By.ID, "file").send_keys(str(team))
+        browser.find_element(By.ID, "passphrase").send_keys(PASSWORD)
+        browser.find_element(By.ID, "upload").click()
+        row = WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#archives tbody tr"))[0]
+        _choose(browser, GAME)
+        games = browser.find_element(By.ID, "rate-games")
+        games.clear()
+        games.send_keys("6")
+        row.find_element(By.CSS_SELECTOR, "button.rate").click()
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#archives button.stop-rating"))
+        WebDriverWait(browser, 120).until(lambda b: re.match(r"[1-5] of 6 games played, now game", b.execute_script(
+            "const p = document.getElementById('rating-progress'); return p ? p.textContent : '';"))
+            and any("start.sh" in line for line in _cmdlines(process.pid).values()))  # a game played, one playing
+        team_bots = [pid for pid, line in _cmdlines(process.pid).items() if "start.sh" in line or " bot " in line]
+        game = list(_cmdlines(process.pid))
+        _press(browser, "#archives button.stop-rating")
+        head = WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+            "const h = document.getElementById('rating-head'); return h && h.textContent.includes('stopped') "
+            "&& h.textContent;"))
+        played = int(re.search(r"stopped after (\d+) of 6 games", head).group(1))
+        assert head == f"our_team in piranhas: stopped after {played} of 6 games; Resume goes on from there"
+        assert 1 <= played < 6 and team_bots
+        with_estimate = browser.find_element(By.CSS_SELECTOR, "#archives tbody tr td.rating span").text
+        assert re.fullmatch(rf"stopped after {played} of 6 games: Elo .+ \(piranhas\)", with_estimate), with_estimate
+        assert f"stopped by Stop on the archives page after {played} games" in browser.find_element(By.ID, "rating-report").text
+        assert browser.find_element(By.ID, "message").text == "rating stopped; Resume goes on with it."
+        deadline = time.monotonic() + 10  # the game's processes: killed before the answer, gone soon after
+        while any(Path(f"/proc/{pid}").exists() for pid in game) or descendants(process.pid):
+            assert time.monotonic() < deadline, _cmdlines(process.pid)
+            time.sleep(0.05)
+        assert not browser.find_elements(By.CSS_SELECTOR, "#archives button.stop-rating")
+
+        _press(browser, "#archives button.resume-rating")
+        WebDriverWait(browser, 240).until(lambda b: b.execute_script(
+            "const h = document.getElementById('rating-head'); return h && h.textContent;") == "our_team in piranhas: done")
+        report = browser.find_element(By.ID, "rating-report").text
+        assert report.splitlines()[0].startswith(f"swc rate: {GAME}, 6 of 6 games, seed ")
+        (kept,) = (tmp_path / "shelf").glob("*.rating.json")
+        state = json.loads(kept.read_text())
+        assert state["status"] == "done" and state["resumed"] == 1 and sorted(r["index"] for r in state["results"]) == list(range(6))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#archives button.resume-rating")
+    finally:
+        browser.quit()
+        stop_within_seconds(process)

@@ -70,7 +70,8 @@ function ratingSummary(state) {
     case "queued": return `waiting for a free slot${where}`;
     case "running": return `game ${state.played} of ${state.games}` + (state.estimate ? `: Elo ${state.estimate}` : "") + where;
     case "done": return (state.estimate ? `Elo ${state.estimate}` : "no result") + where;
-    case "stopped": return `stopped after ${state.played} of ${state.games} games` + where;
+    case "stopped": return `stopped after ${state.played} of ${state.games} games` +
+      (state.estimate ? `: Elo ${state.estimate}` : "") + where;
     default: return `failed${where}`;
   }
 }
@@ -88,7 +89,8 @@ function showRating(state) {
   const box = $("rating");
   box.textContent = "";
   const words = {queued: "waiting for a free slot", running: "playing", done: "done",
-                 stopped: "stopped when the viewer stopped", failed: "FAILED"};
+                 stopped: `stopped after ${state.played} of ${state.games} games; Resume goes on from there`,
+                 failed: "FAILED"};
   paragraph(box, "rating-head", `${state.archive || "the archive"} in ${state.game_name || state.game || "?"}: ` +
             (words[state.status] || state.status), state.status === "failed" ? "failed" : "");
   if (state.status === "queued" || state.status === "running") {
@@ -107,16 +109,24 @@ function showRating(state) {
   }
 }
 
+function button(text, className, action) {
+  const made = document.createElement("button");
+  made.type = "button"; made.textContent = text; made.className = className;
+  made.addEventListener("click", action);
+  return made;
+}
+
 function fillRatingCell(td, id, state) {
   td.textContent = "";
   const words = document.createElement("span");
   words.textContent = ratingSummary(state);
   td.appendChild(words);
-  if (state) {
-    const show = document.createElement("button");
-    show.type = "button"; show.textContent = "Show"; show.className = "show-rating";
-    show.addEventListener("click", () => follow(id));
-    td.append(" ", show);
+  if (!state) return;
+  td.append(" ", button("Show", "show-rating", () => follow(id)));
+  if (state.status === "queued" || state.status === "running") {
+    td.append(" ", button("Stop", "stop-rating", (event) => stopRating(id, event.target)));
+  } else if (state.status === "stopped") {
+    td.append(" ", button("Resume", "resume-rating", (event) => resumeRating(id, event.target)));
   }
 }
 
@@ -156,6 +166,33 @@ async function rate(id) {
     setRowRating(id, state);
     follow(id);
   } catch (error) { say(error.message, true); }
+}
+
+async function stopRating(id, pressed) {
+  pressed.disabled = true;
+  say("stopping the rating…");
+  try {
+    const state = await post(`/api/archives/${encodeURIComponent(id)}/stop`,
+      JSON.stringify({passphrase: $("passphrase").value}), {"Content-Type": "application/json"});
+    say("rating stopped; Resume goes on with it.");
+    if (followed && followed.id === id) clearTimeout(followed.timer);
+    followed = {id, timer: null};
+    showRating(state);
+    setRowRating(id, state);
+  } catch (error) { say(error.message, true); pressed.disabled = false; }
+}
+
+async function resumeRating(id, pressed) {
+  pressed.disabled = true;
+  say("resuming the rating…");
+  try {
+    const state = await post(`/api/archives/${encodeURIComponent(id)}/resume`,
+      JSON.stringify({passphrase: $("passphrase").value}), {"Content-Type": "application/json"});
+    say("rating resumed: it plays in the background; this page follows it.");
+    showRating(state);
+    setRowRating(id, state);
+    follow(id);
+  } catch (error) { say(error.message, true); pressed.disabled = false; }
 }
 
 function noteRatable() {
