@@ -111,3 +111,20 @@ class FakeTournament:
     @property
     def stored(self):
         return [Stored(str(r.index), str(r.index), r) for r in self.records]
+
+
+def test_the_ladder_benchmark_counts_leaving_and_no_result_as_irregular_and_stuck_apart():
+    from swc_local.tools.results import GameResult, SeatResult
+
+    def game(index, greedy_cause, error=None):
+        seats = (SeatResult("greedy", "ONE", 2, ("0", "0", "0"), greedy_cause),
+                 SeatResult("random", "TWO", 1, ("2", "3", "0"), "REGULAR"))
+        return GameResult(PLUGIN.game_type, index, 1, seats, 1.0, error=error)
+
+    games = [game(0, "STUCK"), game(1, "LEFT"), game(2, "STUCK"), game(3, "REGULAR", error="no result in time")]
+    found = irregular_ends(FakeTournament(games))
+    assert found["greedy"] == Counter({"STUCK": 2, "LEFT": 1, "no result": 1})
+    assert irregular_lines(found, ["random", "greedy"]) == [
+        "irregular ends (time, illegal move, leaving, no result): random 1 (no result 1), greedy 2 (LEFT 1, no result 1)",
+        "stuck, the rules' end the server marks not regular (not counted above): greedy 2",
+    ]
