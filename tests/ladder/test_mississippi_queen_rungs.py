@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import trio
 
 from swc_local.client import ladder
 from swc_local.client.bot import choose_move
@@ -55,3 +56,41 @@ def test_every_rung_moves_when_only_the_unrevealed_river_has_a_move(rung):
     after = server.copy()
     after.push(move)  # raises RuleViolation if the server refuses it
     assert after.ships[0].position != (2, 0)
+
+
+@pytest.mark.parametrize("rung", ladder.RUNGS)
+async def test_the_reference_bot_process_plays_on_from_there(nursery, rung):
+    """The same position in a room of the server, the rung's reference bot a real process on ONE
+    (its memento shows no move): it moves, so the game ends by the rules, never by its leaving."""
+    import json
+
+    from swc_local.games.mississippi_queen.plugin import MississippiQueenGame
+    from swc_local.server.app import Server
+    from swc_local.server.config import Settings
+    from swc_local.server.xml.door import XmlDoor
+    from swc_local.server.xml.settings import door_settings
+    from tests.conftest import PASSWORD
+    from tests.web_helpers import http, renderer
+
+    plugin = registry.entry(NAME).plugin
+
+    def factory(game_plugin, rng):
+        return MississippiQueenGame(fast_ship_at_the_revealed_edge()) if game_plugin is plugin else None
+
+    settings = Settings(free_ports=True, password=PASSWORD, seed=1, sections={"web": {"port": 0}})
+    server = Server(settings, prepared={XmlDoor.name: XmlDoor(door_settings(settings), factory)}, opponents=ladder)
+    server.web_renderer = renderer()
+    server = await nursery.start(server.run)
+    url = server.door("web").url
+    body = {"game": NAME, "seats": [{"kind": "bot", "rung": rung}, {"kind": "bot", "rung": "random"}]}
+    status, table = await http(f"{url}/api/tables", json.dumps(body).encode(), {"Content-Type": "application/json"})
+    assert status == 200, table
+    with trio.fail_after(120):  # a guard against a hang, not a speed limit
+        while True:
+            _, listing = await http(f"{url}/api/games")
+            (game,) = listing["games"]
+            if game["result"] is not None and game["status"] == "finished":
+                break
+            await trio.sleep(0.1)
+    causes = [row["cause"] for row in game["result"]]
+    assert "LEFT" not in causes and causes[0] in ("REGULAR", "STUCK"), game["result"]
