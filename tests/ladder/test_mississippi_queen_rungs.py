@@ -1,6 +1,7 @@
 """What only Mississippi Queen 2024's strategy has (games/mississippi_queen/strategy.py): it
-searches the river a player can see; the rungs' tests it shares with the other games are in
-test_rungs.py."""
+searches the river a player can see, and where that river has no move although the server asks
+for one, every rung plays into the next segment (games/mississippi_queen/horizon.py); the rungs'
+tests it shares with the other games are in test_rungs.py."""
 
 from __future__ import annotations
 
