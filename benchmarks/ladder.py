@@ -14,7 +14,10 @@ run continues where it stopped when started again with the same arguments, and a
 reference bot's own command (``client.ladder.command``), a real client of an in-process door, as
 in ``swc match``.  The fit is tools/rating.py's ``fit_field``; the run checks that neighbouring
 rungs are at least 100 Elo apart and says which are not (exit 1 then, after writing the table:
-a ladder with too few distinct strengths is still a measurement).
+a ladder with too few distinct strengths is still a measurement).  Last it prints each rung's
+irregular ends (lost on time, by an illegal move, by leaving, no result: issue 45 wants 0) and,
+on a line apart, the Mississippi Queen ships that got stuck (``STUCK``: an end by the rules that
+the 2024 server marks ``regular="false"``, :func:`irregular_ends`).
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import argparse
 import datetime
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 from swc_local.client import ladder as rungs_of
 from swc_local.games import registry
 from swc_local.tools import ladder_table
 from swc_local.tools.rating import Game, fit_field_covariance, gap_half_width
+from swc_local.tools.results import REGULAR, STUCK
 from swc_local.tools.tournament.standings import pair_score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,6 +73,39 @@ def games_of(tournament) -> list[Game]:
             first, second = result.seats
             found.append(Game(first.name, second.name, pair_score(first.rank, second.rank)))
     return found
+
+
+def irregular_ends(tournament) -> dict[str, Counter]:
+    """Per rung, its own seats' ends other than REGULAR by cause, a game without a result as
+    ``no result``.  Issue 45's "irregular ends" of a rung (lost on time, by an illegal move, by
+    leaving: 0 wanted) are every cause but :data:`STUCK`: a ship that cannot move is an end by the
+    rules that the 2024 server marks ``regular="false"``, so it is counted, but apart."""
+    found: dict[str, Counter] = {}
+    for item in tournament.stored:
+        result = item.result
+        for seat in result.seats:
+            counts = found.setdefault(seat.name, Counter())
+            if not result.ok:
+                counts["no result"] += 1
+            elif seat.cause != REGULAR:
+                counts[seat.cause] += 1
+    return found
+
+
+def irregular_lines(found: dict[str, Counter], order: list[str]) -> list[str]:
+    """``irregular ends: random 0, greedy 1 (LEFT 1)`` and, where there were any, the stuck ships."""
+    words, stuck = [], []
+    for rung in (r for r in order if r in found):
+        counts = found[rung]
+        others = {cause: n for cause, n in counts.items() if cause != STUCK}
+        words.append(f"{rung} {sum(others.values())}" + (f" ({', '.join(f'{c} {n}' for c, n in sorted(others.items()))})"
+                                                        if others else ""))
+        if counts[STUCK]:
+            stuck.append(f"{rung} {counts[STUCK]}")
+    lines = ["irregular ends (time, illegal move, leaving, no result): " + ", ".join(words)]
+    if stuck:
+        lines.append("stuck, the rules' end the server marks not regular (not counted above): " + ", ".join(stuck))
+    return lines
 
 
 def pair_scores(games: list[Game], order: list[str]) -> dict[tuple[str, str], list[float]]:
@@ -188,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     ladder_table.write_page(page, ladder)
     print(ladder_table.markdown(ladder))
     print(f"written: {args.ratings}, {page}")
+    for line in irregular_lines(irregular_ends(tournament), order):
+        print(line)
     close = [(a, b, gap) for a, b, gap in ladder.gaps() if gap < ladder_table.MIN_GAP]
     for a, b, gap in close:
         print(f"{b} is only {gap:+.0f} Elo above {a} (the ladder wants {ladder_table.MIN_GAP:.0f} or more)")

@@ -224,8 +224,9 @@ def _modern_result(room_id: str, data: Element, element: Element) -> Result:
 
     The 2025+ envelope has no ``cause`` and puts the reason on ``<winner team regular reason>``:
     then every score of a ``regular`` result is REGULAR, otherwise the loser's cause is read from
-    the violation text (:func:`violation_cause`) and the winner's is REGULAR, as 2022 wrote
-    them; both scores carry the winner's reason, and the winner's name comes from its entry."""
+    the violation text (:func:`violation_cause`; ``STUCK`` for a ship that cannot move, the one
+    irregular end that breaks no rule) and the winner's is REGULAR, as 2022 wrote them; both
+    scores carry the winner's reason, and the winner's name comes from its entry."""
     definition = data.find("definition")
     fragments = tuple(f.get("name") or "" for f in definition.findall("fragment")) if definition is not None else ()
     winner_element = data.find("winner")

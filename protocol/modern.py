@@ -279,12 +279,17 @@ _VIOLATION_CAUSES = (
     ("laenger als", "SOFT_TIMEOUT"),
     ("keinen Zug gesendet", "HARD_TIMEOUT"),
     ("hat das Spiel verlassen", "LEFT"),
-    ("kann sich nicht mehr bewegen", "REGULAR"),  # MQ 2024: a stuck ship, irregular by 24.x's word only
+    ("kann sich nicht mehr bewegen", "STUCK"),  # a stuck ship (2024): regular="false", no rule broken
 )
 
 
 def violation_cause(reason: str) -> str:
-    """The 2022-style cause of a 2025+ violation text (``Violation.kt``), or UNKNOWN."""
+    """The 2022-style cause of a 2025+ ``regular="false"`` reason (``Violation.kt``), or UNKNOWN.
+
+    One such end is no violation: a ship that cannot move (Mississippi Queen 2024, spec §5, §10
+    D3) ends the game ``regular="false"`` by the rules alone; its cause is ``STUCK``, a word of
+    this project (2022's cause enum has none), so every tool shows the end as the server marks
+    it, not regular, without calling it a rule violation."""
     for marker, cause in _VIOLATION_CAUSES:
         if marker in reason:
             return cause

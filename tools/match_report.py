@@ -135,7 +135,7 @@ def results_table(records: list[GameResult], *, game: str, seed: int, seconds: f
             notes.append(f"    replay: {record.replay}")
     if notes:
         console.print()
-        console.print("games not ended by the rules:")
+        console.print("games not ended regularly:")
         for line in notes:
             console.print(line, markup=False, highlight=False)
     console.print()

@@ -148,7 +148,7 @@ def report_text(session: Session, signalled: str | None = None) -> str:
         lines.append(f"  vs {row['rung']}: {row['points']:g} of {row['games']} points")
     irregular = [p for p in session.played if p.cause != REGULAR]
     if irregular:
-        lines.append("games that did not end by the rules for the bot:")
+        lines.append("games that did not end regularly for the bot:")
         lines += [f"  game {p.index + 1} {game_words(p)}" for p in irregular]
     lines.append(f"the ladder: calibrated {ladder.measured} from {ladder.games} games; "
                  "the rungs' own intervals come on top of the bot's")

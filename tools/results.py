@@ -9,7 +9,8 @@ Ranks are the one number every family has: 1 is best, equal ranks share a place 
 two-player game).  ``score`` keeps the game's own score parts as text, as its server reports them
 (XML games: "Gewinner" points and the game's fragments; ReversiXT: stones; Robo Rally:
 checkpoints and reboots).  ``cause`` is the server's cause (``REGULAR``, ``LEFT``,
-``SOFT_TIMEOUT``, ``HARD_TIMEOUT``, ``RULE_VIOLATION``, ``DISQUALIFIED`` ...) or the runner's
+``SOFT_TIMEOUT``, ``HARD_TIMEOUT``, ``RULE_VIOLATION``, ``DISQUALIFIED``, ``STUCK`` for a
+ship the 2024 server ends ``regular="false"`` because it cannot move ...) or the runner's
 own when the seat's command never played: ``CRASHED`` (it exited before it joined),
 ``NEVER_JOINED`` (it did not join within its start timeout), ``CANNOT_START`` (exit 126/127 or
 no such program); or the sandbox's when one of its limits ended the command
@@ -22,6 +23,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 REGULAR = "REGULAR"
+STUCK = "STUCK"  # not regular by the server's word, yet no rule broken (protocol/modern.py violation_cause)
 CRASHED = "CRASHED"
 NEVER_JOINED = "NEVER_JOINED"
 CANNOT_START = "CANNOT_START"

@@ -25,12 +25,14 @@ Conformance notes:
   with ``PROTOCOL_ERROR``.
 * ``step_repeats_request`` is True: a ``step`` while a move request is open sends the memento
   and a second request; the answer to that one is then out of turn (§10 D4).
-* ``random_move`` (the reference bot) picks uniformly among the official iterator's moves.
+* ``random_move`` (the reference bot) picks uniformly among the official iterator's moves; where
+  the revealed river has none but the server asks for a move (it sees the whole river, §10 D1),
+  uniformly among the moves into the next segment most likely legal there (:mod:`.horizon`).
 """
 
 from __future__ import annotations
 
-from swc_local.games.mississippi_queen import notation
+from swc_local.games.mississippi_queen import horizon, notation
 from swc_local.games.mississippi_queen import xmlmap
 from swc_local.games.mississippi_queen.rules import (
     DIRECTIONS,
@@ -105,6 +107,12 @@ class MississippiQueenPlugin(XmlPlugin):
     move_classes = xmlmap.MOVE_CLASSES
     data_classes = frozenset({xmlmap.STATE_CLASS})
     error_echoes_move = True  # the error carries <originalMessage class="move"> (spec §6)
+
+    def random_move(self, game: MississippiQueenGame, rng) -> Move | None:
+        moves = game.legal_moves()
+        if not moves and not game.position.is_over():
+            moves = list(horizon.likely_moves(game.position))
+        return rng.choice(moves) if moves else None
 
     def game_from_replay(self, states: list[Element]) -> MississippiQueenGame:
         """The first state with the segments the later states revealed (unrevealed here)."""

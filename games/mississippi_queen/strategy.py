@@ -3,7 +3,10 @@
 What the search knows: only the revealed segments.  The river ahead is hidden from the players
 (a memento carries the revealed segments only), so :func:`position` drops the unrevealed ones
 from a game that holds them (the server's own game, in-process tests) and the search plays on
-the river as a player's bot sees it: a move into a hidden segment does not exist for it.
+the river as a player's bot sees it.  Where that river offers no move although the server asks
+for one (it accepts moves into segments it has not revealed, spec §10 D1), the search plays on
+the next segment as :mod:`.horizon` guesses it, and at the root only among the moves most likely
+legal on the server's river (each played on a guessed board it is legal on).
 
 Evaluation (also on the game's docs page), for my ship against theirs: the difference of the
 game's own points (5 a segment, 1 a column, 5 a passenger: what the round limit compares), 2
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from swc_local.games.mississippi_queen import horizon
 from swc_local.games.mississippi_queen.rules import (
     ACCELERATE,
     ADVANCE,
@@ -79,14 +83,21 @@ def _known(position: Position) -> Position:
 
 
 class Node(NamedTuple):
-    """A position of the search and how many moves below the asked one it lies (the cap)."""
+    """A position of the search and how many moves below the asked one it lies (the cap);
+    at a root whose revealed river has no move, the likely moves beyond it, each with the
+    guessed position it is played on (:mod:`.horizon`)."""
 
     position: Position
     ply: int
+    beyond: dict | None = None
 
 
 def position(game) -> Node:
-    return Node(_known(game.position), 0)
+    known = _known(game.position)
+    if known.is_over() or known.can_move():
+        return Node(known, 0)
+    beyond = horizon.likely_moves(known)
+    return Node(next(iter(beyond.values()), known), 0, beyond or None)
 
 
 def seat(node: Node) -> int:
@@ -148,7 +159,10 @@ def moves(node: Node) -> list:
     position = node.position
     if position.is_over():
         return []
-    found = position.legal_moves(SCAN) if node.ply else position.legal_moves()
+    if node.beyond is not None:
+        found = list(node.beyond)
+    else:
+        found = position.legal_moves(SCAN) if node.ply else position.legal_moves()
     cap = MOVE_CAP if node.ply else ROOT_CAP
     if len(found) <= 1:
         return found
@@ -157,7 +171,7 @@ def moves(node: Node) -> list:
 
 
 def play(node: Node, move) -> Node:
-    after = node.position.copy()
+    after = (node.position if node.beyond is None else node.beyond[move]).copy()
     after.push(move)
     return Node(after, node.ply + 1)
 

@@ -21,7 +21,8 @@ Conformance notes:
   CANCELLED is the viewer's word, as UNFINISHED is for a game a shutdown stopped; no official
   result carries it.
 * The 2025+ result has no ``cause``: a score is then shown as ``REGULAR`` when the winner's
-  ``regular`` is not ``false``, and with the winner's ``reason``.
+  ``regular`` is not ``false``, and with the winner's ``reason``; when it is ``false`` the
+  loser's cause is read from that reason (``STUCK`` for a ship that cannot move).
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def test_an_irregular_game_says_why_and_where_its_output_and_replay_are(tmp_path
                  "--player1", f"{sys.executable} {script} {{port}} {{reservation}}"])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "games not ended by the rules:" in out
+    assert "games not ended regularly:" in out
     assert "  game 1: player1 (red) LEFT " in out and "(player1 exit 3)" in out
     assert "last output: Traceback: my bot broke on its first move" in out
     log = tmp_path / "replays" / "logs" / "game001_player1.log"

@@ -104,8 +104,9 @@ def test_the_game_page_reads_like_the_game(pages, name):
 def test_mississippi_queens_header_and_table_give_one_verdict(pages):
     url, driver, files, games = pages
     page = _last_page(url, driver, games["mississippi_queen.xml"])
-    # a stuck ship ends the game by the rules: REGULAR in the table, no "(irregular)" on the board
-    assert [row[3] for row in page["rows"]] == ["REGULAR", "REGULAR"]
+    # a stuck ship: the table shows what the server sent (regular="false": the stuck seat STUCK,
+    # no rule violation), the board says who won and why instead of "(irregular)"
+    assert [row[3] for row in page["rows"]] == ["REGULAR", "STUCK"]
     assert "irregular" not in page["board"]
     assert "game over: ONE wins" in page["board"] and "kann sich nicht mehr bewegen" in page["board"]
     assert re.search(r"kann sich nicht mehr bewegen", page["rows"][0][5])

@@ -313,7 +313,8 @@ async def test_another_sites_page_cannot_steer_a_room(nursery):
 
 def test_a_2025_result_names_the_losers_cause_from_the_winners_reason():
     """A stuck Mississippi Queen ship ends the game with ``regular="false"`` and no cause: the
-    loser is REGULAR, as ``swc match`` reports it; a rule violation stays one."""
+    loser is STUCK (not regular, as the server marks it, and no rule violation), as ``swc
+    match`` reports it; a rule violation stays one."""
     from swc_local.protocol.element import parse
     from swc_local.server.xml.records import result_rows
 
@@ -323,5 +324,5 @@ def test_a_2025_result_names_the_losers_cause_from_the_winners_reason():
                      f'<winner team="ONE" regular="false" reason="{reason}"/></data>')
         return [(row.rank, row.cause) for row in result_rows(data, ("a", "b"), ("ONE", "TWO"))]
 
-    assert rows("TWO kann sich nicht mehr bewegen.") == [(1, "REGULAR"), (2, "REGULAR")]
+    assert rows("TWO kann sich nicht mehr bewegen.") == [(1, "REGULAR"), (2, "STUCK")]
     assert rows("Regelverletzung von TWO: Zug ungültig") == [(1, "REGULAR"), (2, "RULE_VIOLATION")]

@@ -59,7 +59,10 @@ async def test_a_person_plays_a_whole_game_against_the_reference_bot(nursery, ga
     with trio.fail_after(240):
         data = await play_seat(url, seat, random.Random(7))
     assert data["result"] is not None and data["error"] is None
-    assert [row["cause"] for row in data["result_rows"]] == ["REGULAR", "REGULAR"], data["result_rows"]
+    causes = [row["cause"] for row in data["result_rows"]]
+    # an end by the rules: REGULAR, or STUCK for a Mississippi Queen ship that cannot move, which
+    # the server ends regular="false" though no rule was broken
+    assert causes == ["REGULAR", "REGULAR"] or sorted(causes) == ["REGULAR", "STUCK"], data["result_rows"]
     room = server.door("xml").lobby.rooms.get(table["room"])
     assert room is None  # the room is over and gone
 
