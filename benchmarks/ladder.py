@@ -75,13 +75,14 @@ def games_of(tournament) -> list[Game]:
     return found
 
 
-def irregular_ends(tournament) -> dict[str, Counter]:
-    """Per rung, its own seats' ends other than REGULAR by cause, a game without a result as
+def irregular_ends(*tournaments) -> dict[str, Counter]:
+    """Per rung, its own seats' ends other than REGULAR by cause over every game of
+    ``tournaments`` (the run's and its ``--also`` ones), a game without a result as
     ``no result``.  Issue 45's "irregular ends" of a rung (lost on time, by an illegal move, by
     leaving: 0 wanted) are every cause but :data:`STUCK`: a ship that cannot move is an end by the
     rules that the 2024 server marks ``regular="false"``, so it is counted, but apart."""
     found: dict[str, Counter] = {}
-    for item in tournament.stored:
+    for item in (item for tournament in tournaments for item in tournament.stored):
         result = item.result
         for seat in result.seats:
             counts = found.setdefault(seat.name, Counter())
@@ -128,8 +129,8 @@ def one_sided_notes(totals: dict[tuple[str, str], list[float]]) -> list[str]:
     return notes
 
 
-def _stored(path: Path, game_type: str):
-    """The tournament stored in another calibration database (read only), checked to be this game's."""
+def _stored(path: Path, game_type: str, flag: str = "--also"):
+    """The tournament stored in a calibration database (read only), checked to be this game's."""
     from swc_local.tools.tournament.core import Settings, Tournament
     from swc_local.tools.tournament.db import ResultsDb
 
@@ -137,7 +138,7 @@ def _stored(path: Path, game_type: str):
     stored = db.settings()
     if stored is None or stored.get("game") != game_type:
         db.close()
-        raise SystemExit(f"benchmarks.ladder: error: --also {path}: not a calibration of {game_type}")
+        raise SystemExit(f"benchmarks.ladder: error: {flag} {path}: not a calibration of {game_type}")
     tournament = Tournament(Settings.from_dict(stored), db)
     db.close()
     return tournament
@@ -155,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     import trio
 
     from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.db import DatabaseError
     from swc_local.tools.tournament.executors import play_locally
     from swc_local.tools.tournament.games import resolve
     from swc_local.tools.tournament.live import LiveView
@@ -184,20 +186,29 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(game=game_type, bots=[(rung, rungs_of.command(entry, rung)) for rung in chosen],
                         games_per_pairing=args.games_per_pairing, seats=seats, seed=args.seed, options=options,
                         replays=None)
-    tournament = Tournament.open(settings, db, resume=True)
-    try:
-        if not args.fit_only:
+    if args.fit_only:  # read as stored: a database made elsewhere (another venv's commands) fits too
+        if not db.is_file():
+            print(f"benchmarks.ladder: error: --db {db}: no such database (--fit-only plays nothing)", file=sys.stderr)
+            return 2
+        tournament = _stored(db, game_type, "--db")
+    else:
+        try:
+            tournament = Tournament.open(settings, db, resume=True)
+        except DatabaseError as error:
+            print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
+            return 2
+        try:
             with LiveView(tournament):
                 trio.run(play_locally, tournament, args.concurrency)
-    finally:
-        tournament.db.close()
+        finally:
+            tournament.db.close()
     if tournament.broken:
         print(f"benchmarks.ladder: error: {tournament.broken}", file=sys.stderr)
         return 2
     games = games_of(tournament)
     scheduled = len(tournament.slots)
-    for other in args.also:
-        stored = _stored(other, game_type)
+    others = [_stored(other, game_type) for other in args.also]
+    for stored in others:
         games += games_of(stored)
         scheduled += len(stored.slots)
     names = {g.first for g in games} | {g.second for g in games}
@@ -226,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     ladder_table.write_page(page, ladder)
     print(ladder_table.markdown(ladder))
     print(f"written: {args.ratings}, {page}")
-    for line in irregular_lines(irregular_ends(tournament), order):
+    for line in irregular_lines(irregular_ends(tournament, *others), order):
         print(line)
     close = [(a, b, gap) for a, b, gap in ladder.gaps() if gap < ladder_table.MIN_GAP]
     for a, b, gap in close:

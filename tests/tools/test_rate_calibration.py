@@ -5,6 +5,7 @@ the ratings file and a docs page, resumable from its database, and rated against
 from __future__ import annotations
 
 import sqlite3
+import sys
 
 import pytest
 
@@ -58,3 +59,27 @@ def test_the_games_of_other_calibration_databases_join_the_fit(tmp_path, capsys)
     assert calibration.main([*common, "--rungs", "random,greedy", "--db", str(tmp_path / "a.db"), "--seed", "3",
                              "--fit-only", "--also", str(tmp_path / "none.db")]) == 2
     assert "--also" in capsys.readouterr().err
+
+
+def test_a_database_made_with_other_commands_fits_but_does_not_resume(tmp_path, capsys):
+    # A calibration played in another checkout or venv stores that python's path in its bots'
+    # commands: --fit-only reads its games as stored; playing on would mix two setups: one line.
+    page, ratings, db = tmp_path / "penguins.md", tmp_path / "elo.json", tmp_path / "elsewhere.db"
+    page.write_text("# Penguins\n")
+    args = ["--game", "penguins", "--rungs", "random,greedy", "--games-per-pairing", "2", "--seed", "3",
+            "--db", str(db), "--ratings", str(ratings), "--page", str(page)]
+    calibration.main(args)
+    played = ladder_table.load("swc_2023_penguins", ratings)
+    with sqlite3.connect(db) as connection:
+        (value,) = connection.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'settings'",
+                           (value.replace(sys.executable, "/elsewhere/.venv/bin/python"),))
+    capsys.readouterr()
+    assert calibration.main([*args, "--fit-only"]) in (0, 1)
+    assert ladder_table.load("swc_2023_penguins", ratings).pairs == played.pairs
+    assert calibration.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("benchmarks.ladder: error: --resume: bots differ") and err.count("\n") == 1
+    elsewhere = args.index("--db") + 1
+    assert calibration.main([*args[:elsewhere], str(tmp_path / "none.db"), *args[elsewhere + 1:], "--fit-only"]) == 2
+    assert "--db" in capsys.readouterr().err
