@@ -167,8 +167,13 @@ class ClientGame:
         if self.time_ms > 0:
             guard = max(0.01, min(GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
         max_depth = self.depth if self.depth >= 2 else 64
-        move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
-                                max_depth=max_depth, seconds=guard)
+        seats = self.state.in_game()
+        if self.phase == 2 and len(seats) > 2:
+            move = search.max_n_move(search_strategy, search_strategy.position(self), self.rng, budget, seats,
+                                     max_depth=max_depth, seconds=guard)
+        else:
+            move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
+                                    max_depth=max_depth, seconds=guard)
         return (0, 0, 0) if move is None else move
 
 

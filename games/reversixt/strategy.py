@@ -43,6 +43,11 @@ LONG_NODES = 600
 BOMB_CANDIDATES = 8
 
 STABLE, NEXT_TO_STABLE, FRONTIER, OVERWRITE, BOMB = 8.0, 3.0, 1.0, 4.0, 3.0
+MANY_PLAYERS_BOMB = 5.0
+"""A bomb's worth in stones per square of its reach on a map of three or more players: the bombs
+in hand decide there (the player with the most bombs throws the last ones, unanswered, at
+whoever leads), so one more bomb outweighs any stone margin of phase 1.  Two players keep
+``BOMB`` / 4 (the two-player calibration, tools/ladder_elo.json, was measured with it)."""
 _FREE = bytes(code in EMPTY_KINDS for code in range(256))
 
 
@@ -235,7 +240,8 @@ def value(position: Position, seat: int) -> float:
     if position.phase == 1:
         score += OVERWRITE * (state.overwrites[seat] - state.overwrites[rival])
     reach = (2 * state.game_map.strength + 1) ** 2
-    score += BOMB * reach * (state.bombs[seat] - state.bombs[rival]) / 4
+    bomb = BOMB / 4 if state.players == 2 else MANY_PLAYERS_BOMB
+    score += bomb * reach * (state.bombs[seat] - state.bombs[rival])
     return max(-WIN / 2, min(WIN / 2, score))
 
 
