@@ -84,8 +84,10 @@ def run(map_path: str, lineup: list[str], seeds: range, *, echo=print) -> Series
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m benchmarks.reversixt_seats", description=__doc__.splitlines()[0])
     parser.add_argument("--map", required=True, help="a map file or a bundled map's name")
-    parser.add_argument("--lineup", required=True, help=f"one rung per player, comma-separated ({', '.join(STRATEGIES)})")
-    parser.add_argument("--seeds", type=int, default=4, help="seeds; each plays every rotation of the lineup (default 4)")
+    parser.add_argument("--lineup", required=True,
+                        help=f"one rung per player, comma-separated ({', '.join(STRATEGIES)})")
+    parser.add_argument("--seeds", type=int, default=4,
+                        help="seeds; each plays every rotation of the lineup (default 4)")
     parser.add_argument("--first-seed", type=int, default=1, help="the first seed (default 1)")
     args = parser.parse_args(argv)
     lineup = args.lineup.split(",")

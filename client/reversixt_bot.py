@@ -6,7 +6,8 @@ END_GAME), read with the codec of ``protocol/reversixt.py``, keep their own copy
 with the pure rules of ``games/reversixt/``, and answer every REQUEST with a legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
 with the most stones; bonus: an overwrite stone); in phase 2 it bombs where it loses the fewest
 and others lose the most. The search rungs search with client/search.py (paranoid with more
-than two players) on ``games/reversixt/strategy.py`` within its node budgets. Run one with::
+than two players, max-n in their bomb phase) on ``games/reversixt/strategy.py`` within its node
+budgets. Run one with::
 
     python -m swc_local.client.reversixt_bot --port 7777 --strategy greedy [--group 0] [--seed 1]
 

@@ -11,6 +11,11 @@ the *paranoid* search in a game of more seats (ReversiXT), which assumes the oth
 together against it.  Moves are ordered by the strategy (best first) and, from the second
 depth on, at the root by the previous depth's scores.
 
+:func:`max_n_move` is the other algorithm for three or more seats: every seat maximises its own
+value, so the search predicts whom the others attack instead of assuming they all attack the
+searching seat.  It has no pruning, so a game uses it where there are few moves (ReversiXT's
+bomb phase: client/reversixt_bot.py).
+
 Why a budget of nodes and not of time: a rung must be deterministic from its seed, on a fast
 machine and a loaded one alike, so the search stops after ``nodes`` positions, not after so many
 seconds.  ``seconds`` is only a guard that keeps the bot inside the game's soft limit on a
