@@ -55,7 +55,8 @@ in hand decide there (the player with the most bombs throws the last ones, unans
 whoever leads), so one more bomb outweighs a stone lead of phase 1.  Measured on ``trio_3p``
 (docs/families/reversixt.md): search-long's share against two search-short players rose with
 this weight per square from 0.46 at 0.75 (two players' weight) and 2.25 to 0.62 at 5, and stayed
-there at 10 and 25.  Two players keep ``BOMB`` / 4 (the two-player calibration,
+there at 10 and 25 (seeds 101-120); seeds 201-220, played afterwards, gave 0.44 at 5 (0.35
+before the change).  Two players keep ``BOMB`` / 4 (the two-player calibration,
 tools/ladder_elo.json, was measured with it)."""
 _FREE = bytes(code in EMPTY_KINDS for code in range(256))
 
