@@ -6,7 +6,8 @@ END_GAME), read with the codec of ``protocol/reversixt.py``, keep their own copy
 with the pure rules of ``games/reversixt/``, and answer every REQUEST with a legal move. ``greedy`` takes the move after which it owns the most stones (choice: the colour
 with the most stones; bonus: an overwrite stone); in phase 2 it bombs where it loses the fewest
 and others lose the most. The search rungs search with client/search.py (paranoid with more
-than two players) on ``games/reversixt/strategy.py`` within its node budgets. Run one with::
+than two players, max-n in their bomb phase) on ``games/reversixt/strategy.py`` within its node
+budgets. Run one with::
 
     python -m swc_local.client.reversixt_bot --port 7777 --strategy greedy [--group 0] [--seed 1]
 
@@ -167,8 +168,13 @@ class ClientGame:
         if self.time_ms > 0:
             guard = max(0.01, min(GUARD_SECONDS, 0.8 * (self.time_ms - 150) / 1000))
         max_depth = self.depth if self.depth >= 2 else 64
-        move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
-                                max_depth=max_depth, seconds=guard)
+        seats = self.state.in_game()
+        if self.phase == 2 and len(seats) > 2:
+            move = search.max_n_move(search_strategy, search_strategy.position(self), self.rng, budget, seats,
+                                     max_depth=max_depth, seconds=guard)
+        else:
+            move = search.best_move(search_strategy, search_strategy.position(self), self.rng, budget,
+                                    max_depth=max_depth, seconds=guard)
         return (0, 0, 0) if move is None else move
 
 

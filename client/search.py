@@ -11,6 +11,11 @@ the *paranoid* search in a game of more seats (ReversiXT), which assumes the oth
 together against it.  Moves are ordered by the strategy (best first) and, from the second
 depth on, at the root by the previous depth's scores.
 
+:func:`max_n_move` is the other algorithm for three or more seats: every seat maximises its own
+value, so the search predicts whom the others attack instead of assuming they all attack the
+searching seat.  It has no pruning, so a game uses it where there are few moves (ReversiXT's
+bomb phase: client/reversixt_bot.py).
+
 Why a budget of nodes and not of time: a rung must be deterministic from its seed, on a fast
 machine and a loaded one alike, so the search stops after ``nodes`` positions, not after so many
 seconds.  ``seconds`` is only a guard that keeps the bot inside the game's soft limit on a
@@ -112,6 +117,66 @@ def best_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int,
             break
     if search.timed_out:
         log.warning("search stopped by the time guard after %d positions at depth %d: this move may differ "
+                    "from the seeded one", search.nodes, search.depth)
+    return best
+
+
+def max_n_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int, seats: list[int], *,
+               max_depth: int = 64, seconds: float | None = None) -> Any | None:
+    """The move *max-n* chooses at ``position`` (``seats``: every seat still in), within ``nodes``
+    positions (``seconds`` a guard); None if there is no legal move.
+
+    Why a second algorithm for games of three or more seats: paranoid search lets every other seat
+    play against the searching one, so where the others in truth fight each other (the one in the
+    lead is everyone's target), every line looks equally lost and the search learns nothing from
+    looking deeper.  Max-n lets every seat on turn choose what is best *for itself* (its own value
+    of the leaf), so the search predicts who attacks whom.  It cannot prune as alpha-beta does, so
+    it suits positions with few moves (a game's endgame); ties go to the strategy's order, the
+    root's to ``rng``.  A depth the budget cuts short keeps its first moves, as in :func:`best_move`.
+    """
+    moves = list(strategy.moves(position))
+    if not moves:
+        return None
+    rng.shuffle(moves)
+    root = strategy.seat(position)
+    search = Search(strategy, root, nodes, None if seconds is None else time.monotonic() + seconds)
+
+    cut = False  # whether a leaf of the depth being searched was not the game's end
+
+    def values(node: Any, depth: int) -> dict[int, float]:
+        nonlocal cut
+        if strategy.over(node) or depth == 0:
+            cut |= not strategy.over(node)
+            return {seat: strategy.value(node, seat) for seat in seats}
+        mover = strategy.seat(node)
+        best: dict[int, float] | None = None
+        for move in strategy.moves(node):
+            search._count()
+            found = values(strategy.play(node, move), depth - 1)
+            if best is None or found[mover] > best[mover]:
+                best = found
+        return best
+
+    order, best = moves, moves[0]
+    for depth in range(1, max_depth + 1):
+        scores: list[tuple[float, int]] = []
+        cut = False
+        try:
+            for index, move in enumerate(order):
+                search._count()
+                scores.append((values(strategy.play(position, move), depth - 1)[root], index))
+        except OutOfBudget:
+            if scores:
+                best = order[max(scores, key=lambda pair: (pair[0], -pair[1]))[1]]
+            break
+        ranked = sorted(scores, key=lambda pair: (-pair[0], pair[1]))
+        order = [order[index] for _, index in ranked]
+        best = order[0]
+        search.depth = depth
+        if len(order) == 1 or not cut:  # every line reached the end: the answer is exact
+            break
+    if search.timed_out:
+        log.warning("max-n stopped by the time guard after %d positions at depth %d: this move may differ "
                     "from the seeded one", search.nodes, search.depth)
     return best
 

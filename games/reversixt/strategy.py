@@ -4,8 +4,11 @@ A position is a :class:`Position`: the rules' :class:`~.rules.State`, the phase,
 on turn.  Turn order is the referee's (``referee.Referee.next_action``): after a turn the next
 player still in who can place (phase 1), else phase 2 from the next player still in with a bomb,
 while a square is left to bomb; the game ends when nobody can act or one player is left.  With
-more than two players client/search.py searches *paranoid*: every other player minimises the
-searching player's value.
+more than two players client/search.py searches *paranoid* in phase 1 (every other player
+minimises the searching player's value) and *max-n* in the bomb phase (every player maximises its
+own value; client/reversixt_bot.py chooses): there each bomb is aimed at one rival, and paranoid
+search, which sees every other player throw at the searching one whatever it does, finds no
+reason to hit the leader.
 
 Evaluation (also on docs/families/reversixt.md, "The ladder's evaluation"), for player ``p``
 against the strongest other player still in (the one that takes the win from ``p``):
@@ -18,7 +21,10 @@ against the strongest other player still in (the one that takes the win from ``p
 * frontier: 1 per stone of ``p`` next to a free square against the rival's (the stones others
   can enclose; the classic Othello frontier, a cheap stand-in for mobility, which costs a move
   generation per player and halved the search's speed);
-* stock: an overwrite stone 4, a bomb 3 times its reach in squares (in phase 2 the bombs decide).
+* stock: an overwrite stone 4, a bomb 3/4 of its reach in squares with two players, 5 times its
+  reach with more (:data:`MANY_PLAYERS_BOMB`: there the player with the most bombs throws the
+  last ones unanswered and usually wins: of 12 games on ``trio_3p``, 10 had one such player, who
+  won 7 and shared 2; the bombs destroyed about two thirds of the stones of phase 1).
 
 At the end: WIN for the most stones alone, 0 for a shared first place, -WIN otherwise, plus the
 stone margin over the best other player.  Disqualified players score nothing, as the referee.
@@ -43,6 +49,15 @@ LONG_NODES = 600
 BOMB_CANDIDATES = 8
 
 STABLE, NEXT_TO_STABLE, FRONTIER, OVERWRITE, BOMB = 8.0, 3.0, 1.0, 4.0, 3.0
+MANY_PLAYERS_BOMB = 5.0
+"""A bomb's worth in stones per square of its reach on a map of three or more players: the bombs
+in hand decide there (the player with the most bombs throws the last ones, unanswered, at
+whoever leads), so one more bomb outweighs a stone lead of phase 1.  Measured on ``trio_3p``
+(docs/families/reversixt.md): search-long's share against two search-short players rose with
+this weight per square from 0.46 at 0.75 (two players' weight) and 2.25 to 0.62 at 5, and stayed
+there at 10 and 25 (seeds 101-120); seeds 201-220, played afterwards, gave 0.44 at 5 (0.35
+before the change).  Two players keep ``BOMB`` / 4 (the two-player calibration,
+tools/ladder_elo.json, was measured with it)."""
 _FREE = bytes(code in EMPTY_KINDS for code in range(256))
 
 
@@ -235,7 +250,8 @@ def value(position: Position, seat: int) -> float:
     if position.phase == 1:
         score += OVERWRITE * (state.overwrites[seat] - state.overwrites[rival])
     reach = (2 * state.game_map.strength + 1) ** 2
-    score += BOMB * reach * (state.bombs[seat] - state.bombs[rival]) / 4
+    bomb = BOMB / 4 if state.players == 2 else MANY_PLAYERS_BOMB
+    score += bomb * reach * (state.bombs[seat] - state.bombs[rival])
     return max(-WIN / 2, min(WIN / 2, score))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +15,16 @@ from swc_local.client import ladder, reversixt_bot
 from swc_local.client.reversixt_bot import ClientGame
 from swc_local.games import registry
 from swc_local.games.reversixt import strategy
-from swc_local.games.reversixt.mapfile import load_map, map_file
+from swc_local.client import search
+from swc_local.games.reversixt.mapfile import load_map, map_file, parse_map
 from swc_local.games.reversixt.referee import Referee
+from swc_local.games.reversixt.rules import State
 from swc_local.games.strategy import WIN
 from swc_local.protocol import reversixt as wire
 from swc_local.tools.match import MatchConfig, run_match
 
 ENTRY = registry.entry("reversixt")
+TRIO = str(Path(__file__).resolve().parents[1] / "data" / "reversixt" / "maps" / "trio_3p.map")
 
 
 @pytest.fixture
@@ -68,6 +72,44 @@ def test_every_rung_plays_legally_to_the_end_and_again_from_the_same_seeds(small
 def test_four_players_on_every_rung_play_to_the_end(small_budgets):
     moves, ranking = play("quad_4p", list(ladder.RUNGS), seed=1)
     assert len(ranking) == 4 and len(moves) > 20
+
+
+@pytest.mark.parametrize("rungs", [["random", "greedy", "search-short"], ["search-long", "search-short", "greedy"],
+                                   ["search-short", "random", "search-long"]])
+def test_three_players_on_every_rung_play_legally_to_the_end_and_again_from_the_same_seeds(small_budgets, rungs):
+    moves, ranking = play(TRIO, rungs, seed=5)
+    squares = len(load_map(TRIO).squares)
+    assert len(ranking) == 3 and len(moves) > squares // 3  # the board was played full, not skipped
+    assert sum(points for _, _, points in ranking) < squares // 2  # the bombs fell (phase 2 was played)
+    assert play(TRIO, rungs, seed=5) == (moves, ranking)
+
+
+STRIP_3P = b"3\n0\n2 0\n1 10\n1 1 1 2 2 2 2 3 3 3\n"
+"""Three players, no empty square (the bomb phase from the start, player 1 first), two bombs each
+of strength 0 (one square): player 1 has 3 stones, player 2 leads with 4, player 3 has 3."""
+
+
+def test_in_a_three_player_bomb_phase_the_search_throws_at_the_leader_not_where_paranoid_search_would():
+    game_map = parse_map(STRIP_3P)
+    for rung, seed in itertools.product(("search-short", "search-long"), range(3)):
+        bot = ClientGame(rung, random.Random(seed))
+        bot.state, bot.me, bot.phase = State.initial(game_map), 1, 2
+        x, y, special = bot.choose()
+        assert bot.state.squares[x] == 2 and (y, special) == (0, 0)  # a stone of the leader, player 2
+    # paranoid search lets both others throw at player 1 whatever it does: it sees no point in
+    # hitting the leader and throws at player 3
+    paranoid = search.best_move(strategy, strategy.Position(State.initial(game_map), 2, 1), random.Random(1), 1000)
+    assert bot.state.squares[paranoid[0]] == 3
+
+
+def test_with_three_players_one_more_bomb_outweighs_a_lead_in_stones_and_two_players_value_it_as_before():
+    for map_name, per_square in (("classic_2p", strategy.BOMB / 4), (TRIO, strategy.MANY_PLAYERS_BOMB)):
+        state = State.initial(load_map(map_file(map_name)))
+        before = strategy.value(strategy.Position(state, 1, 1), 1)
+        state.bombs[1] += 1
+        reach = (2 * state.game_map.strength + 1) ** 2
+        assert strategy.value(strategy.Position(state, 1, 1), 1) - before == pytest.approx(per_square * reach)
+    assert strategy.MANY_PLAYERS_BOMB * 9 > 40  # trio_3p: a bomb of strength 1 beats 40 stones' lead
 
 
 def test_the_strategy_orders_turns_and_makes_moves_as_the_referee():

@@ -58,3 +58,48 @@ def test_a_budget_too_small_to_finish_a_depth_still_answers_with_a_legal_move():
 
 def test_greedy_takes_the_last_stick_when_it_can():
     assert search.greedy_move(Sticks(), (2, 0), random.Random(0)) == 2
+
+
+class Triangle:
+    """Three seats, two plies: seat 0 chooses ``a`` or ``b``, then seat 1 chooses the leaf.  After
+    ``a`` seat 1 does best for itself with the leaf that is good for seat 0 too (its other leaf,
+    worse for it, would ruin seat 0); after ``b`` every seat gets 0."""
+
+    LEAVES = {("a", "keep"): (5, 3, 0), ("a", "spite"): (-10, 1, 9), ("b", "only"): (0, 0, 0)}
+
+    def seat(self, position):
+        return len(position)
+
+    def moves(self, position):
+        if self.over(position):
+            return []
+        return sorted({leaf[len(position)] for leaf in self.LEAVES if leaf[:len(position)] == position})
+
+    def play(self, position, move):
+        return (*position, move)
+
+    def over(self, position):
+        return len(position) == 2
+
+    def value(self, position, seat):
+        return float(self.LEAVES[position][seat]) if self.over(position) else 0.0
+
+
+def test_max_n_expects_every_seat_to_play_for_itself_where_paranoid_expects_spite():
+    strategy = Triangle()
+    assert search.max_n_move(strategy, (), random.Random(1), nodes=100, seats=[0, 1, 2]) == "a"
+    assert search.best_move(strategy, (), random.Random(1), nodes=100) == "b"  # paranoid: seat 1 ruins seat 0
+
+
+def test_max_n_stops_when_every_line_reached_the_end_and_answers_within_a_tiny_budget():
+    calls = []
+
+    class Counted(Triangle):
+        def play(self, position, move):
+            calls.append(move)
+            return super().play(position, move)
+
+    assert search.max_n_move(Counted(), (), random.Random(1), nodes=1_000, seats=[0, 1, 2]) == "a"
+    assert len(calls) == 2 + (2 + 3)  # depth 1, then depth 2 reached every end: no depth 3 to search
+    assert search.max_n_move(Triangle(), (), random.Random(3), nodes=1, seats=[0, 1, 2]) in ("a", "b")
+    assert search.max_n_move(Triangle(), ("b", "only"), random.Random(3), nodes=10, seats=[0, 1, 2]) is None
