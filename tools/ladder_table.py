@@ -23,6 +23,7 @@ DEFAULT_FILE = Path(__file__).with_name("ladder_elo.json")
 START = "<!-- ladder-elo:start -->"
 END = "<!-- ladder-elo:end -->"
 MIN_GAP = 100.0  # issue 45: neighbouring rungs at least this far apart
+MAX_GAP_HALF_WIDTH = 50.0  # issue 45: each gap between neighbours known to this (95 %) or better
 
 
 class LadderError(Exception):
@@ -138,9 +139,15 @@ def markdown(ladder: Ladder) -> str:
         f"{ladder.games} of the {ladder.scheduled} games scheduled: a run stopped early, whose pairs stay " \
         "balanced as it plays block by block"
     scores = "; ".join(f"{pair.replace('~', ' vs ')} {score}" for pair, score in ladder.pairs.items())
+    widest_gap = max(ladder.gap95.values(), default=math.nan)
+    if widest_gap <= MAX_GAP_HALF_WIDTH:
+        rerun = f"Every gap between neighbours is known to ±{MAX_GAP_HALF_WIDTH:.0f} Elo or better (95 %). Rerun"
+    else:
+        rerun = f"Rerun, larger for narrower intervals (the widest gap between neighbours is ±{widest_gap:.0f}; " \
+                f"the ladder wants ±{MAX_GAP_HALF_WIDTH:.0f} or better)"
     lines += ["", f"Measured {ladder.measured}: a round robin of the rungs ({size}, seats swapped in pairs), all "
                   f"pairs fitted jointly (tools/rating.py); the widest interval is ±{half:.0f} Elo. Scores: {scores}. "
-                  f"Rerun, larger for narrower intervals (the issue asks for ±50): `{ladder.command}`"
+                  f"{rerun}: `{ladder.command}`"
                   + (" (benchmarks/README.md says which runs filled the --also databases)." if "--also" in ladder.command
                      else ".")]
     if ladder.one_sided:

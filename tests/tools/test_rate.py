@@ -153,6 +153,15 @@ def test_the_docs_table_goes_between_the_markers_and_flags_close_rungs(tmp_path)
     assert "✗ (under 100)" in ladder_table.markdown(close)
 
 
+def test_the_docs_table_says_whether_every_gap_is_known_to_fifty_elo():
+    known = ladder_table.markdown(Ladder("g", LADDER.rungs, gap95={"random~greedy": 40.0, "greedy~search-short": 50.0},
+                                         command="python -m benchmarks.ladder --game g"))
+    assert "Every gap between neighbours is known to ±50 Elo or better (95 %). Rerun: `python -m benchmarks" in known
+    wide = ladder_table.markdown(Ladder("g", LADDER.rungs, gap95={"random~greedy": 40.0, "greedy~search-short": 97.4}))
+    assert "the widest gap between neighbours is ±97; the ladder wants ±50 or better" in wide
+    assert "known to ±50" not in wide
+
+
 # -- the command line -------------------------------------------------------------------------
 
 BOT = shlex.join(rungs_of.command(registry.entry("penguins"), "random"))
