@@ -130,6 +130,10 @@ def robo_turn(driver, api: str, board) -> None:
     """One step of a person: a start point, five cards (the greedy program), a pile or a direction."""
     state = seat_api(api)
     step, before = state["asked"], version(driver)
+    if step is None:  # the page still shows a question the game has left behind (it ended meanwhile)
+        wait(driver, lambda d: turn_or_over(d) == "over" or seat_api(api)["asked"] is not None,
+             message="the seat asks nothing and the game is not over")
+        return
     if step == "start":
         shown = framed(driver)
         assert sorted(shown) == sorted(m["cells"][0] for m in state["moves"]), "only the free start points"
