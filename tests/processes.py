@@ -82,6 +82,17 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def command_lines(pid: int) -> dict[int, str]:
+    """The command line of every live process below ``pid``, its arguments joined by spaces."""
+    found = {}
+    for child in descendants(pid):
+        try:
+            found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            pass
+    return found
+
+
 def kill_descendants() -> None:
     for pid in descendants(os.getpid()):
         try:

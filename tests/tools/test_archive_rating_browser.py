@@ -16,7 +16,7 @@ from pathlib import Path
 
 from swc_local.tools.ladder_table import Ladder, RungElo, save
 from tests.archives import reference_bot_zip
-from tests.processes import descendants, stop_within_seconds
+from tests.processes import command_lines, descendants, stop_within_seconds
 from tests.web_helpers import chrome
 
 PASSWORD = "rate-pass"
@@ -34,6 +34,15 @@ def _start_view(shelf: Path, ladder: Path, env: dict) -> tuple[subprocess.Popen,
     raise AssertionError("swc view did not start")
 
 
+def _team_and_viewer(tmp_path: Path) -> tuple[Path, tuple[subprocess.Popen, str]]:
+    """A reference bot's archive, and ``swc view`` on an empty shelf with a two-rung ladder table."""
+    ladder = tmp_path / "elo.json"
+    save(Ladder(GAME, [RungElo("random", 0, 0, 0), RungElo("greedy", 356, 300, 410)], games_per_pairing=2,
+                measured="a test's"), ladder)
+    team = reference_bot_zip(tmp_path / "our_team.zip", GAME)
+    return team, _start_view(tmp_path / "shelf", ladder, os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
+
+
 def _choose(browser, value: str) -> None:
     from selenium.webdriver.common.by import By
 
@@ -46,11 +55,7 @@ def test_a_person_rates_an_archive_in_the_browser(tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    ladder = tmp_path / "elo.json"
-    save(Ladder(GAME, [RungElo("random", 0, 0, 0), RungElo("greedy", 356, 300, 410)], games_per_pairing=2,
-                measured="a test's"), ladder)
-    team = reference_bot_zip(tmp_path / "our_team.zip", GAME)
-    process, url = _start_view(tmp_path / "shelf", ladder, os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
+    team, (process, url) = _team_and_viewer(tmp_path)
     browser = chrome(tmp_path)
     try:
         browser.get(f"{url}/archives")
@@ -116,17 +121,6 @@ def test_a_person_rates_an_archive_in_the_browser(tmp_path):
     assert state["status"] == "stopped" and state["games"] == 40 and state["current"] is None
 
 
-def _cmdlines(pid: int) -> dict[int, str]:
-    """The command lines of every process below ``pid``."""
-    found = {}
-    for child in descendants(pid):
-        try:
-            found[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            pass
-    return found
-
-
 def _press(browser, selector: str) -> None:
     """Click the button ``selector`` of the rating's cell, which the page redraws every second."""
     from selenium.common.exceptions import StaleElementReferenceException
@@ -149,11 +143,7 @@ def test_a_person_stops_a_rating_and_resumes_it_in_the_browser(tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    ladder = tmp_path / "elo.json"
-    save(Ladder(GAME, [RungElo("random", 0, 0, 0), RungElo("greedy", 356, 300, 410)], games_per_pairing=2,
-                measured="a test's"), ladder)
-    team = reference_bot_zip(tmp_path / "our_team.zip", GAME)
-    process, url = _start_view(tmp_path / "shelf", ladder, os.environ | {"SWC_ARCHIVE_CACHE": str(tmp_path / "cache")})
+    team, (process, url) = _team_and_viewer(tmp_path)
     browser = chrome(tmp_path)
     try:
         browser.get(f"{url}/archives")
@@ -169,9 +159,9 @@ def test_a_person_stops_a_rating_and_resumes_it_in_the_browser(tmp_path):
         WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#archives button.stop-rating"))
         WebDriverWait(browser, 120).until(lambda b: re.match(r"[1-5] of 6 games played, now game", b.execute_script(
             "const p = document.getElementById('rating-progress'); return p ? p.textContent : '';"))
-            and any("start.sh" in line for line in _cmdlines(process.pid).values()))  # a game played, one playing
-        team_bots = [pid for pid, line in _cmdlines(process.pid).items() if "start.sh" in line or " bot " in line]
-        game = list(_cmdlines(process.pid))
+            and any("start.sh" in line for line in command_lines(process.pid).values()))  # a game played, one playing
+        team_bots = [pid for pid, line in command_lines(process.pid).items() if "start.sh" in line or " bot " in line]
+        game = list(command_lines(process.pid))
         _press(browser, "#archives button.stop-rating")
         head = WebDriverWait(browser, 30).until(lambda b: b.execute_script(
             "const h = document.getElementById('rating-head'); return h && h.textContent.includes('stopped') "
@@ -185,7 +175,7 @@ def test_a_person_stops_a_rating_and_resumes_it_in_the_browser(tmp_path):
         assert browser.find_element(By.ID, "message").text == "rating stopped; Resume goes on with it."
         deadline = time.monotonic() + 10  # the game's processes: killed before the answer, gone soon after
         while any(Path(f"/proc/{pid}").exists() for pid in game) or descendants(process.pid):
-            assert time.monotonic() < deadline, _cmdlines(process.pid)
+            assert time.monotonic() < deadline, command_lines(process.pid)
             time.sleep(0.05)
         assert not browser.find_elements(By.CSS_SELECTOR, "#archives button.stop-rating")
 

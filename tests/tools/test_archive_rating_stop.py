@@ -19,8 +19,8 @@ from swc_local.tools.ladder_table import Ladder, RungElo
 from swc_local.tools.rate import BOT, Session
 from swc_local.tools.results import REGULAR, GameResult, SeatResult
 from tests.archives import cache, pack  # noqa: F401 (the autouse fixture: an archive cache of the test's own)
-from tests.processes import descendants
-from tests.tools.test_archive_rating import GAME, LADDER, PASSWORD, state_when, upload, viewer
+from tests.processes import command_lines, descendants
+from tests.tools.test_archive_rating import GAME, LADDER, PASSWORD, rate, state_when, upload, viewer
 from tests.web_helpers import http
 
 SEED = 4242
@@ -98,12 +98,6 @@ async def post(url: str, aid: str, action: str, passphrase: str = PASSWORD):
                       {"Content-Type": "application/json"}, "POST")
 
 
-async def rate(url: str, aid: str, games: int = 8):
-    body = {"passphrase": PASSWORD, "game": GAME, "games": games}
-    return await http(f"{url}/api/archives/{aid}/rate", json.dumps(body).encode(), {"Content-Type": "application/json"},
-                      "POST")
-
-
 async def uninterrupted(games: int, ladder: Ladder = LADDER) -> tuple[list[tuple], list[dict]]:
     """The games and results of a rating with :data:`SEED` on ``ladder`` that is never stopped."""
     fake = Games(free=True)
@@ -142,7 +136,7 @@ async def test_stop_keeps_the_games_played_and_resume_goes_on_to_the_games_asked
     whole, whole_results = await uninterrupted(8)
     url = await viewer(nursery, tmp_path)
     aid = await upload(url, tmp_path)
-    assert (await rate(url, aid))[0] == 202
+    assert (await rate(url, aid, games=8))[0] == 202
     await games.go(3)
     await state_when(url, aid, lambda s: s["played"] == 3 and s["current"] is not None)
 
@@ -178,7 +172,7 @@ async def test_resume_after_the_viewer_restarted_goes_on_with_the_kept_games(tmp
     async with trio.open_nursery() as first:
         url = await viewer(first, tmp_path)
         aid = await upload(url, tmp_path)
-        await rate(url, aid)
+        await rate(url, aid, games=8)
         await games.go(5)
         await state_when(url, aid, lambda s: s["played"] == 5)
         first.cancel_scope.cancel()
@@ -304,14 +298,7 @@ async def test_a_rating_kept_without_its_games_cannot_be_resumed_and_says_so(tmp
 
 def processes_running(marker: str) -> list[int]:
     """This test's processes whose command line holds ``marker``."""
-    found = []
-    for pid in descendants(os.getpid()):
-        try:
-            if marker in Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"):
-                found.append(pid)
-        except OSError:
-            pass
-    return found
+    return [pid for pid, line in command_lines(os.getpid()).items() if marker in line]
 
 
 def alive(pid: int) -> bool:
