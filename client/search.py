@@ -32,7 +32,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from swc_local.games.strategy import WIN, Strategy
 
@@ -83,6 +83,35 @@ class Search:
         return best
 
 
+def _deepen(search: Search, moves: list, max_depth: int,
+            root_scores: Callable[[list, int, list[tuple[float, int]]], None],
+            settled: Callable[[list[tuple[float, int]]], bool], name: str) -> Any:
+    """Iterative deepening at the root, shared by :func:`best_move` and :func:`max_n_move`: each
+    depth scores the moves (``root_scores`` appends ``(score, index in order)``) in the order the
+    depth before ranked them, best first; a depth the budget cuts short keeps the best of the
+    moves it finished.  It stops at ``max_depth``, at a forced move, or once ``settled`` says of a
+    finished depth's ranking that no deeper look changes it."""
+    order, best = moves, moves[0]
+    for depth in range(1, max_depth + 1):
+        scores: list[tuple[float, int]] = []
+        try:
+            root_scores(order, depth, scores)
+        except OutOfBudget:
+            if scores:  # the moves searched completely at this depth (the previous best first)
+                best = order[max(scores, key=lambda pair: (pair[0], -pair[1]))[1]]
+            break
+        ranked = sorted(scores, key=lambda pair: (-pair[0], pair[1]))
+        order = [order[index] for _, index in ranked]
+        best = order[0]
+        search.depth = depth
+        if len(order) == 1 or settled(ranked):
+            break
+    if search.timed_out:
+        log.warning("%s stopped by the time guard after %d positions at depth %d: this move may differ "
+                    "from the seeded one", name, search.nodes, search.depth)
+    return best
+
+
 def best_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int, *, max_depth: int = 64,
               seconds: float | None = None) -> Any | None:
     """The move the search chooses at ``position`` for the seat on turn, within ``nodes``
@@ -94,31 +123,17 @@ def best_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int,
     rng.shuffle(moves)  # ties go to a seeded choice, not to the move generator's order
     search = Search(strategy, strategy.seat(position), nodes,
                     None if seconds is None else time.monotonic() + seconds)
-    order = moves
-    best = order[0]
-    for depth in range(1, max_depth + 1):
-        scores: list[tuple[float, int]] = []
-        try:
-            alpha = -math.inf
-            for index, move in enumerate(order):
-                search._count()
-                score = search.minimax(strategy.play(position, move), depth - 1, alpha, math.inf)
-                scores.append((score, index))
-                alpha = max(alpha, score)
-        except OutOfBudget:
-            if scores:  # the moves searched completely at this depth (the previous best first)
-                best = order[max(scores, key=lambda pair: (pair[0], -pair[1]))[1]]
-            break
-        ranked = sorted(scores, key=lambda pair: (-pair[0], pair[1]))
-        order = [order[index] for _, index in ranked]
-        best = order[0]
-        search.depth = depth
-        if abs(ranked[0][0]) >= WIN or len(order) == 1:  # a forced end or a forced move: no deeper look changes it
-            break
-    if search.timed_out:
-        log.warning("search stopped by the time guard after %d positions at depth %d: this move may differ "
-                    "from the seeded one", search.nodes, search.depth)
-    return best
+
+    def root_scores(order: list, depth: int, scores: list[tuple[float, int]]) -> None:
+        alpha = -math.inf
+        for index, move in enumerate(order):
+            search._count()
+            score = search.minimax(strategy.play(position, move), depth - 1, alpha, math.inf)
+            scores.append((score, index))
+            alpha = max(alpha, score)
+
+    # a forced end found: no deeper look changes it
+    return _deepen(search, moves, max_depth, root_scores, lambda ranked: abs(ranked[0][0]) >= WIN, "search")
 
 
 def max_n_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int, seats: list[int], *,
@@ -157,28 +172,15 @@ def max_n_move(strategy: Strategy, position: Any, rng: random.Random, nodes: int
                 best = found
         return best
 
-    order, best = moves, moves[0]
-    for depth in range(1, max_depth + 1):
-        scores: list[tuple[float, int]] = []
+    def root_scores(order: list, depth: int, scores: list[tuple[float, int]]) -> None:
+        nonlocal cut
         cut = False
-        try:
-            for index, move in enumerate(order):
-                search._count()
-                scores.append((values(strategy.play(position, move), depth - 1)[root], index))
-        except OutOfBudget:
-            if scores:
-                best = order[max(scores, key=lambda pair: (pair[0], -pair[1]))[1]]
-            break
-        ranked = sorted(scores, key=lambda pair: (-pair[0], pair[1]))
-        order = [order[index] for _, index in ranked]
-        best = order[0]
-        search.depth = depth
-        if len(order) == 1 or not cut:  # every line reached the end: the answer is exact
-            break
-    if search.timed_out:
-        log.warning("max-n stopped by the time guard after %d positions at depth %d: this move may differ "
-                    "from the seeded one", search.nodes, search.depth)
-    return best
+        for index, move in enumerate(order):
+            search._count()
+            scores.append((values(strategy.play(position, move), depth - 1)[root], index))
+
+    # every line reached the end: the answer is exact
+    return _deepen(search, moves, max_depth, root_scores, lambda ranked: not cut, "max-n")
 
 
 def greedy_move(strategy: Strategy, position: Any, rng: random.Random) -> Any | None:
