@@ -28,15 +28,16 @@ from swc_local.games.reversixt.referee import Referee
 from swc_local.server.cli import OneLineParser
 
 
-def play(game_map, rungs: list[str], seed: int) -> list[tuple[int, int, int]]:
-    """One game, player k on rung ``rungs[k - 1]`` with the seed ``seed + k - 1``: the referee's
-    ranking (rank, player, points).  A move the referee refuses raises (a rung must be legal)."""
+def play(game_map, rungs: list[str], seed: int) -> Referee:
+    """One game, player k on rung ``rungs[k - 1]`` with the seed ``seed + k - 1``: the referee at
+    its end (its ``moves`` and ``ranking()``: rank, player, points).  A move the referee refuses
+    raises (a rung must be legal)."""
     referee = Referee(game_map, [0] * game_map.players)
     bots = [ClientGame(rung, random.Random(seed + i)) for i, rung in enumerate(rungs)]
     while True:
         action, player = referee.next_action()
         if action == "end_game":
-            return referee.ranking()
+            return referee
         if action == "end_phase1":
             continue
         bot = bots[player - 1]
@@ -76,7 +77,7 @@ def run(map_path: str, lineup: list[str], seeds: range, *, echo=print) -> Series
         for turn in range(len(lineup)):
             rungs = lineup[turn:] + lineup[:turn]
             started = time.perf_counter()
-            series.add(rungs, play(game_map, rungs, seed), seed)
+            series.add(rungs, play(game_map, rungs, seed).ranking(), seed)
             echo(f"{series.lines[-1]} ({time.perf_counter() - started:.1f} s)")
     return series
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import reversixt_seats
 from swc_local.client import ladder, reversixt_bot
 from swc_local.client.reversixt_bot import ClientGame
 from swc_local.games import registry
@@ -34,22 +35,10 @@ def small_budgets(monkeypatch):
 
 
 def play(map_name: str, rungs: list[str], seed: int) -> tuple[list, list]:
-    """One game on the referee, each player a ClientGame on its rung; the moves and the ranking.
-    A disqualification (an invalid move) fails the test."""
-    game_map = load_map(map_file(map_name))
-    referee = Referee(game_map, [0] * game_map.players)
-    bots = [ClientGame(rung, random.Random(seed + i)) for i, rung in enumerate(rungs)]
-    while True:
-        action, player = referee.next_action()
-        if action == "end_game":
-            return referee.moves, referee.ranking()
-        if action == "end_phase1":
-            continue
-        bot = bots[player - 1]
-        bot.state, bot.me, bot.phase = referee.state.copy(), player, referee.phase
-        bot.time_ms, bot.depth = referee.request(player)
-        verdict = referee.answer(player, *bot.choose(), 0.0)
-        assert verdict.disqualified is None, (rungs[player - 1], verdict.reason)
+    """One game on the referee, each player a ClientGame on its rung (the seat benchmark's game):
+    the moves and the ranking.  A disqualification (an invalid move) fails the test."""
+    referee = reversixt_seats.play(load_map(map_file(map_name)), rungs, seed)
+    return referee.moves, referee.ranking()
 
 
 def test_reversixt_offers_every_rung_and_its_bot_takes_them():
