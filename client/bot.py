@@ -28,8 +28,12 @@ log = logging.getLogger("swc.bot")
 def choose_move(plugin: GamePlugin, game, rng: random.Random, strategy: str = "random"):
     """The bot's answer to a move request on the ladder's rung ``strategy`` (client/ladder.py):
     ``plugin.random_move``; greedy: ``plugin.greedy_move`` where the season has its own, else one
-    ply on its strategy's evaluation; search-short and search-long: client/search.py with the
-    season's strategy module and the rung's node budget."""
+    ply on its strategy's evaluation; greedy-N: one or the other (``ladder.unmixed``);
+    search-short and search-long: client/search.py with the season's strategy module and the
+    rung's node budget."""
+    if strategy.startswith("greedy-"):  # only then: importing the ladder costs a random bot 0.5 s
+        from swc_local.client import ladder
+        strategy = ladder.unmixed(strategy, rng)
     if strategy == "random":
         return plugin.random_move(game, rng)
     if strategy == "greedy" and hasattr(plugin, "greedy_move"):

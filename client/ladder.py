@@ -1,6 +1,8 @@
 """The ladder: the reference opponents of graded strength every game offers, by name (a *rung*).
 
     random        a uniformly random legal move (every game)
+    greedy-N      greedy's move on N % of the moves, a random one on the others (where the game's
+                  strategy names N in ``GREEDY_SHARES``)
     greedy        one ply on the game's own evaluation (a game's own greedy where it has one)
     search-short  client/search.py within the game's SHORT_NODES positions a move
     search-long   the same within LONG_NODES
@@ -8,6 +10,12 @@
 Why node budgets: every rung is deterministic from ``--seed`` on any machine (client/search.py).
 A game has the search rungs (and the generic greedy) once its folder has a ``strategy.py``
 (games/strategy.py states the contract).
+
+Why the greedy-N rungs: in some games greedy wins every game against random, and a gap that goes
+all one way has no upper bound however many games are played; the mixed rungs split it into steps
+a calibration can measure (each at least 100 Elo, benchmarks/ladder.py), and they grade the bots
+a student writes first, which often sit between random and greedy.  A game names the shares that
+split its own gap (its strategy's ``GREEDY_SHARES``, measured: its docs page's table).
 """
 
 from __future__ import annotations
@@ -21,6 +29,10 @@ from swc_local.client import bots, search
 from swc_local.client.bots import PYTHON
 
 RUNGS = ("random", "greedy", "search-short", "search-long")
+"""The rungs every game with a strategy offers (a game may add greedy-N rungs between random and
+greedy: :func:`rungs`)."""
+MIXED = re.compile(r"greedy-(\d{1,2})")
+"""A greedy-N rung's name: N, the percentage of greedy moves, 1-99."""
 SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}
 GUARD_SECONDS = 1.6
 """The time guard of a search move (a game's strategy may name its own ``GUARD_SECONDS``): inside
@@ -39,7 +51,8 @@ def rungs(entry: Any) -> tuple[str, ...]:
     module; else its family's bot's (client/bots.py), or for an XML season random, and greedy
     where its plugin has its own ``greedy_move``."""
     if entry.strategy is not None:
-        return RUNGS
+        mixed = tuple(f"greedy-{share}" for share in getattr(entry.strategy, "GREEDY_SHARES", ()))
+        return (RUNGS[0], *mixed, *RUNGS[1:])
     family = bots.family(entry.family)
     if family is not None:
         return family.rungs
@@ -86,6 +99,22 @@ def opponent_command(entry: Any, opponent: str | list[str] | None) -> str | list
     if opponent is None or (isinstance(opponent, str) and re.fullmatch(r"[\w.-]+", opponent)):
         return command(entry, opponent)
     return opponent
+
+
+def greedy_share(rung: str) -> float | None:
+    """The share of greedy moves of a greedy-N rung (0.25 for ``greedy-25``), None for any other."""
+    found = MIXED.fullmatch(rung)
+    return int(found.group(1)) / 100 if found and found.group(1)[0] != "0" else None
+
+
+def unmixed(rung: str, rng: random.Random) -> str:
+    """The rung whose move a greedy-N rung plays this time: ``greedy`` with probability N %, else
+    ``random`` (one draw of the bot's seeded ``rng``, so the game stays deterministic from the
+    seed); any other rung is itself."""
+    share = greedy_share(rung)
+    if share is None:
+        return rung
+    return "greedy" if rng.random() < share else "random"
 
 
 def choose(strategy: Any, rung: str, game: Any, rng: random.Random) -> Any | None:

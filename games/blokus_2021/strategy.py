@@ -19,6 +19,12 @@ part of the next ply.  At 500 and 2,500 search-short reached three plies and was
 60 an in-process series of 16 games gave search-short over greedy 15-1 and search-long over
 search-short 12-4 (10-6 with search-long at 1,500).  A move took 0.01 s and 0.47 s on average
 on the shared 2-CPU machine at load 5, some 9,000 positions per CPU second."""
+GREEDY_SHARES = (35, 70)
+"""The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
+against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
+swapped (seeds from 1000): each lower rung's points of 300 against the next: random 78, greedy-35
+83.5, greedy-70 48.5 (about 180, 165 and 285 Elo; greedy against random 199 of 200; with 25/50/75
+the first step was only 120)."""
 GUARD_SECONDS = 1.2
 """The time guard of a search move here (client/ladder.py's is 1.6 s): at load 7 one search-long
 move took 2.7 s on the wall clock with the 1.6 s guard, past the 2 s soft limit (a loss by

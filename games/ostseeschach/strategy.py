@@ -30,6 +30,12 @@ from swc_local.games.strategy import WIN
 
 SHORT_NODES = 500
 LONG_NODES = 2_500
+GREEDY_SHARES = (25, 50, 75)
+"""The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
+against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
+swapped (seeds from 1000): each lower rung's points of 200 against the next: random 18.5, greedy-25
+40.5, greedy-50 51, greedy-75 59 (about 400, 240, 185 and 150 Elo; greedy against random 200 of
+200)."""
 
 AMBER, PIECE, SAFE_TOWER, HANGING_TOWER, ADVANCE, FARTHEST = 100.0, 10.0, 6.0, 12.0, 2.0, 1.0
 

@@ -38,6 +38,12 @@ LONG_NODES = 20_000
 """The budgets: at most about 0.11 s and 0.6 s of CPU a move (some 43,000 positions per CPU
 second, measured over positions of seeded games on the shared 2-CPU machine); search-long as
 long as the 2 s soft limit allows with room for a loaded machine (the time guard, client/ladder.py)."""
+GREEDY_SHARES = (25, 50, 75)
+"""The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
+against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
+swapped (seeds from 1000): each lower rung's points of 200 against the next: random 32, greedy-25
+35, greedy-50 40.5, greedy-75 48 (about 290, 270, 240 and 200 Elo; greedy against random 200 of
+200)."""
 
 Position = tuple  # (red, blue, kraken, turn): bitboards of x * 10 + y, the turns played
 

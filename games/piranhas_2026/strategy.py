@@ -49,6 +49,12 @@ and about 1 s.  Thirty times apart: search-short reaches depth 2 or 3, search-lo
 3 or 4; search-long then won 24 of 32 games against search-short (two series of 16, seats
 swapped), 4 of 7 in an earlier one, its moves cut short by the 1.6 s guard 64 times in one
 series at load 7."""
+GREEDY_SHARES = (25, 50, 75)
+"""The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
+against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
+swapped (seeds from 1000): each lower rung's points of 200 against the next: random 31.5, greedy-25
+37, greedy-50 42, greedy-75 60.5 (about 290, 260, 230 and 145 Elo; greedy against random 200 of
+200)."""
 GUARD_SECONDS = 1.0
 """The time guard (client/ladder.py's is 1.6 s; Hive's and both Hase und Igel seasons' are 1.0 s as
 well): at a load of 7 on 2 CPUs search-long's 15,000 positions took 0.5 to 1 s a move, and

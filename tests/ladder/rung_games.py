@@ -77,12 +77,12 @@ def random_walk(name: str, seed: int):
         position = strategy.play(position, move)
 
 
-async def search_short_against_random(name: str, seed: int):
-    """One game through ``swc match``: the search-short rung's real client (player1) against the
-    random reference bot (player2); the match's record."""
+async def search_short_against_random(name: str, seed: int, rung: str = "search-short"):
+    """One game through ``swc match``: the rung's real client (player1, search-short unless told)
+    against the random reference bot (player2); the match's record."""
     entry = registry.entry(name)
     config = MatchConfig(entry.game_type, games=1, seed=seed, options=UNHURRIED,
-                         players=[ladder.command(entry, "search-short"), ladder.command(entry, "random")])
+                         players=[ladder.command(entry, rung), ladder.command(entry, "random")])
     report = await run_match(config)
     assert report.complete
     return report.records[0]

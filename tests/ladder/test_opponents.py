@@ -44,11 +44,12 @@ def test_the_games_layer_holds_no_bot_and_the_families_state_their_rungs():
         assert not any(hasattr(entry, name) for name in ("bot", "bot_flags", "strengths", "bot_command", "greedy"))
     assert bots.family("reversixt").default_rung == "greedy"
     assert ladder.default_rung(registry.entry("piranhas")) == "random"
-    assert ladder.rungs(registry.entry("blokus_2021"))[:2] == ("random", "greedy")  # its plugin's own greedy_move
+    assert ladder.rungs(registry.entry("blokus_2021"))[:4] == ("random", "greedy-35", "greedy-70", "greedy")  # its
+    # plugin's own greedy_move, and its strategy's GREEDY_SHARES
 
 
 def test_a_rung_the_game_lacks_is_an_error_naming_the_rungs_it_offers():
-    with pytest.raises(ValueError, match=r"rung 'clever': penguins offers random, greedy, search-short, search-long"):
+    with pytest.raises(ValueError, match=r"rung 'clever': penguins offers random, greedy-50, greedy, search-short, search-long"):
         ladder.command(registry.entry("penguins"), "clever")
     assert ladder.opponent_command(registry.entry("penguins"), "python my_bot.py") == "python my_bot.py"
     piranhas = registry.entry("piranhas")
@@ -63,7 +64,7 @@ def test_the_xml_bot_starts_as_a_client_module_with_one_line_errors(capsys):
                            "--port", "1"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == ("swc bot: error: --strategy 'clever': the reference bot of penguins plays random, "
-                                   "greedy, search-short, search-long; see swc bot --help")
+                                   "greedy-50, greedy, search-short, search-long; see swc bot --help")
     with pytest.raises(SystemExit) as exited:
         bot.main([])
     err = capsys.readouterr().err.strip()
@@ -78,7 +79,7 @@ def test_swc_match_opponent_seats_the_rung_in_every_other_seat(capsys):
     assert alone == [ladder.command(entry), ladder.command(entry, "greedy")]
     assert main(["match", "penguins", "--opponent", "clever", "--games", "1"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == ("swc match: error: --opponent rung 'clever': penguins offers random, greedy, search-short, "
+    assert err == ("swc match: error: --opponent rung 'clever': penguins offers random, greedy-50, greedy, search-short, "
                    "search-long; see swc match --help")
     assert main(["match", "penguins", "--opponent", "greedy", "--player2", "python x.py"]) == 2
     assert "--opponent" in capsys.readouterr().err
@@ -106,7 +107,7 @@ def test_a_tournaments_reference_bot_is_named_by_its_rung(tmp_path, capsys):
     code = main(["tournament", "penguins", "--bot", "a=reference:clever", "--bot", "b=reference",
                  "--db", str(tmp_path / "t.db")])
     err = capsys.readouterr().err.strip()
-    assert code == 2 and len(err.splitlines()) == 1 and "penguins offers random, greedy, search-short" in err
+    assert code == 2 and len(err.splitlines()) == 1 and "penguins offers random, greedy-50, greedy, search-short" in err
 
 
 def test_the_fixture_takes_a_rung_as_opponent(pytester, monkeypatch):
@@ -137,7 +138,8 @@ async def test_a_table_seats_a_rung_and_a_server_without_opponents_offers_no_bot
     status, listed = await http(f"{url}/api/tables")
     assert "bot" in listed["kinds"]
     rungs = {row["game"]: row["rungs"] for row in listed["games"]}
-    assert rungs["swc_2023_penguins"] == list(ladder.RUNGS)
+    assert rungs["swc_2023_penguins"] == ["random", "greedy-50", "greedy", "search-short", "search-long"]
+    assert rungs["swc_2027_blokus"] == list(ladder.RUNGS)
     assert {row["game"]: row["rungs"] for row in listed["families"]} == {
         "reversixt": list(ladder.rungs(registry.entry("reversixt"))),
         "roborally": list(ladder.rungs(registry.entry("roborally")))}
