@@ -29,6 +29,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from benchmarks import ladder_narrow
 from swc_local.client import ladder as rungs_of
 from swc_local.games import registry
 from swc_local.tools import ladder_table
@@ -59,6 +60,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--also", action="append", type=Path, default=[], metavar="DB",
                         help="the games of another calibration database of this game join the fit (e.g. a run of only "
                              "the two rungs whose gap is least sure); repeat")
+    parser.add_argument("--until", type=float, metavar="ELO",
+                        help="then play runs of two neighbouring rungs (databases beside --db) until every gap between "
+                             "neighbours is known to +-ELO (95 %%), e.g. 50 (benchmarks/ladder_narrow.py)")
     parser.add_argument("--fit-only", action="store_true",
                         help="play nothing: fit and write the table from the games already in --db (a run stopped early)")
     return parser.parse_args(argv)
@@ -152,14 +156,62 @@ def _commit() -> str:
         return ""
 
 
-def main(argv: list[str] | None = None) -> int:
+class CannotPlay(Exception):
+    """A calibration run that cannot start or broke off: its one-line reason."""
+
+
+def _play(settings, path: Path, concurrency: int):
+    """Play (or go on with) the calibration tournament of ``settings`` in the database at ``path``;
+    :class:`CannotPlay` with the reason when it cannot start or breaks."""
     import trio
 
-    from swc_local.tools.tournament.core import Settings, Tournament
+    from swc_local.tools.tournament.core import Tournament
     from swc_local.tools.tournament.db import DatabaseError
     from swc_local.tools.tournament.executors import play_locally
-    from swc_local.tools.tournament.games import resolve
     from swc_local.tools.tournament.live import LiveView
+
+    try:
+        tournament = Tournament.open(settings, path, resume=True)
+    except DatabaseError as error:
+        raise CannotPlay(str(error)) from None
+    try:
+        with LiveView(tournament):
+            trio.run(play_locally, tournament, concurrency)
+    finally:
+        tournament.db.close()
+    if tournament.broken:
+        raise CannotPlay(tournament.broken)
+    return tournament
+
+
+def _pair_runs(args: argparse.Namespace, entry, db: Path, games: list[Game]) -> list:
+    """``--until``: the runs of neighbouring rungs (benchmarks/ladder_narrow.py), played, or read
+    as stored with ``--fit-only``; the tournaments, in order."""
+    from swc_local.tools.tournament.core import Settings
+    from swc_local.tools.tournament.games import resolve
+
+    game_type, seats, options = resolve(entry.game_type, {}, 2)
+    runs = []
+
+    def pair_run(lower: str, upper: str, count: int, seed: int, path: Path) -> list[Game] | None:
+        if args.fit_only:
+            if not path.is_file():
+                return None
+            run = _stored(path, game_type)
+        else:
+            bots = [(rung, rungs_of.command(entry, rung)) for rung in (lower, upper)]
+            run = _play(Settings(game=game_type, bots=bots, games_per_pairing=count, seats=seats, seed=seed,
+                                 options=options, replays=None), path, args.concurrency)
+        runs.append(run)
+        return games_of(run)
+
+    ladder_narrow.narrow(games, db, args.seed + 1, args.until, pair_run)
+    return runs
+
+
+def main(argv: list[str] | None = None) -> int:
+    from swc_local.tools.tournament.core import Settings
+    from swc_local.tools.tournament.games import resolve
 
     args = parse(argv)
     entry = registry.entry(args.game)
@@ -177,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"benchmarks.ladder: error: --also {missing[0]}: no such database", file=sys.stderr)
         return 2
+    if args.until is not None and not (args.until > 0 and "random" in chosen):
+        print(f"benchmarks.ladder: error: --until {args.until:g}: a half-width in Elo above 0, e.g. 50, with the "
+              "random rung among --rungs (the scale's 0)", file=sys.stderr)
+        return 2
     if args.games_per_pairing < 2 or args.games_per_pairing % 2:
         print(f"benchmarks.ladder: error: --games-per-pairing {args.games_per_pairing}: an even number, 2 or more",
               file=sys.stderr)
@@ -193,21 +249,19 @@ def main(argv: list[str] | None = None) -> int:
         tournament = _stored(db, game_type, "--db")
     else:
         try:
-            tournament = Tournament.open(settings, db, resume=True)
-        except DatabaseError as error:
+            tournament = _play(settings, db, args.concurrency)
+        except CannotPlay as error:
             print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
             return 2
+    others = [_stored(other, game_type) for other in args.also]
+    if args.until is not None:
         try:
-            with LiveView(tournament):
-                trio.run(play_locally, tournament, args.concurrency)
-        finally:
-            tournament.db.close()
-    if tournament.broken:
-        print(f"benchmarks.ladder: error: {tournament.broken}", file=sys.stderr)
-        return 2
+            others += _pair_runs(args, entry, db, games_of(tournament) + [g for o in others for g in games_of(o)])
+        except CannotPlay as error:
+            print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
+            return 2
     games = games_of(tournament)
     scheduled = len(tournament.slots)
-    others = [_stored(other, game_type) for other in args.also]
     for stored in others:
         games += games_of(stored)
         scheduled += len(stored.slots)
@@ -224,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
         command += f" --seed {args.seed}"
     if args.rungs:
         command += f" --rungs {args.rungs}"
+    if args.until is not None:
+        command += f" --until {args.until:g}"
     for other in args.also:
         command += f" --also {other.name}"
     ladder = ladder_table.Ladder.from_fit(
