@@ -5,9 +5,11 @@ machinery, every rung's Elo fitted from all pairs at once (random = 0), written 
 ::
 
     python -m benchmarks.ladder --game penguins [--games-per-pairing 40] [--concurrency 1]
-        [--seed 1] [--db ladder-penguins.db] [--rungs random,greedy,...]
+        [--seed 1] [--db ladder-penguins.db] [--rungs random,greedy,...] [--until 50]
         [--ratings FILE] [--page FILE]
 
+``--until 50`` goes on after the round robin with runs of two neighbouring rungs until every gap
+between neighbours is known to ±50 Elo (95 %), issue 45's bound (benchmarks/ladder_narrow.py).
 The games go to an SQLite database (``--db``, default ``ladder-GAME.db`` here): an interrupted
 run continues where it stopped when started again with the same arguments, and a larger
 ``--games-per-pairing`` needs a new database (the schedule is another).  Every rung is the
