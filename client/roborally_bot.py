@@ -10,7 +10,7 @@ search the hand's programs by simulation within a budget of simulated registers
 (:func:`~swc_local.games.roborally.strategy.program`); search-long also looks a round ahead with
 hands drawn from its draw pile (which the bot follows); both choose their start point by sample
 games (:func:`~swc_local.games.roborally.strategy.start_point`: search-short one of one round,
-search-long up to 16 of two rounds; random and greedy take a random free point); ``greedy-N``
+search-long up to 48 of two rounds; random and greedy take a random free point); ``greedy-N``
 (the shares the strategy names in ``GREEDY_SHARES``) plays greedy's decision on N % of its
 decisions and random's on the others, one draw of the bot's seeded generator a decision.  What a
 *decision* (the XML games' move) is here: a round's program (the five registers are chosen at
