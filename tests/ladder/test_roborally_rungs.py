@@ -236,6 +236,18 @@ async def test_search_short_plays_a_real_game_through_swc_match():
     assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
 
 
+@pytest.mark.slow  # two bot processes and a door
+async def test_a_mixed_rung_plays_a_real_game_through_swc_match():
+    config = MatchConfig(ENTRY.game_type, games=1, seed=3,
+                         players=[ladder.command(ENTRY, "greedy-65"), ladder.command(ENTRY, "random")],
+                         options=dict(map="Dizzy Highway", max_rounds=40))
+    report = await run_match(config)
+    assert report.complete
+    (record,) = report.records
+    assert record.seat_of("player1").rank == 1
+    assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
+
+
 def test_a_rebooted_search_robot_faces_the_way_to_its_next_checkpoint():
     from swc_local.games.roborally.plan import distance_map
 
