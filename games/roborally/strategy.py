@@ -38,10 +38,11 @@ round before the others.
 
 Why 48 start samples (:data:`START_SAMPLES`, 41 with six points free at :data:`LONG_NODES`):
 with 13 (20,000 nodes) search-long took (0, 3) instead of (1, 8) from 9 of 60 seeds and beat
-search-short 240 of 400 (0.60, +70 Elo); with 41 it misses (1, 8) from 1 of 60 and beats it 256
-of 400 (0.64, +100 Elo; Dizzy Highway, seeds 0-99 and 1000-1099, seats swapped).  The rest is
-the seat: choosing its start second, search-long wins about 36 of 100 from (0, 3), the best
-reply to (1, 8), and a wider look-ahead does not change that (37).
+search-short 372 of 600 (0.62, +85 Elo); with 41 it misses (1, 8) from 1 of 60 and beats it 393
+of 600 (0.655, +111 Elo, about ±29 at 95 %; Dizzy Highway, seeds 0-99, 1000-1099 and 2000-2099,
+seats swapped: ``python -m benchmarks.roborally_pairs --pair search-long,search-short``).  The
+rest is the seat: choosing its start second, search-long wins about 36 of 100 from (0, 3), the
+best reply to (1, 8), and a wider look-ahead does not change that (37).
 
 Other robots and their lasers are left out: their programs are hidden.  Measured (docs page):
 search-short beats greedy about 2 games in 3 on the four-checkpoint courses and on Dizzy Highway
@@ -61,13 +62,13 @@ GREEDY_SHARES = (15, 35, 65)
 """The ladder's greedy-N rungs (client/ladder.py; the bot's decision is a round's program or a
 reboot's direction, client/roborally_bot.py): greedy wins every game against random on Dizzy
 Highway (40 of 40 in the calibration), so no number of games bounds that gap; these shares split
-it into four steps.  Measured in process (tests/ladder/test_roborally_rungs.py ``play``: two
+it into four steps.  Measured in process (``python -m benchmarks.roborally_pairs``: two
 robots on Dizzy Highway, 40 rounds, no winner then: the robot with more checkpoints, else a draw;
 seats swapped in pairs, seeds 2000-2199 and 5000-5199, 800 games a pair), the upper rung's score
 against the lower: greedy-15 vs random 654.5 of 800 (0.818, +261 Elo, 163 draws: random never
 reaches the checkpoint), greedy-35 vs greedy-15 596.5 (0.746, +187), greedy-65 vs greedy-35 601
-(0.751, +191), greedy vs greedy-65 576 (0.720, +164); each about ±30 Elo (95 %).  The shares
-10/25/50 gave +168, +160, +184, +266 (700, 600, 600, 600 games), less even; greedy-5 was only
+(0.751, +192), greedy vs greedy-65 576 (0.720, +164); each about ±30 Elo (95 %).  The shares
+10/25/50 gave +168, +158, +182, +267 (700, 600, 600, 700 games), less even; greedy-5 was only
 +85 above random (100 games)."""
 
 SHORT_NODES = 1_200

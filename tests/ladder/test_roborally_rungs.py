@@ -20,10 +20,10 @@ from swc_local.games import registry
 from swc_local.games.roborally import strategy
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.cards import new_deck
-from swc_local.games.roborally.game import Game
 from swc_local.games.roborally.plan import best_program
-from swc_local.games.roborally.wire import apply_message, messages
 from swc_local.tools.match import MatchConfig, run_match
+
+from benchmarks.roborally_pairs import play, winner
 
 ENTRY = registry.entry("roborally")
 
@@ -40,41 +40,6 @@ def small_budgets(monkeypatch):
     monkeypatch.setattr(strategy, "SAMPLES", 2)
     monkeypatch.setattr(strategy, "START_SAMPLES", 2)
     monkeypatch.setattr(roborally_bot, "GUARD_SECONDS", 1e9)
-
-
-def play(map_name: str, rungs: list[str], seed: int, max_rounds: int) -> tuple[Game, list, list[str]]:
-    """One game of the rules with a bot per rung, in process: the bots' messages go to the rules
-    as the server's room hands them over, the rules' events to the bots as the server sends them;
-    when nobody has anything to say the room's clock runs out (``timeout``).  Returns the game,
-    every message the bots sent and the rules' errors."""
-    board = load_map(map_name)
-    pids = list(range(1, len(rungs) + 1))
-    game = Game(board, pids, random.Random(seed))
-    bots = {}
-    for pid, rung in zip(pids, rungs):
-        bot = RoboRallyBot(strategy=rung, seed=seed * 10 + pid)
-        bot.me = bot.report.client_id = pid
-        bot.board = board
-        bots[pid] = bot
-    sent, errors = [], []
-    game.start()
-    while not game.over and game.round <= max_rounds:
-        for to, pid, kind, body in messages(game.take_outbox()):
-            for bot in bots.values():
-                if to == "all" or (to == "one") == (bot.me == pid):
-                    bot.on_message(kind, body)
-        quiet = True
-        for pid, bot in bots.items():
-            out, bot.out = bot.out, []
-            for message in out:
-                quiet = False
-                sent.append((pid, message))
-                error, _ = apply_message(game, pid, message["messageType"], message["messageBody"])
-                if error:
-                    errors.append(error)
-        if quiet and not game.outbox:
-            game.timeout()
-    return game, sent, errors
 
 
 MIXED = tuple(f"greedy-{share}" for share in strategy.GREEDY_SHARES)
@@ -105,17 +70,6 @@ def test_every_rung_plays_legally_and_again_from_the_same_seeds(small_budgets, f
     assert errors == []
     assert sum(1 for _, m in sent if m["messageType"] == "SelectedCard") >= 2 * 5 * min(game.round, 4)
     assert play("Lost Bearings", [first, second], seed=5, max_rounds=4)[1] == sent
-
-
-def winner(map_name: str, rungs: list[str], seed: int, max_rounds: int = 40) -> str | None:
-    """The rung that won one game, as ``swc match`` ranks it: the robot on the last checkpoint,
-    else after ``max_rounds`` the one with more checkpoints; None for a draw."""
-    game, _, errors = play(map_name, rungs, seed, max_rounds)
-    assert set(errors) <= {"Game is over", "No reboot pending"}  # a crossing reboot answer: the bot's report skips it
-    if game.winner is not None:
-        return rungs[game.winner - 1]
-    reached = [game.robots[pid].checkpoints for pid in range(1, len(rungs) + 1)]
-    return None if reached.count(max(reached)) > 1 else rungs[reached.index(max(reached))]
 
 
 def test_a_mixed_rungs_decision_is_greedys_or_randoms_from_the_same_generator():
