@@ -10,8 +10,14 @@ search the hand's programs by simulation within a budget of simulated registers
 (:func:`~swc_local.games.roborally.strategy.program`); search-long also looks a round ahead with
 hands drawn from its draw pile (which the bot follows); both choose their start point by sample
 games (:func:`~swc_local.games.roborally.strategy.start_point`: search-short one of one round,
-search-long up to 16 of two rounds; random and greedy take a random free point). Both answer ``Alive``, send ``PlayCard``
-on their ``CurrentPlayer`` in the activation phase, pick damage piles and a reboot direction.
+search-long up to 48 of two rounds; random and greedy take a random free point); ``greedy-N``
+(the shares the strategy names in ``GREEDY_SHARES``) plays greedy's decision on N % of its
+decisions and random's on the others, one draw of the bot's seeded generator a decision.  What a
+*decision* (the XML games' move) is here: a round's program (the five registers are chosen at
+once, from one hand, so they are one choice) and a reboot's direction, the two choices in which
+greedy and random differ; the start point is random for both, the damage picks are the same.
+Every rung answers ``Alive``, sends ``PlayCard`` on its ``CurrentPlayer`` in the activation
+phase, picks damage piles and a reboot direction.
 The bots import nothing from the server: they read and write through the codec
 (``protocol/roborally.py``, the same message models the server checks) and plan with the pure
 rules of ``games/roborally/``. A line from the server that the codec cannot read is logged and
@@ -25,6 +31,7 @@ import itertools
 import json
 import logging
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -43,9 +50,11 @@ from swc_local.protocol.roborally import (
 
 log = logging.getLogger("swc.roborally.bot")
 
-RUNGS = ("random", "greedy", "search-short", "search-long")
-"""client/ladder.py's rungs, spelt out: the ladder imports this module (through client/bots.py),
-so this module cannot import the ladder (tests/ladder checks they agree)."""
+RUNGS = ("random", *(f"greedy-{share}" for share in search_strategy.GREEDY_SHARES), "greedy", "search-short",
+         "search-long")
+"""client/ladder.py's rungs of this game, spelt out: the ladder imports this module (through
+client/bots.py), so this module cannot import the ladder (tests/ladder checks they agree).  The
+greedy-N rungs are the ones the strategy names in ``GREEDY_SHARES``, as the ladder lists them."""
 SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}  # the ladder's
 GUARD_SECONDS = 1.5
 """The most a search rung thinks before it stops looking ahead (wall clock): the bot reads no
@@ -70,10 +79,11 @@ class RoboRallyBot:
                  map_name: str | None = None, play_cards: bool = True, strategy: str | None = None) -> None:
         """``strategy`` is the rung (client/ladder.py); None: ``greedy`` or random, as before."""
         self.strategy = strategy or ("greedy" if greedy else "random")
+        self.share = greedy_share(self.strategy)  # greedy-N: N / 100; None for the other rungs
         self.greedy = self.strategy != "random"  # every rung above random plans; random stays random
         self.rng = random.Random(seed)
         default_names = {"random": "RandomBot", "greedy": "GreedyBot"}
-        self.name = name or default_names.get(self.strategy, "SearchBot")
+        self.name = name or default_names.get(self.strategy, "SearchBot" if self.share is None else "MixedBot")
         self.is_ai = is_ai
         self.map_name = map_name
         self.play_cards = play_cards
@@ -194,8 +204,9 @@ class RoboRallyBot:
             self.report.reboots += 1
             if self.state is not None:
                 self.state = (self.state[0], self.state[1], "top")
+            greedy = self._plays_greedy()
             direction = self.rng.choice(DIRECTIONS)
-            if self.greedy and self.board is not None:
+            if greedy and self.board is not None:
                 direction = self.board.antenna[2]
             if self.strategy in SEARCH_RUNGS and self.board is not None:
                 fell_from = None if self.state is None else self.state[:2]
@@ -213,8 +224,16 @@ class RoboRallyBot:
         for register, card in enumerate(program, start=1):
             self.send("SelectedCard", {"card": card, "register": register})
 
+    def _plays_greedy(self) -> bool:
+        """Whether this decision plans (every rung above random), or is random's.  A greedy-N
+        rung draws it here, one draw of the seeded generator a decision, before the decision's
+        own draws (so the other rungs draw exactly what they drew before there were mixed rungs)."""
+        if self.share is None:
+            return self.greedy
+        return self.rng.random() < self.share
+
     def _program(self, hand: list[str]) -> list[str]:
-        if self.greedy and self.board is not None and self.state is not None:
+        if self._plays_greedy() and self.board is not None and self.state is not None:
             target = self.board.checkpoints.get(self.report.checkpoints + 1)
             if target is not None and self.strategy in SEARCH_RUNGS:
                 return search_strategy.program(self.board, self.state, hand, self.report.checkpoints, self.rng,
@@ -308,6 +327,13 @@ async def play_bot(host: str, port: int, greedy: bool = False, seed: int | None 
     return await RoboRallyBot(greedy=greedy, seed=seed, **options).play(host, port)
 
 
+def greedy_share(rung: str) -> float | None:
+    """The share of greedy decisions of a greedy-N rung (0.25 for ``greedy-25``), None for any
+    other (client/ladder.py's rule for the name, which this module may not import)."""
+    found = re.fullmatch(r"greedy-([1-9][0-9]?)", rung)
+    return int(found.group(1)) / 100 if found else None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The bot's options (here and as ``swc roborally-bot``)."""
     from swc_local.client.connection import port_argument
@@ -330,8 +356,16 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.finished else 1
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage error is one line and exit 2, as every ``swc`` command's (server/cli.py's parser,
+    which client/ may not import): ``swc bot roborally`` hands its arguments on to :func:`main`."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="roborally-bot", description="A reference Robo Rally client.")
+    parser = _OneLineParser(prog="roborally-bot", description="A reference Robo Rally client.")
     add_arguments(parser)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)

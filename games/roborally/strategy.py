@@ -36,6 +36,14 @@ checkpoint is a poor guide to a race.  On Dizzy Highway, a one-checkpoint course
 decides most games: the start point farthest from the checkpoint rides the fast belts to it a
 round before the others.
 
+Why 48 start samples (:data:`START_SAMPLES`, 41 with six points free at :data:`LONG_NODES`):
+with 13 (20,000 nodes) search-long took (0, 3) instead of (1, 8) from 9 of 60 seeds and beat
+search-short 372 of 600 (0.62, +85 Elo); with 41 it misses (1, 8) from 1 of 60 and beats it 393
+of 600 (0.655, +111 Elo, about ±29 at 95 %; Dizzy Highway, seeds 0-99, 1000-1099 and 2000-2099,
+seats swapped: ``python -m benchmarks.roborally_pairs --pair search-long,search-short``).  The
+rest is the seat: choosing its start second, search-long wins about 36 of 100 from (0, 3), the
+best reply to (1, 8), and a wider look-ahead does not change that (37).
+
 Other robots and their lasers are left out: their programs are hidden.  Measured (docs page):
 search-short beats greedy about 2 games in 3 on the four-checkpoint courses and on Dizzy Highway
 (its start); search-long beats search-short (Dizzy Highway and Death Trap, docs page).
@@ -50,13 +58,26 @@ from .board import DELTA, Board
 from .cards import DAMAGE, PROGRAMMING_DECK, REGISTERS
 from .plan import board_elements, distance_map, play_card
 
+GREEDY_SHARES = (15, 35, 65)
+"""The ladder's greedy-N rungs (client/ladder.py; the bot's decision is a round's program or a
+reboot's direction, client/roborally_bot.py): greedy wins every game against random on Dizzy
+Highway (40 of 40 in the calibration), so no number of games bounds that gap; these shares split
+it into four steps.  Measured in process (``python -m benchmarks.roborally_pairs``: two
+robots on Dizzy Highway, 40 rounds, no winner then: the robot with more checkpoints, else a draw;
+seats swapped in pairs, seeds 2000-2199 and 5000-5199, 800 games a pair), the upper rung's score
+against the lower: greedy-15 vs random 654.5 of 800 (0.818, +261 Elo, 163 draws: random never
+reaches the checkpoint), greedy-35 vs greedy-15 596.5 (0.746, +187), greedy-65 vs greedy-35 601
+(0.751, +192), greedy vs greedy-65 576 (0.720, +164); each about ±30 Elo (95 %).  The shares
+10/25/50 gave +168, +158, +182, +267 (700, 600, 600, 700 games), less even; greedy-5 was only
++85 above random (100 games)."""
+
 SHORT_NODES = 1_200
-LONG_NODES = 20_000
+LONG_NODES = 60_000
 NODES_PER_BEAM = 40  # about the simulated registers one partial program per register costs
 BEAM_NODES = 8_000  # the most the round's own beam takes; the rest of a budget looks a round ahead
 LOOKAHEAD_MIN = 2_000  # less left than this: no look-ahead (search-short)
 CANDIDATES, SAMPLES, NEXT_WIDTH = 12, 16, 3  # the look-ahead's programs, next hands, next beam
-START_SAMPLES, START_WIDTH = 16, 3  # the most sample games a starting square gets, their beam
+START_SAMPLES, START_WIDTH = 48, 3  # the most sample games a starting square gets, their beam
 NODES_PER_START_ROUND = REGISTERS * START_WIDTH * 8  # such a round: about eight cards tried a register
 HAND = 9
 PROGRAMMING_DECK_CARDS = tuple(card for card, count in PROGRAMMING_DECK.items() for _ in range(count))

@@ -11,13 +11,16 @@ import sys
 
 import pytest
 
-from swc_local.client import ladder
+from swc_local.client import bots, ladder
 from swc_local.client.bot import choose_move
 from swc_local.games import registry
 from tests.ladder.rung_games import play, search_short_against_random
 
 MIXED_GAMES = [entry.short_names[0] for entry in registry.entries()
-               if entry.strategy is not None and getattr(entry.strategy, "GREEDY_SHARES", ())]
+               if entry.strategy is not None and getattr(entry.strategy, "GREEDY_SHARES", ())
+               and bots.family(entry.family) is None]
+"""The XML games with mixed rungs (client/bot.py plays them); Robo Rally's own bot plays its
+mixed rungs, tested in test_roborally_rungs.py."""
 
 
 def low_rungs(name: str) -> list[str]:
@@ -30,6 +33,7 @@ def test_the_games_whose_greedy_wins_nearly_always_offer_mixed_rungs_weakest_fir
     assert sorted(MIXED_GAMES) == ["blokus_2021", "ostseeschach", "penguins", "piranhas", "piranhas_2026"]
     assert low_rungs("piranhas") == ["random", "greedy-25", "greedy-50", "greedy-75", "greedy"]
     assert low_rungs("penguins") == ["random", "greedy-50", "greedy"]
+    assert low_rungs("roborally") == ["random", "greedy-15", "greedy-35", "greedy-65", "greedy"]
     assert ladder.rungs(registry.entry("hive")) == ladder.RUNGS  # its greedy loses games to random
 
 

@@ -1,25 +1,29 @@
-"""The ladder's rungs in Robo Rally: the reference bot takes every rung, each plays legally
-against every other (the rules answer no message of theirs with an error), the same game again
-from the same seeds, the search's programs are five cards of the hand within the budget, and
-the search-short bot plays a real game through ``swc match``."""
+"""The ladder's rungs in Robo Rally: the reference bot takes every rung (the greedy-N rungs the
+strategy's ``GREEDY_SHARES`` names too), each plays legally against every other (the rules answer
+no message of theirs with an error), the same game again from the same seeds, each low rung beats
+the one below it, the search's programs are five cards of the hand within the budget, and the
+search-short bot plays a real game through ``swc match``."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
 
-from swc_local.client import ladder, roborally_bot
+from swc_local.client import bot as xml_bot, ladder, roborally_bot
 from swc_local.client.roborally_bot import RoboRallyBot, add_arguments
 from swc_local.games import registry
 from swc_local.games.roborally import strategy
 from swc_local.games.roborally.board import load_map
 from swc_local.games.roborally.cards import new_deck
-from swc_local.games.roborally.game import Game
-from swc_local.games.roborally.wire import apply_message, messages
+from swc_local.games.roborally.plan import best_program
 from swc_local.tools.match import MatchConfig, run_match
+
+from benchmarks.roborally_pairs import play, winner
 
 ENTRY = registry.entry("roborally")
 
@@ -38,50 +42,21 @@ def small_budgets(monkeypatch):
     monkeypatch.setattr(roborally_bot, "GUARD_SECONDS", 1e9)
 
 
-def play(map_name: str, rungs: list[str], seed: int, max_rounds: int) -> tuple[Game, list, list[str]]:
-    """One game of the rules with a bot per rung, in process: the bots' messages go to the rules
-    as the server's room hands them over, the rules' events to the bots as the server sends them;
-    when nobody has anything to say the room's clock runs out (``timeout``).  Returns the game,
-    every message the bots sent and the rules' errors."""
-    board = load_map(map_name)
-    pids = list(range(1, len(rungs) + 1))
-    game = Game(board, pids, random.Random(seed))
-    bots = {}
-    for pid, rung in zip(pids, rungs):
-        bot = RoboRallyBot(strategy=rung, seed=seed * 10 + pid)
-        bot.me = bot.report.client_id = pid
-        bot.board = board
-        bots[pid] = bot
-    sent, errors = [], []
-    game.start()
-    while not game.over and game.round <= max_rounds:
-        for to, pid, kind, body in messages(game.take_outbox()):
-            for bot in bots.values():
-                if to == "all" or (to == "one") == (bot.me == pid):
-                    bot.on_message(kind, body)
-        quiet = True
-        for pid, bot in bots.items():
-            out, bot.out = bot.out, []
-            for message in out:
-                quiet = False
-                sent.append((pid, message))
-                error, _ = apply_message(game, pid, message["messageType"], message["messageBody"])
-                if error:
-                    errors.append(error)
-        if quiet and not game.outbox:
-            game.timeout()
-    return game, sent, errors
+MIXED = tuple(f"greedy-{share}" for share in strategy.GREEDY_SHARES)
+LOW_RUNGS = ("random", *MIXED, "greedy")
 
 
 def test_roborally_offers_every_rung_and_its_bot_takes_them():
     assert ENTRY.strategy is strategy
-    assert ladder.rungs(ENTRY) == ladder.RUNGS
-    assert (roborally_bot.RUNGS, roborally_bot.SEARCH_RUNGS) == (ladder.RUNGS, ladder.SEARCH_RUNGS)
+    assert MIXED == ("greedy-15", "greedy-35", "greedy-65")
+    assert ladder.rungs(ENTRY) == ("random", *MIXED, *ladder.RUNGS[1:])
+    assert (roborally_bot.RUNGS, roborally_bot.SEARCH_RUNGS) == (ladder.rungs(ENTRY), ladder.SEARCH_RUNGS)
+    assert [roborally_bot.greedy_share(rung) for rung in MIXED] == [ladder.greedy_share(rung) for rung in MIXED]
     import argparse
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    for rung in ladder.RUNGS:
+    for rung in ladder.rungs(ENTRY):
         command = [arg.format(host="127.0.0.1", port=1, seed=1) for arg in ladder.command(ENTRY, rung)]
         args = parser.parse_args(command[command.index("swc_local.client.roborally_bot") + 1:])
         bot = RoboRallyBot(greedy=args.greedy, strategy=args.strategy)
@@ -89,12 +64,77 @@ def test_roborally_offers_every_rung_and_its_bot_takes_them():
     assert RoboRallyBot(greedy=True).strategy == "greedy" and RoboRallyBot().strategy == "random"
 
 
-@pytest.mark.parametrize("first, second", list(itertools.combinations(ladder.RUNGS, 2)))
+@pytest.mark.parametrize("first, second", list(itertools.combinations(roborally_bot.RUNGS, 2)))
 def test_every_rung_plays_legally_and_again_from_the_same_seeds(small_budgets, first, second):
     game, sent, errors = play("Lost Bearings", [first, second], seed=5, max_rounds=4)
     assert errors == []
     assert sum(1 for _, m in sent if m["messageType"] == "SelectedCard") >= 2 * 5 * min(game.round, 4)
     assert play("Lost Bearings", [first, second], seed=5, max_rounds=4)[1] == sent
+
+
+def test_a_mixed_rungs_decision_is_greedys_or_randoms_from_the_same_generator():
+    """greedy-35's program is the one greedy or random would choose with the generator after one
+    draw: greedy's when the draw is below 0.35; so is its reboot direction."""
+    board = load_map("Extra Crispy")
+    deck = new_deck()
+    random.Random(8).shuffle(deck)
+    hand, state = deck[:9], (*board.start_points[1], "right")
+    programs = Counter()
+    for seed in range(60):
+        mixed = RoboRallyBot(strategy="greedy-35", seed=seed)
+        twin = random.Random(seed)
+        plays = "greedy" if twin.random() < 0.35 else "random"
+        expected = RoboRallyBot(strategy=plays)
+        expected.rng = twin
+        for bot in (mixed, expected):
+            bot.board, bot.state = board, state
+        program = mixed._program(hand)
+        assert program == expected._program(hand) and mixed.rng.getstate() == twin.getstate()
+        programs[plays] += 1
+        assert (program == best_program(board, state, hand, board.checkpoints[1])) >= (plays == "greedy")
+    assert 12 <= programs["greedy"] <= 30
+    directions = Counter()
+    for seed in range(60):
+        bot = RoboRallyBot(strategy="greedy-65", seed=seed)
+        bot.me, bot.board = 1, board
+        bot.on_message("Reboot", {"clientID": 1})
+        directions[bot.out[-1]["messageBody"]["direction"]] += 1
+    assert directions[board.antenna[2]] > 60 * 0.65 and len(directions) > 1
+
+
+def test_each_low_rung_beats_the_one_below_it_on_the_calibration_course():
+    """Dizzy Highway, 40 rounds, seats swapped: each of random, greedy-15, greedy-35, greedy-65,
+    greedy scores more than two thirds against the rung below it (measured over 800 games a
+    pair: 0.72 to 0.82, the strategy's ``GREEDY_SHARES``), and none wins every game."""
+    for weaker, stronger in zip(LOW_RUNGS, LOW_RUNGS[1:]):
+        points = 0.0
+        for seed in range(15):
+            for rungs in ([stronger, weaker], [weaker, stronger]):
+                won = winner("Dizzy Highway", rungs, 300 + seed)
+                points += 0.5 if won is None else float(won == stronger)
+        assert 30 * 0.6 < points < 30, f"{stronger} scored {points} of 30 against {weaker}"
+
+
+def test_swc_bot_takes_a_mixed_rung_and_refuses_a_share_the_game_lacks(monkeypatch):
+    played = []
+
+    async def play_bot(host, port, greedy=False, seed=None, **options):
+        played.append(options["strategy"])
+        return roborally_bot.BotReport(finished=True)
+
+    monkeypatch.setattr(roborally_bot, "play_bot", play_bot)
+    assert xml_bot.main(["roborally", "--strategy", "greedy-35", "--port", "1"]) == 0
+    assert played == ["greedy-35"]
+    offered = ", ".join(roborally_bot.RUNGS)
+    for argv, line in (
+            (["-m", "swc_local.client.bot", "roborally", "--strategy", "greedy-40"],
+             f"swc bot: error: --strategy 'greedy-40': the reference bot of roborally plays {offered}; "
+             "see swc bot --help"),
+            (["-m", "swc_local.client.roborally_bot", "--strategy", "greedy-40"],
+             "roborally-bot: error: argument --strategy: invalid choice: 'greedy-40' (choose from "
+             + ", ".join(f"'{rung}'" for rung in roborally_bot.RUNGS) + "); see roborally-bot --help")):
+        done = subprocess.run([sys.executable, *argv, "--port", "1"], capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stderr.strip()) == (2, line)
 
 
 def test_three_robots_on_the_search_rungs_finish_dizzy_highway(small_budgets):
@@ -150,6 +190,18 @@ async def test_search_short_plays_a_real_game_through_swc_match():
     assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
 
 
+@pytest.mark.slow  # two bot processes and a door
+async def test_a_mixed_rung_plays_a_real_game_through_swc_match():
+    config = MatchConfig(ENTRY.game_type, games=1, seed=3,
+                         players=[ladder.command(ENTRY, "greedy-65"), ladder.command(ENTRY, "random")],
+                         options=dict(map="Dizzy Highway", max_rounds=40))
+    report = await run_match(config)
+    assert report.complete
+    (record,) = report.records
+    assert record.seat_of("player1").rank == 1
+    assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
+
+
 def test_a_rebooted_search_robot_faces_the_way_to_its_next_checkpoint():
     from swc_local.games.roborally.plan import distance_map
 
@@ -180,6 +232,17 @@ def test_search_long_starts_where_the_belts_carry_it_to_the_checkpoint(monkeypat
     taken = [square for square in free if square != (1, 8)]
     assert strategy.start_point(board, taken, random.Random(0), strategy.LONG_NODES) == (0, 3)
     assert not strategy.looks_ahead(strategy.SHORT_NODES) and strategy.looks_ahead(strategy.LONG_NODES)
+
+
+def test_search_long_takes_the_belts_start_point_at_its_real_budget():
+    """At search-long's budget the start point that wins the race, (1, 8), is found from nearly
+    every seed: with 13 sample games a square (20,000 nodes, at most 16) it took (0, 3) from 3 of
+    the first 20 seeds (9 of 60), then losing about half its games against search-short on (1, 8);
+    41 samples (60,000 nodes, at most 48) missed it from 1 of 60."""
+    board = load_map("Dizzy Highway")
+    free = list(board.start_points)
+    chosen = [strategy.start_point(board, free, random.Random(seed), strategy.LONG_NODES) for seed in range(12)]
+    assert chosen.count((1, 8)) >= 11, chosen
 
 
 def test_search_short_chooses_its_start_by_one_cheap_round(monkeypatch):
