@@ -132,7 +132,12 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
         if short > 0:
             turns += 6.0 * short  # back to a hedgehog and on to a salad again
         visits = max(salads - eat_cards - pending, 0)
-    return race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
+    turns = race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
+    if salads:  # the goal takes at most 10: what the salads bring must be spent or dropped too
+        excess = carrots + 20 * salads - left * (left + 1) / 2 - 10
+        if excess > 0:
+            turns += excess / 10
+    return turns
 
 
 def value(position: State, seat: int) -> float:
