@@ -134,10 +134,20 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
         visits = max(salads - eat_cards - pending, 0)
     turns = race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
     if salads:  # the goal takes at most 10: what the salads bring must be spent or dropped too
-        excess = carrots + 20 * salads - left * (left + 1) / 2 - 10
+        excess = carrots + 20 * salads - most_spent(left, visits + eat_cards + 1) - 10
         if excess > 0:
             turns += excess / 10
     return turns
+
+
+def most_spent(left: int, advances: int) -> float:
+    """The most carrots ``advances`` advances can spend over the ``left`` fields to the goal: all
+    but one of a field, the rest in one stride (each salad eaten needs an advance of its own, so a
+    hare with salads left cannot burn its carrots in one long stride)."""
+    if advances >= left:
+        return left
+    longest = left - advances + 1
+    return longest * (longest + 1) / 2 + advances - 1
 
 
 def value(position: State, seat: int) -> float:
