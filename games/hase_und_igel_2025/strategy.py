@@ -16,6 +16,13 @@ long stride, since every salad takes an advance of its own; counted only once th
 eaten, a hare one salad and 50 carrots before the goal looked a turn from it and the search
 changed carrots back and forth instead of eating (search-short scored 0.74 against greedy).
 
+Strength in one process (seeds 1000-1099, seats swapped, 200 games a pair): search-short 174 of
+200 against greedy (0.87, +330 Elo), search-long 148.5 against search-short (0.74, +184) and 186
+against greedy (0.93), greedy 197 against random (0.985).  Run from the repository's root for
+rungs A and B (it prints A's points)::
+
+    python -c "import sys;from tests.ladder.rung_games import play;a,b=sys.argv[1:];print(sum((o.winner==s)+(o.winner is None)/2 for n in range(1000,1100) for s,(x,y) in enumerate(((a,b),(b,a))) for o in [play('hase_und_igel_2025',x,y,n)[0]]))" A B
+
 The moves are the server's own "sensible moves" (``movegen.sensible_moves``), the list a
 hare is skipped on; when both hares are stuck the hare to move has none (spec §4.7): such a
 position counts as over and lost for it, since any move it sends is a mistake.
