@@ -9,8 +9,19 @@ advance that ends on a hare field), a fall back for a salad
 that has no salad field left ahead, the strides the carrots allow (``R`` fields in ``n`` advances
 cost about ``R²/2n + R/2`` carrots, counting the carrots the salads will still bring; at least
 one advance per :data:`LONGEST_STRIDE` fields), the turns
-spent taking carrots when the stock is short and those spent dropping carrots when more than 10
-would be left at the goal.
+spent taking carrots when the stock is short and those spent dropping carrots (10 a turn) when
+more than 10 would be left at the goal.  The last also while salads are left (:func:`most_spent`):
+each salad brings about 20 carrots, and a hare that must still eat cannot spend its stock in one
+long stride, since every salad takes an advance of its own; counted only once the salads were
+eaten, a hare one salad and 50 carrots before the goal looked a turn from it and the search
+changed carrots back and forth instead of eating (search-short scored 0.74 against greedy).
+
+Strength in one process (seeds 1000-1099, seats swapped, 200 games a pair): search-short 174 of
+200 against greedy (0.87, +330 Elo), search-long 148.5 against search-short (0.74, +184) and 186
+against greedy (0.93), greedy 197 against random (0.985).  Run from the repository's root for
+rungs A and B (it prints A's points)::
+
+    python -c "import sys;from tests.ladder.rung_games import play;a,b=sys.argv[1:];print(sum((o.winner==s)+(o.winner is None)/2 for n in range(1000,1100) for s,(x,y) in enumerate(((a,b),(b,a))) for o in [play('hase_und_igel_2025',x,y,n)[0]]))" A B
 
 The moves are the server's own "sensible moves" (``movegen.sensible_moves``), the list a
 hare is skipped on; when both hares are stuck the hare to move has none (spec §4.7): such a
@@ -132,7 +143,22 @@ def turns_to_finish(track: tuple[str, ...], hare: Hare) -> float:
         if short > 0:
             turns += 6.0 * short  # back to a hedgehog and on to a salad again
         visits = max(salads - eat_cards - pending, 0)
-    return race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
+    turns = race_turns(turns, left, carrots, salads, visits, longest_stride=LONGEST_STRIDE)
+    if salads:  # the goal takes at most 10: what the salads bring must be spent or dropped too
+        excess = carrots + 20 * salads - most_spent(left, visits + eat_cards + 1) - 10
+        if excess > 0:
+            turns += excess / 10
+    return turns
+
+
+def most_spent(left: int, advances: int) -> float:
+    """The most carrots ``advances`` advances can spend over the ``left`` fields to the goal: all
+    but one of a field, the rest in one stride (each salad eaten needs an advance of its own, so a
+    hare with salads left cannot burn its carrots in one long stride)."""
+    if advances >= left:
+        return left
+    longest = left - advances + 1
+    return longest * (longest + 1) / 2 + advances - 1
 
 
 def value(position: State, seat: int) -> float:
