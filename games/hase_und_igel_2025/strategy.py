@@ -53,6 +53,11 @@ from swc_local.games.strategy import WIN
 # times that on the wall clock; beyond that client/ladder.py's time guard keeps the soft limit.
 SHORT_NODES = 1_000
 LONG_NODES = 7_000
+GREEDY_SHARES = (50,)
+"""The greedy-N rung between random and greedy (client/ladder.py): with the evaluation above greedy
+won 197 of 200 games against random, a gap no affordable number of games bounds.  In-process, seats
+swapped, seeds from 1000 (``tests.ladder.rung_games.play``): greedy-50 146 of 200 against random,
+greedy 169 of 200 against greedy-50 (about 170 and 290 Elo)."""
 GUARD_SECONDS = 1.0
 """The time guard of a search move here (client/ladder.py's is 1.6 s): at a load of 20 on 2 CPUs
 moves of these budgets came back up to 3 s after the request with the 1.6 s guard, so the guard
