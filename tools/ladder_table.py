@@ -145,7 +145,9 @@ def markdown(ladder: Ladder) -> str:
     else:
         rerun = f"Rerun, larger for narrower intervals (the widest gap between neighbours is ±{widest_gap:.0f}; " \
                 f"the ladder wants ±{MAX_GAP_HALF_WIDTH:.0f} or better)"
-    lines += ["", f"Measured {ladder.measured}: a round robin of the rungs ({size}, seats swapped in pairs), all "
+    how = "a round robin of the rungs, then runs of two neighbouring rungs at a time (--until)" \
+        if " --until " in ladder.command else "a round robin of the rungs"
+    lines += ["", f"Measured {ladder.measured}: {how} ({size}, seats swapped in pairs), all "
                   f"pairs fitted jointly (tools/rating.py); the widest interval is ±{half:.0f} Elo. Scores: {scores}. "
                   f"{rerun}: `{ladder.command}`"
                   + (" (benchmarks/README.md says which runs filled the --also databases)." if "--also" in ladder.command

@@ -71,6 +71,7 @@ def test_until_plays_pair_runs_beside_the_database_and_finds_them_again(tmp_path
     found = ladder_table.load("swc_2023_penguins", ratings)
     assert found.games == found.scheduled == 2 + 4 + 4
     assert found.command.endswith("--seed 3 --rungs random,greedy-50 --until 5")
+    assert "a round robin of the rungs, then runs of two neighbouring rungs at a time (--until)" in page.read_text()
     calibration.main(args)  # again: the runs resume with nothing to play
     calibration.main([*args, "--fit-only"])  # and are read as stored
     assert ladder_table.load("swc_2023_penguins", ratings) == found
