@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from swc_local.games.plugin import GamePlugin
 from swc_local.protocol.element import Element
 from swc_local.client.client import Client, WrongGame
+from swc_local.client.mixed_rungs import unmixed
 from swc_local.client.messages import Closed, Error, Joined, Memento, MoveRequest, Result, Welcome, seat_of
 
 log = logging.getLogger("swc.bot")
@@ -28,12 +29,10 @@ log = logging.getLogger("swc.bot")
 def choose_move(plugin: GamePlugin, game, rng: random.Random, strategy: str = "random"):
     """The bot's answer to a move request on the ladder's rung ``strategy`` (client/ladder.py):
     ``plugin.random_move``; greedy: ``plugin.greedy_move`` where the season has its own, else one
-    ply on its strategy's evaluation; greedy-N: one or the other (``ladder.unmixed``);
+    ply on its strategy's evaluation; greedy-N: one or the other (``mixed_rungs.unmixed``);
     search-short and search-long: client/search.py with the season's strategy module and the
     rung's node budget."""
-    if strategy.startswith("greedy-"):  # only then: importing the ladder costs a random bot 0.5 s
-        from swc_local.client import ladder
-        strategy = ladder.unmixed(strategy, rng)
+    strategy = unmixed(strategy, rng)
     if strategy == "random":
         return plugin.random_move(game, rng)
     if strategy == "greedy" and hasattr(plugin, "greedy_move"):

@@ -27,12 +27,11 @@ from typing import Any
 
 from swc_local.client import bots, search
 from swc_local.client.bots import PYTHON
+from swc_local.client.mixed_rungs import greedy_share, unmixed  # noqa: F401 (the ladder's names for them)
 
 RUNGS = ("random", "greedy", "search-short", "search-long")
 """The rungs every game with a strategy offers (a game may add greedy-N rungs between random and
 greedy: :func:`rungs`)."""
-MIXED = re.compile(r"greedy-(\d{1,2})")
-"""A greedy-N rung's name: N, the percentage of greedy moves, 1-99."""
 SEARCH_RUNGS = {"search-short": "SHORT_NODES", "search-long": "LONG_NODES"}
 GUARD_SECONDS = 1.6
 """The time guard of a search move (a game's strategy may name its own ``GUARD_SECONDS``): inside
@@ -99,22 +98,6 @@ def opponent_command(entry: Any, opponent: str | list[str] | None) -> str | list
     if opponent is None or (isinstance(opponent, str) and re.fullmatch(r"[\w.-]+", opponent)):
         return command(entry, opponent)
     return opponent
-
-
-def greedy_share(rung: str) -> float | None:
-    """The share of greedy moves of a greedy-N rung (0.25 for ``greedy-25``), None for any other."""
-    found = MIXED.fullmatch(rung)
-    return int(found.group(1)) / 100 if found and found.group(1)[0] != "0" else None
-
-
-def unmixed(rung: str, rng: random.Random) -> str:
-    """The rung whose move a greedy-N rung plays this time: ``greedy`` with probability N %, else
-    ``random`` (one draw of the bot's seeded ``rng``, so the game stays deterministic from the
-    seed); any other rung is itself."""
-    share = greedy_share(rung)
-    if share is None:
-        return rung
-    return "greedy" if rng.random() < share else "random"
 
 
 def choose(strategy: Any, rung: str, game: Any, rng: random.Random) -> Any | None:

@@ -31,7 +31,6 @@ import itertools
 import json
 import logging
 import random
-import re
 import sys
 import time
 from collections import Counter
@@ -44,6 +43,7 @@ from swc_local.games.roborally.board import CLOCKWISE, COUNTERCLOCKWISE, board_f
 from swc_local.games.roborally.cards import PROGRAMMING_DECK
 from swc_local.games.roborally import strategy as search_strategy
 from swc_local.games.roborally.plan import best_program
+from swc_local.client.mixed_rungs import greedy_share
 from swc_local.protocol.roborally import (
     DIRECTIONS, MAP_NAMES, PROTOCOL_VERSION, Incoming, LineDecoder, decode_server_line, encode_client,
 )
@@ -325,13 +325,6 @@ class RoboRallyBot:
 
 async def play_bot(host: str, port: int, greedy: bool = False, seed: int | None = None, **options) -> BotReport:
     return await RoboRallyBot(greedy=greedy, seed=seed, **options).play(host, port)
-
-
-def greedy_share(rung: str) -> float | None:
-    """The share of greedy decisions of a greedy-N rung (0.25 for ``greedy-25``), None for any
-    other (client/ladder.py's rule for the name, which this module may not import)."""
-    found = re.fullmatch(r"greedy-([1-9][0-9]?)", rung)
-    return int(found.group(1)) / 100 if found else None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
