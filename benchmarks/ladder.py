@@ -25,6 +25,7 @@ the 2024 server marks ``regular="false"``, :func:`irregular_ends`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import subprocess
 import sys
@@ -186,24 +187,21 @@ def _play(settings, path: Path, concurrency: int):
     return tournament
 
 
-def _pair_runs(args: argparse.Namespace, entry, db: Path, games: list[Game]) -> list:
-    """``--until``: the runs of neighbouring rungs (benchmarks/ladder_narrow.py), played, or read
-    as stored with ``--fit-only``; the tournaments, in order."""
-    from swc_local.tools.tournament.core import Settings
-    from swc_local.tools.tournament.games import resolve
-
-    game_type, seats, options = resolve(entry.game_type, {}, 2)
+def _pair_runs(args: argparse.Namespace, settings, entry, db: Path, games: list[Game]) -> list:
+    """``--until``: the runs of neighbouring rungs (benchmarks/ladder_narrow.py), each the round
+    robin's ``settings`` for two rungs, played, or read as stored with ``--fit-only``; the
+    tournaments, in order."""
     runs = []
 
     def pair_run(lower: str, upper: str, count: int, seed: int, path: Path) -> list[Game] | None:
         if args.fit_only:
             if not path.is_file():
                 return None
-            run = _stored(path, game_type)
+            run = _stored(path, settings.game)
         else:
             bots = [(rung, rungs_of.command(entry, rung)) for rung in (lower, upper)]
-            run = _play(Settings(game=game_type, bots=bots, games_per_pairing=count, seats=seats, seed=seed,
-                                 options=options, replays=None), path, args.concurrency)
+            run = _play(dataclasses.replace(settings, bots=bots, games_per_pairing=count, seed=seed), path,
+                        args.concurrency)
         runs.append(run)
         return games_of(run)
 
@@ -244,24 +242,19 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings(game=game_type, bots=[(rung, rungs_of.command(entry, rung)) for rung in chosen],
                         games_per_pairing=args.games_per_pairing, seats=seats, seed=args.seed, options=options,
                         replays=None)
-    if args.fit_only:  # read as stored: a database made elsewhere (another venv's commands) fits too
-        if not db.is_file():
-            print(f"benchmarks.ladder: error: --db {db}: no such database (--fit-only plays nothing)", file=sys.stderr)
-            return 2
-        tournament = _stored(db, game_type, "--db")
-    else:
-        try:
-            tournament = _play(settings, db, args.concurrency)
-        except CannotPlay as error:
-            print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
-            return 2
-    others = [_stored(other, game_type) for other in args.also]
-    if args.until is not None:
-        try:
-            others += _pair_runs(args, entry, db, games_of(tournament) + [g for o in others for g in games_of(o)])
-        except CannotPlay as error:
-            print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
-            return 2
+    if args.fit_only and not db.is_file():
+        print(f"benchmarks.ladder: error: --db {db}: no such database (--fit-only plays nothing)", file=sys.stderr)
+        return 2
+    try:
+        # --fit-only reads as stored: a database made elsewhere (another venv's commands) fits too
+        tournament = _stored(db, game_type, "--db") if args.fit_only else _play(settings, db, args.concurrency)
+        others = [_stored(other, game_type) for other in args.also]
+        if args.until is not None:
+            others += _pair_runs(args, settings, entry, db,
+                                 games_of(tournament) + [g for o in others for g in games_of(o)])
+    except CannotPlay as error:
+        print(f"benchmarks.ladder: error: {error}", file=sys.stderr)
+        return 2
     games = games_of(tournament)
     scheduled = len(tournament.slots)
     for stored in others:
