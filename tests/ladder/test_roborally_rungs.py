@@ -179,22 +179,11 @@ def test_the_search_avoids_the_pit_it_would_drive_into():
 
 
 @pytest.mark.slow  # two bot processes and a door: several seconds on a loaded machine
-async def test_search_short_plays_a_real_game_through_swc_match():
+@pytest.mark.parametrize(("rung", "rounds"), [("search-short", 12), ("greedy-65", 40)])
+async def test_a_rung_plays_a_real_game_through_swc_match_and_beats_random(rung, rounds):
     config = MatchConfig(ENTRY.game_type, games=1, seed=3,
-                         players=[ladder.command(ENTRY, "search-short"), ladder.command(ENTRY, "random")],
-                         options=dict(map="Dizzy Highway", max_rounds=12))
-    report = await run_match(config)
-    assert report.complete
-    (record,) = report.records
-    assert record.seat_of("player1").rank == 1
-    assert [seat.cause for seat in record.seats] == ["REGULAR", "REGULAR"]
-
-
-@pytest.mark.slow  # two bot processes and a door
-async def test_a_mixed_rung_plays_a_real_game_through_swc_match():
-    config = MatchConfig(ENTRY.game_type, games=1, seed=3,
-                         players=[ladder.command(ENTRY, "greedy-65"), ladder.command(ENTRY, "random")],
-                         options=dict(map="Dizzy Highway", max_rounds=40))
+                         players=[ladder.command(ENTRY, rung), ladder.command(ENTRY, "random")],
+                         options=dict(map="Dizzy Highway", max_rounds=rounds))
     report = await run_match(config)
     assert report.complete
     (record,) = report.records
