@@ -33,11 +33,16 @@ from swc_local.games.piranhas.rules import (
 from swc_local.games.grid10 import KING, LEAST_SPREAD, centre, generate, spread, swarms
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 3_000
+SHORT_NODES = 1_000
 LONG_NODES = 20_000
-"""The budgets: at most about 0.11 s and 0.6 s of CPU a move (some 43,000 positions per CPU
+"""The budgets: at most about 0.03 s and 0.6 s of CPU a move (some 43,000 positions per CPU
 second, measured over positions of seeded games on the shared 2-CPU machine); search-long as
-long as the 2 s soft limit allows with room for a loaded machine (the time guard, client/ladder.py)."""
+long as the 2 s soft limit allows with room for a loaded machine (the time guard, client/ladder.py).
+Search-short is the size that splits greedy to search-long in two gaps games can measure: at
+3,000 positions it won 38.5 of 40 against greedy (+564 Elo, too near one way to measure to ±50).
+In-process series with the seats swapped (seeds from 1000), greedy's points against search-short
+at N positions: N = 300: 14.5 of 60 (+199), 1,000: 6.5 of 60 (+366); search-short's against
+search-long: N = 1,000: 9.5 of 40 (+203), 3,000 (the calibration's round robin): 2.5 of 10."""
 GREEDY_SHARES = (25, 50, 75)
 """The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
 against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
