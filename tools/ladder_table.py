@@ -159,13 +159,16 @@ def markdown(ladder: Ladder) -> str:
 
 
 def write_page(page: Path, ladder: Ladder) -> None:
-    """Put the table between the markers of ``page`` (a section at its end the first time)."""
-    text = page.read_text(encoding="utf-8")
+    """Put the table between the markers of ``page`` (a section at its end the first time; a page
+    that does not exist yet, such as ``benchmarks.ladder --page`` of a calibration kept apart, is
+    made with the section alone)."""
+    text = page.read_text(encoding="utf-8") if page.exists() else ""
     block = f"{START}\n{markdown(ladder)}\n{END}"
     if START in text and END in text:
         head, rest = text.split(START, 1)
         text = head + block + rest.split(END, 1)[1]
     else:
-        text = text.rstrip("\n") + "\n\n## The ladder's Elo\n\nThe rungs of `swc rate`'s ladder in this game " \
+        head = text.rstrip("\n") + "\n\n" if text.strip() else ""
+        text = head + "## The ladder's Elo\n\nThe rungs of `swc rate`'s ladder in this game " \
                "(docs/manual/rate.md says how to read them).\n\n" + block + "\n"
     page.write_text(text, encoding="utf-8")

@@ -153,6 +153,13 @@ def test_the_docs_table_goes_between_the_markers_and_flags_close_rungs(tmp_path)
     assert "✗ (under 100)" in ladder_table.markdown(close)
 
 
+def test_a_page_that_does_not_exist_yet_is_made_with_the_table(tmp_path):
+    page = tmp_path / "calibration.md"
+    ladder_table.write_page(page, LADDER)
+    text = page.read_text()
+    assert text.startswith("## The ladder's Elo") and "| search-long | +650 |" in text
+
+
 def test_the_docs_table_says_whether_every_gap_is_known_to_fifty_elo():
     known = ladder_table.markdown(Ladder("g", LADDER.rungs, gap95={"random~greedy": 40.0, "greedy~search-short": 50.0},
                                          command="python -m benchmarks.ladder --game g"))
