@@ -40,15 +40,17 @@ from swc_local.games.piranhas_2026.rules import (
 )
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 500
-LONG_NODES = 15_000
-"""The budgets: about 0.01 s and 0.3 s of CPU a move (some 50,000 positions per CPU second over
-positions of seeded games), which the loaded shared 2-CPU machine (load 7) stretches to 0.05 s
-and about 1 s.  Thirty times apart: search-short reaches depth 2 or 3, search-long 4 or 5 (over
-13 positions of two seeded search games).  At full width with 1,500 and 20,000 it was 2 against
-3 or 4; search-long then won 24 of 32 games against search-short (two series of 16, seats
-swapped), 4 of 7 in an earlier one, its moves cut short by the 1.6 s guard 64 times in one
-series at load 7."""
+SHORT_NODES = 100
+LONG_NODES = 1_500
+"""The budgets, chosen so that greedy to search-short and search-short to search-long are gaps games
+can measure to ±50 Elo: with 500 and 15,000 positions (depth 2 to 3 against 4 to 5) search-short won
+10 of 10 against greedy and search-long 10 of 10 against search-short in the calibration's round
+robin (search-short 57 of 60 against greedy in-process), gaps no number of games bounds well.
+In-process series with the seats swapped, greedy's points against search-short at N positions: N = 100:
+12 of 60 (seeds from 1000) and 12 of 100 (from 3000), about +240 and +350 Elo; 200: 5 of 60 (+417);
+search-short's at 100 against search-long at M: M = 1,500: 5 of 40 (from 1000) and 7 of 60 (from
+3000), about +340 and +350; 5,000: 3 of 40 (+436). About 0.002 s and 0.03 s of CPU a move (some
+50,000 positions per CPU second), far inside the guard below."""
 GREEDY_SHARES = (25, 50, 75)
 """The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
 against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
