@@ -29,14 +29,15 @@ from swc_local.games.ostseeschach.rules import (
 from swc_local.games.strategy import WIN
 
 SHORT_NODES = 80
-"""Small on purpose: with 500 positions a move search-short won 229.5 of 232 games against greedy in
-the calibration, a gap that no number of games measures to ±50 Elo.  In-process series with the
-seats swapped, greedy's points against search-short at N positions (100 games from seed 1000):
-N = 10: 71.5 (weaker than greedy: too shallow to see a reply), 20: 52, 40: 40.5, 60: 27, 80: 12.5;
-200 games from seed 2000: N = 80: 19 (about +390 Elo), 100: 12.5 (+470).  Search-short's points of
-60 against search-long (seed 1000): N = 80: 5 (+417), 150: 7 (+352).  80 makes the two search gaps
-about equal."""
-LONG_NODES = 2_500
+LONG_NODES = 1_200
+"""Small on purpose, so that greedy to search-short and search-short to search-long are gaps games
+can measure to ±50 Elo.  With 500 and 2,500 positions a move search-short won 229.5 of 232 games
+against greedy in the calibration; with 80 and 2,500 search-long won 220.5 of 230 against
+search-short (+499 ± 99 Elo): both too near one way.  In-process series with the seats swapped,
+greedy's points against search-short at N positions (100 games from seed 1000): N = 10: 71.5
+(weaker than greedy: too shallow to see a reply), 20: 52, 40: 40.5, 60: 27, 80: 12.5; 200 games
+from seed 2000: N = 80: 19 (about +390 Elo), 100: 12.5 (+470).  Search-short's points at 80
+against search-long at M (100 games from seed 3000): M = 600: 19 (+252), 1,200: 11 (+363)."""
 GREEDY_SHARES = (25, 50, 75)
 """The greedy-N rungs between random and greedy (client/ladder.py): greedy wins nearly every game
 against random here, a gap no number of games bounds.  Chosen on in-process series with the seats
