@@ -18,8 +18,9 @@ in ``swc match``.  The fit is tools/rating.py's ``fit_field``; the run checks th
 rungs are at least 100 Elo apart and says which are not (exit 1 then, after writing the table:
 a ladder with too few distinct strengths is still a measurement).  Last it prints each rung's
 irregular ends (lost on time, by an illegal move, by leaving, no result: issue 45 wants 0) and,
-on a line apart, the Mississippi Queen ships that got stuck (``STUCK``: an end by the rules that
-the 2024 server marks ``regular="false"``, :func:`irregular_ends`).
+on lines apart, the Mississippi Queen ships that got stuck (``STUCK``: an end by the rules that
+the 2024 server marks ``regular="false"``) and the Robo Rally games with no winner after the
+runner's rounds (``ROUND_LIMIT``: a result), :func:`irregular_ends`.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from swc_local.client import ladder as rungs_of
 from swc_local.games import registry
 from swc_local.tools import ladder_table
 from swc_local.tools.rating import Game, fit_field_covariance, gap_half_width
-from swc_local.tools.results import REGULAR, STUCK
+from swc_local.tools.results import REGULAR, ROUND_LIMIT, STUCK
 from swc_local.tools.tournament.standings import pair_score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,8 +87,10 @@ def irregular_ends(*tournaments) -> dict[str, Counter]:
     """Per rung, its own seats' ends other than REGULAR by cause over every game of
     ``tournaments`` (the run's and its ``--also`` ones), a game without a result as
     ``no result``.  Issue 45's "irregular ends" of a rung (lost on time, by an illegal move, by
-    leaving: 0 wanted) are every cause but :data:`STUCK`: a ship that cannot move is an end by the
-    rules that the 2024 server marks ``regular="false"``, so it is counted, but apart."""
+    leaving: 0 wanted) are every cause but the two in :data:`COUNTED_APART`: a ship that cannot
+    move is an end by the rules that the 2024 server marks ``regular="false"``, and a Robo Rally
+    game with no winner after the runner's rounds is a result (a random robot that never reaches
+    the checkpoint), so both are counted, but apart."""
     found: dict[str, Counter] = {}
     for item in (item for tournament in tournaments for item in tournament.stored):
         result = item.result
@@ -100,19 +103,27 @@ def irregular_ends(*tournaments) -> dict[str, Counter]:
     return found
 
 
+COUNTED_APART = {
+    STUCK: "stuck, the rules' end the server marks not regular (not counted above): ",
+    ROUND_LIMIT: "no winner after the runner's rounds, a result (not counted above): ",
+}
+"""The ends that are no rung's fault, each with the words of its own line."""
+
+
 def irregular_lines(found: dict[str, Counter], order: list[str]) -> list[str]:
-    """``irregular ends: random 0, greedy 1 (LEFT 1)`` and, where there were any, the stuck ships."""
-    words, stuck = [], []
+    """``irregular ends: random 0, greedy 1 (LEFT 1)`` and, where there were any, a line for each
+    cause counted apart (:data:`COUNTED_APART`)."""
+    words, apart = [], {cause: [] for cause in COUNTED_APART}
     for rung in (r for r in order if r in found):
         counts = found[rung]
-        others = {cause: n for cause, n in counts.items() if cause != STUCK}
+        others = {cause: n for cause, n in counts.items() if cause not in COUNTED_APART}
         words.append(f"{rung} {sum(others.values())}" + (f" ({', '.join(f'{c} {n}' for c, n in sorted(others.items()))})"
                                                         if others else ""))
-        if counts[STUCK]:
-            stuck.append(f"{rung} {counts[STUCK]}")
+        for cause in COUNTED_APART:
+            if counts[cause]:
+                apart[cause].append(f"{rung} {counts[cause]}")
     lines = ["irregular ends (time, illegal move, leaving, no result): " + ", ".join(words)]
-    if stuck:
-        lines.append("stuck, the rules' end the server marks not regular (not counted above): " + ", ".join(stuck))
+    lines += [COUNTED_APART[cause] + ", ".join(rungs) for cause, rungs in apart.items() if rungs]
     return lines
 
 

@@ -10,7 +10,8 @@ two-player game).  ``score`` keeps the game's own score parts as text, as its se
 (XML games: "Gewinner" points and the game's fragments; ReversiXT: stones; Robo Rally:
 checkpoints and reboots).  ``cause`` is the server's cause (``REGULAR``, ``LEFT``,
 ``SOFT_TIMEOUT``, ``HARD_TIMEOUT``, ``RULE_VIOLATION``, ``DISQUALIFIED``, ``STUCK`` for a
-ship the 2024 server ends ``regular="false"`` because it cannot move ...) or the runner's
+ship the 2024 server ends ``regular="false"`` because it cannot move ...), ``ROUND_LIMIT`` for
+every seat of a Robo Rally game the runner stopped without a winner, or the runner's
 own when the seat's command never played: ``CRASHED`` (it exited before it joined),
 ``NEVER_JOINED`` (it did not join within its start timeout), ``CANNOT_START`` (exit 126/127 or
 no such program); or the sandbox's when one of its limits ended the command
@@ -24,6 +25,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 REGULAR = "REGULAR"
 STUCK = "STUCK"  # not regular by the server's word, yet no rule broken (protocol/modern.py violation_cause)
+ROUND_LIMIT = "ROUND_LIMIT"  # a Robo Rally game with no winner after the runner's rounds: a result (tools/roborally_match.py)
 CRASHED = "CRASHED"
 NEVER_JOINED = "NEVER_JOINED"
 CANNOT_START = "CANNOT_START"

@@ -28,7 +28,7 @@ import trio
 
 from swc_local.server.roborally.door import RoboRallyDoor
 from swc_local.server.roborally.lobby import RoboRallySettings
-from swc_local.tools.results import ranks_from_points
+from swc_local.tools.results import ROUND_LIMIT, ranks_from_points
 from swc_local.tools.seats import Flag, Outcome, SeatOutcome
 
 POLL = 0.01
@@ -173,7 +173,7 @@ class RoboRallyTable:
             robot = rules.robots[pid]
             cause, reason = "REGULAR", None
             if limited:
-                cause, reason = "ROUND_LIMIT", f"no winner after {self.max_rounds} rounds"
+                cause, reason = ROUND_LIMIT, f"no winner after {self.max_rounds} rounds"
             elif pid in getattr(self.door, "left", ()):
                 cause, reason = "LEFT", "the player left the game"
             seats.append(SeatOutcome(rank, (str(robot.checkpoints), str(robot.reboots)), cause, reason))
