@@ -104,3 +104,13 @@ def cli_errors(capsys, prog: str) -> list[str]:
             message = line[len(f"{prog}: error: "):]
             errors.append(message.removesuffix(f"; see {prog} --help"))
     return errors
+
+
+class StoredRecords:
+    """Game records as a tournament's ``stored`` games: what benchmarks.ladder's tally of
+    irregular ends reads, without a database."""
+
+    def __init__(self, records):
+        from swc_local.tools.tournament.db import Stored  # only these tests need the tournament's
+
+        self.stored = [Stored(str(r.index), str(r.index), r) for r in records]

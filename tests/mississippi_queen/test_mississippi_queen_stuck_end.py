@@ -23,7 +23,7 @@ from swc_local.tools.tournament.report import standing_rows
 from swc_local.tools.tournament.standings import Tally
 from benchmarks.ladder import irregular_ends, irregular_lines
 
-from tests.helpers import TESTS
+from tests.helpers import TESTS, StoredRecords
 
 PLUGIN = MISSISSIPPI_QUEEN_ENTRY.plugin
 CAPTURE = TESTS / "data" / "mississippi_queen" / "scenarios" / "socha_game" / "ONE_recv.xml.gz"
@@ -96,21 +96,12 @@ async def test_match_tournament_rate_and_ladder_count_a_stuck_ship_as_the_server
     assert words.startswith(f"vs random (bot {('first', 'second')[played.seat]}): lost (STUCK: ") and STUCK_TEXT in words
 
     # the ladder benchmark: counted apart from the irregular ends issue 45 wants none of
-    lines = irregular_lines(irregular_ends(FakeTournament(report.records)), ["player1", "player2"])
+    lines = irregular_lines(irregular_ends(StoredRecords(report.records)), ["player1", "player2"])
     assert lines[0].startswith("irregular ends (time, illegal move, leaving, no result): ")
     assert "player1 0" in lines[0] and "player2 0" in lines[0]
     assert lines[1].startswith("stuck, the rules' end the server marks not regular")
     for name, count in stuck_seats.items():
         assert f"{name} {count}" in lines[1]
-
-
-@dataclasses.dataclass
-class FakeTournament:
-    records: list
-
-    @property
-    def stored(self):
-        return [Stored(str(r.index), str(r.index), r) for r in self.records]
 
 
 def test_the_ladder_benchmark_counts_leaving_and_no_result_as_irregular_and_stuck_apart():
@@ -122,7 +113,7 @@ def test_the_ladder_benchmark_counts_leaving_and_no_result_as_irregular_and_stuc
         return GameResult(PLUGIN.game_type, index, 1, seats, 1.0, error=error)
 
     games = [game(0, "STUCK"), game(1, "LEFT"), game(2, "STUCK"), game(3, "REGULAR", error="no result in time")]
-    found = irregular_ends(FakeTournament(games))
+    found = irregular_ends(StoredRecords(games))
     assert found["greedy"] == Counter({"STUCK": 2, "LEFT": 1, "no result": 1})
     assert irregular_lines(found, ["random", "greedy"]) == [
         "irregular ends (time, illegal move, leaving, no result): random 1 (no result 1), greedy 2 (LEFT 1, no result 1)",

@@ -3,16 +3,12 @@
 from collections import Counter
 
 from benchmarks.ladder import irregular_ends, irregular_lines
-from swc_local.tools.results import ROUND_LIMIT, GameResult, SeatResult
 from swc_local.client import ladder
 from swc_local.games import registry
 from swc_local.tools.match import MatchConfig, run_match
-from swc_local.tools.tournament.db import Stored
+from swc_local.tools.results import ROUND_LIMIT, GameResult, SeatResult
 
-
-class Stored1:
-    def __init__(self, records):
-        self.stored = [Stored(str(r.index), str(r.index), r) for r in records]
+from tests.helpers import StoredRecords
 
 
 def game(index: int, cause: str) -> GameResult:
@@ -22,7 +18,7 @@ def game(index: int, cause: str) -> GameResult:
 
 
 def test_a_robo_rally_game_without_a_winner_after_the_rounds_is_counted_apart_not_as_irregular():
-    found = irregular_ends(Stored1([game(0, ROUND_LIMIT), game(1, ROUND_LIMIT), game(2, "LEFT"), game(3, "REGULAR")]))
+    found = irregular_ends(StoredRecords([game(0, ROUND_LIMIT), game(1, ROUND_LIMIT), game(2, "LEFT"), game(3, "REGULAR")]))
     assert found["random"] == Counter({ROUND_LIMIT: 2, "LEFT": 1})
     assert irregular_lines(found, ["random", "greedy-15", "greedy"]) == [
         "irregular ends (time, illegal move, leaving, no result): random 1 (LEFT 1), greedy-15 1 (LEFT 1)",
@@ -40,6 +36,6 @@ async def test_a_real_robo_rally_game_stopped_by_the_rounds_is_counted_apart():
     assert report.complete
     (record,) = report.records
     assert [seat.cause for seat in record.seats] == [ROUND_LIMIT, ROUND_LIMIT]
-    lines = irregular_lines(irregular_ends(Stored1(report.records)), ["player1", "player2"])
+    lines = irregular_lines(irregular_ends(StoredRecords(report.records)), ["player1", "player2"])
     assert lines == ["irregular ends (time, illegal move, leaving, no result): player1 0, player2 0",
                      "no winner after the runner's rounds, a result (not counted above): player1 1, player2 1"]
