@@ -30,9 +30,10 @@ def low_rungs(name: str) -> list[str]:
 
 
 def test_the_games_whose_greedy_wins_nearly_always_offer_mixed_rungs_weakest_first():
-    assert sorted(MIXED_GAMES) == ["blokus_2021", "hase_und_igel_2025", "ostseeschach", "penguins", "piranhas",
+    assert sorted(MIXED_GAMES) == ["blokus", "blokus_2021", "hase_und_igel_2025", "ostseeschach", "penguins", "piranhas",
                                  "piranhas_2026"]
     assert low_rungs("piranhas") == ["random", "greedy-25", "greedy-50", "greedy-75", "greedy"]
+    assert low_rungs("blokus") == ["random", "greedy-45", "greedy-80", "greedy"]
     assert low_rungs("penguins") == ["random", "greedy-50", "greedy"]
     assert low_rungs("roborally") == ["random", "greedy-15", "greedy-35", "greedy-65", "greedy"]
     assert ladder.rungs(registry.entry("hive")) == ladder.RUNGS  # its greedy loses games to random

@@ -139,7 +139,8 @@ async def test_a_table_seats_a_rung_and_a_server_without_opponents_offers_no_bot
     assert "bot" in listed["kinds"]
     rungs = {row["game"]: row["rungs"] for row in listed["games"]}
     assert rungs["swc_2023_penguins"] == ["random", "greedy-50", "greedy", "search-short", "search-long"]
-    assert rungs["swc_2027_blokus"] == list(ladder.RUNGS)
+    assert rungs["swc_2027_blokus"] == ["random", "greedy-45", "greedy-80", "greedy", "search-short", "search-long"]
+    assert rungs["swc_2020_hive"] == list(ladder.RUNGS)
     assert {row["game"]: row["rungs"] for row in listed["families"]} == {
         "reversixt": list(ladder.rungs(registry.entry("reversixt"))),
         "roborally": list(ladder.rungs(registry.entry("roborally")))}
