@@ -44,8 +44,19 @@ from swc_local.games.reversixt.mapfile import BONUS, CHOICE, HOLE
 from swc_local.games.reversixt.rules import EMPTY_KINDS, SPECIAL_BOMB, SPECIAL_OVERWRITE, State
 from swc_local.games.strategy import WIN
 
-SHORT_NODES = 100
-LONG_NODES = 600
+SHORT_NODES = 20
+LONG_NODES = 60
+"""The budgets, sized so that each search rung's gap to the rung below is one games can measure
+(benchmarks.ladder wants each to ±50 Elo).  At 100 and 600 positions (before 2026-12-03) the
+two-player gaps went nearly one way: search-short won 59 of 60 in-process games against greedy on
+``classic_2p`` (seeds from 1000, seats swapped) and search-long 9 of 10 against search-short in
+the calibration.  The search gains most between 10 and 150 positions; at 20 and 60 the series
+gave search-short 47.5 of 60 against greedy (45.5 at 10) and search-long 46 of 60 against
+search-short (55.5 at 150, 54 at 300), about 230 and 210 Elo.  With more players (benchmarks'
+``reversixt_seats``, docs/families/reversixt.md): on ``trio_3p`` search-long took 0.47 of 120
+games against two search-short players (0.53 at 100/600) and search-short 0.66 of 360 against two
+greedy ones (0.83 at 100); on ``quad_weak_bombs_4p`` 0.36 and 0.64 of 40 (0.35 and 0.67), even
+shares 0.33 and 0.25.  A move takes milliseconds: far inside any time the REQUEST gives."""
 BOMB_CANDIDATES = 8
 
 STABLE, NEXT_TO_STABLE, FRONTIER, OVERWRITE, BOMB = 8.0, 3.0, 1.0, 4.0, 3.0
