@@ -220,6 +220,21 @@ def _pair_runs(args: argparse.Namespace, settings, entry, db: Path, games: list[
     return runs
 
 
+WATCHERS_PAUSES = ("start_delay", "turn_delay")
+"""Runner options that only pause a game for whoever watches it: ReversiXT's reference pauses, 1 s
+before the first move and 0.1 s between turns (tools/reversixt_match.py).  A calibration plays
+them at 0: no move changes (the budgets count positions, and a search move takes milliseconds
+there), and a two-player game takes about 1 s instead of 8 to 15."""
+
+
+def no_pauses(entry) -> dict:
+    """The options that turn off the watchers' pauses of ``entry``'s runner (none: an empty dict)."""
+    from swc_local.tools import families
+
+    accepted = getattr(families.family(entry.family).adapter, "OPTIONS", ())
+    return {option: 0.0 for option in WATCHERS_PAUSES if option in accepted}
+
+
 def main(argv: list[str] | None = None) -> int:
     from swc_local.tools.tournament.core import Settings
     from swc_local.tools.tournament.games import resolve
@@ -248,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks.ladder: error: --games-per-pairing {args.games_per_pairing}: an even number, 2 or more",
               file=sys.stderr)
         return 2
-    game_type, seats, options = resolve(entry.game_type, {}, 2)
+    game_type, seats, options = resolve(entry.game_type, no_pauses(entry), 2)
     db = args.db or Path(f"ladder-{entry.short_names[0] if entry.short_names else game_type}-{args.games_per_pairing}.db")
     settings = Settings(game=game_type, bots=[(rung, rungs_of.command(entry, rung)) for rung in chosen],
                         games_per_pairing=args.games_per_pairing, seats=seats, seed=args.seed, options=options,

@@ -4,12 +4,14 @@ the ratings file and a docs page, resumable from its database, and rated against
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import sys
 
 import pytest
 
 from benchmarks import ladder as calibration
+from swc_local.games import registry
 from swc_local.tools import ladder_table
 
 pytestmark = pytest.mark.slow
@@ -83,3 +85,15 @@ def test_a_database_made_with_other_commands_fits_but_does_not_resume(tmp_path, 
     elsewhere = args.index("--db") + 1
     assert calibration.main([*args[:elsewhere], str(tmp_path / "none.db"), *args[elsewhere + 1:], "--fit-only"]) == 2
     assert "--db" in capsys.readouterr().err
+
+
+def test_a_reversixt_calibration_plays_without_the_watchers_pauses(tmp_path, capsys):
+    db = tmp_path / "rx.db"
+    calibration.main(["--game", "reversixt", "--rungs", "random,greedy", "--games-per-pairing", "2", "--db", str(db),
+                      "--ratings", str(tmp_path / "elo.json"), "--page", str(tmp_path / "reversixt.md")])
+    with sqlite3.connect(db) as connection:
+        settings = json.loads(connection.execute("SELECT value FROM meta WHERE key = 'settings'").fetchone()[0])
+        causes = [row[0] for row in connection.execute("SELECT cause FROM seats")]
+    assert settings["options"] == {"start_delay": 0.0, "turn_delay": 0.0}  # no move depends on them
+    assert causes == ["REGULAR"] * 4
+    assert calibration.no_pauses(registry.entry("penguins")) == {}  # the XML runner has no such pauses
