@@ -71,14 +71,16 @@ reaches the checkpoint), greedy-35 vs greedy-15 596.5 (0.746, +187), greedy-65 v
 10/25/50 gave +168, +158, +182, +267 (700, 600, 600, 700 games), less even; greedy-5 was only
 +85 above random (100 games)."""
 
-SHORT_NODES = 300
+SHORT_NODES = 450
 LONG_NODES = 60_000
 """The budgets.  search-short had 1,200 until 2026-12-03, when the calibration put search-long
-only +99 ± 49 above it (the ladder wants neighbours 100 apart); at 300 its beam keeps 7 partial
+only +99 ± 49 above it (the ladder wants neighbours 100 apart); at 450 its beam keeps 11 partial
 programs instead of 30 and it chooses its start as before (one sample game of one round).  In
 process on Dizzy Highway (``benchmarks.roborally_pairs``, seeds 0-99, seats swapped, 200 games a
-row): search-long over search-short 136 (0.68, +131 Elo; 133 at 600), search-short over greedy
-135 (0.675, +127; 156 at 600)."""
+row), search-long over search-short and search-short over greedy: at 300 136 and 135 of 200
+(+131, +127 Elo), at 450 134 and 146 (+123, +173), at 600 133 and 156 (+119, +220).  A
+calibration at 300 gave search-short only +100 ± 46 above greedy (search-long +134 ± 47 above
+it); 450 keeps both steps clearer of 100."""
 NODES_PER_BEAM = 40  # about the simulated registers one partial program per register costs
 BEAM_NODES = 8_000  # the most the round's own beam takes; the rest of a budget looks a round ahead
 LOOKAHEAD_MIN = 2_000  # less left than this: no look-ahead (search-short)
