@@ -72,6 +72,41 @@ def generations_per_second(budget: float) -> tuple[float, float]:
     return generations / spent, moves / max(generations, 1)
 
 
+def search_rates(budget: float) -> tuple[float, float, int]:
+    """(the strategy's move generations/s, search-short's nodes/s, moves searched) on the
+    positions of seeded random two-player games, CPU time, each for about ``budget`` seconds."""
+    from benchmarks.engine import _Counting
+    from swc_local.client import search
+    from swc_local.games.reversixt import strategy
+    from swc_local.games.reversixt.mapfile import map_file
+
+    game_map = load_map(map_file("classic_2p"))
+    positions = []
+    for seed in range(16):  # random games here are short: a bomb of reach 2 clears much of the 8x8 board
+        referee, rng = Referee(game_map, [0] * game_map.players), random.Random(seed)
+        while (turn := referee.next_action())[0] != "end_game":
+            action, player = turn
+            if action != "request":
+                continue
+            here = strategy.Position(referee.state.copy(), referee.phase, player)
+            positions.append(here)
+            referee.request(player)
+            referee.answer(player, *rng.choice(strategy.moves(here)), 0.0)
+    generations, start = 0, time.process_time()
+    while time.process_time() - start < budget:
+        for here in positions:
+            strategy.moves(here)
+        generations += len(positions)
+    generated = generations / (time.process_time() - start)
+    counting, searched = _Counting(strategy), 0
+    start = time.process_time()
+    while time.process_time() - start < budget or not searched:
+        search.best_move(counting, positions[searched * 7 % len(positions)], random.Random(searched),
+                         strategy.SHORT_NODES)
+        searched += 1
+    return generated, counting.nodes / (time.process_time() - start), searched
+
+
 async def _seat(port: int, game: ClientGame, clock: dict, samples: list[float]) -> None:
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     reader = wire.FrameReader(server_side=False, max_payload=1 << 20)
@@ -114,6 +149,7 @@ def reversixt_rows(plan) -> list:
     budget = plan.engine_budget
     rate, per = generations_per_second(budget)
     samples = trio.run(_time_per_move, max(1, int(budget * 4)))
+    generated, nodes, searched = search_rates(budget)
     median = statistics.median(samples) * 1000
     p99 = sorted(samples)[int(len(samples) * 0.99) - 1] * 1000 if len(samples) > 1 else median
     return [
@@ -122,4 +158,7 @@ def reversixt_rows(plan) -> list:
             "ReversiXT: time per move answered, octo_8p.map (door, 8 instant clients)",
             f"median {median:.2f} ms, p99 {p99:.2f} ms ({len(samples)} moves)",
         ),
+        Row("ReversiXT: the ladder's search nodes/s (search-short budget), classic_2p",
+            f"{nodes:,.0f} ({searched} moves searched; the strategy's move generations/s {generated:,.0f}, "
+            f"{nodes / generated:.2f} nodes per generation)"),
     ]

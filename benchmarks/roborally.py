@@ -5,6 +5,10 @@ computes the priority order, plays six cards (with pushes, falls, reboots and da
 board elements, and every resulting message is validated and encoded. All six players are
 "auto" (the server plays their cards at once), so no clock is involved; the time of one round's
 five registers is divided by five.
+
+Beside it, the ladder's search (games/roborally/strategy.py): its nodes are simulated registers,
+counted by the planner; measured is how many a second search-short's programming phases simulate
+on Dizzy Highway from random squares, facings and hands (CPU time).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 
-from swc_local.games.roborally.board import load_map
+from swc_local.games.roborally.board import DELTA, load_map
 from swc_local.games.roborally.game import Game
 from swc_local.games.roborally.wire import messages
 from swc_local.protocol.roborally import encode
@@ -54,7 +58,29 @@ def register_activation_seconds(budget: float, players: int = 6, seed: int = 1) 
     return spent / max(registers, 1), messages / max(registers, 1)
 
 
+def search_registers_per_second(budget: float, seed: int = 1) -> tuple[float, int]:
+    """(simulated registers/s, programming phases searched) of the search-short rung."""
+    from swc_local.games.roborally import strategy
+
+    board = load_map("Dizzy Highway")
+    squares = [(x, y) for (x, y), square in board.squares.items() if not square.pit and not square.antenna]
+    rng, nodes, searched = random.Random(seed), 0, 0
+    start = time.process_time()
+    while time.process_time() - start < budget or not searched:
+        x, y = rng.choice(squares)
+        hand = rng.sample(strategy.PROGRAMMING_DECK_CARDS, strategy.HAND)
+        planner = strategy.Planner(board, (x, y, rng.choice(tuple(DELTA))), hand, 0, strategy.SHORT_NODES,
+                                   lasers=strategy._lasers(board))
+        planner.search(rng)
+        nodes += planner.nodes
+        searched += 1
+    return nodes / (time.process_time() - start), searched
+
+
 def roborally_rows(budget: float) -> list[Row]:
     seconds, messages = register_activation_seconds(budget)
+    registers, searched = search_registers_per_second(budget)
     return [Row("Robo Rally: one register's activation, 6 players, Death Trap (rules + encoding)",
-                f"{seconds * 1e6:.0f} µs ({messages:.0f} messages)")]
+                f"{seconds * 1e6:.0f} µs ({messages:.0f} messages)"),
+            Row("Robo Rally: the ladder's search, simulated registers/s (search-short budget), Dizzy Highway",
+                f"{registers:,.0f} ({searched} programming phases searched)")]
