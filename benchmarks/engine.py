@@ -92,7 +92,7 @@ def measure_game(game_type: str, budget: float) -> EngineResult:
     return result
 
 
-class _Counting:
+class CountingStrategy:
     """A strategy whose ``play`` is counted: the search makes one position per node."""
 
     def __init__(self, strategy) -> None:
@@ -116,7 +116,7 @@ def search_nodes_per_second(game_type: str, positions: list, budget: float) -> t
     strategy = entry.strategy if entry is not None else None
     if strategy is None:
         return None
-    counting = _Counting(strategy)
+    counting = CountingStrategy(strategy)
     undecided = [game for game in positions if game.outcome() is None]
     searched = 0
     start = time.process_time()

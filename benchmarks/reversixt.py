@@ -75,7 +75,7 @@ def generations_per_second(budget: float) -> tuple[float, float]:
 def search_rates(budget: float) -> tuple[float, float, int]:
     """(the strategy's move generations/s, search-short's nodes/s, moves searched) on the
     positions of seeded random two-player games, CPU time, each for about ``budget`` seconds."""
-    from benchmarks.engine import _Counting
+    from benchmarks.engine import CountingStrategy
     from swc_local.client import search
     from swc_local.games.reversixt import strategy
     from swc_local.games.reversixt.mapfile import map_file
@@ -98,7 +98,7 @@ def search_rates(budget: float) -> tuple[float, float, int]:
             strategy.moves(here)
         generations += len(positions)
     generated = generations / (time.process_time() - start)
-    counting, searched = _Counting(strategy), 0
+    counting, searched = CountingStrategy(strategy), 0
     start = time.process_time()
     while time.process_time() - start < budget or not searched:
         search.best_move(counting, positions[searched * 7 % len(positions)], random.Random(searched),

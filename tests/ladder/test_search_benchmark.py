@@ -15,7 +15,7 @@ def test_the_engine_benchmark_counts_the_nodes_the_search_makes():
 
 def test_a_node_is_one_position_the_search_makes():
     strategy = registry.entry("penguins").strategy
-    counting = engine._Counting(strategy)
+    counting = engine.CountingStrategy(strategy)
     assert counting.SHORT_NODES == strategy.SHORT_NODES
     position = counting.position(registry.entry("penguins").plugin.new_game(random.Random(1)))
     counting.play(position, counting.moves(position)[0])
