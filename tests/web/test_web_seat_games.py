@@ -71,7 +71,8 @@ def test_the_start_page_offers_the_ladders_rungs_of_the_chosen_game(viewer, brow
     assert [o.get_attribute("value") for o in Select(browser.find_element(By.ID, "strength-1")).options] == rungs
     Select(browser.find_element(By.ID, "table-game")).select_by_value("swc_2027_blokus")
     strength = Select(browser.find_element(By.ID, "strength-1"))
-    assert [o.get_attribute("value") for o in strength.options] == ["random", "greedy", "search-short", "search-long"]
+    assert [o.get_attribute("value") for o in strength.options] == [
+        "random", "greedy-45", "greedy-80", "greedy", "search-short", "search-long"]  # its own GREEDY_SHARES
     assert not browser.find_element(By.ID, "strength-0").is_displayed()  # the first seat is the person's
     strength.select_by_value("greedy")
     tables = viewer.server.door("web").context.tables
