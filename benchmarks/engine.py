@@ -110,19 +110,26 @@ class CountingStrategy:
 def search_nodes_per_second(game_type: str, positions: list, budget: float) -> tuple[float, int] | None:
     """(nodes/s, moves searched) of the ladder's search-short rung over ``positions`` for
     ``budget`` seconds of CPU time (at least one move); None without a strategy."""
-    from swc_local.client import search
-
     entry = registry.entry(game_type)
     strategy = entry.strategy if entry is not None else None
     if strategy is None:
         return None
+    return nodes_per_second(strategy, [game for game in positions if game.outcome() is None], budget,
+                            strategy.position)
+
+
+def nodes_per_second(strategy, games: list, budget: float, position=lambda game: game) -> tuple[float, int] | None:
+    """(nodes/s, moves searched) of search-short on ``strategy`` from ``position(game)`` of each
+    of ``games`` in turn, for ``budget`` seconds of CPU time (at least one move); None without a
+    game.  The XML games' rows and ReversiXT's (benchmarks/reversixt.py) measure alike."""
+    from swc_local.client import search
+
     counting = CountingStrategy(strategy)
-    undecided = [game for game in positions if game.outcome() is None]
     searched = 0
     start = time.process_time()
-    while undecided and (time.process_time() - start < budget or not searched):
-        for game in undecided[searched % len(undecided)::7]:  # every 7th: more games than one in the budget
-            search.best_move(counting, strategy.position(game), random.Random(searched), strategy.SHORT_NODES)
+    while games and (time.process_time() - start < budget or not searched):
+        for game in games[searched % len(games)::7]:  # every 7th: more games than one in the budget
+            search.best_move(counting, position(game), random.Random(searched), strategy.SHORT_NODES)
             searched += 1
             if time.process_time() - start >= budget:
                 break

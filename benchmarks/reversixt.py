@@ -75,8 +75,7 @@ def generations_per_second(budget: float) -> tuple[float, float]:
 def search_rates(budget: float) -> tuple[float, float, int]:
     """(the strategy's move generations/s, search-short's nodes/s, moves searched) on the
     positions of seeded random two-player games, CPU time, each for about ``budget`` seconds."""
-    from benchmarks.engine import CountingStrategy
-    from swc_local.client import search
+    from benchmarks.engine import nodes_per_second
     from swc_local.games.reversixt import strategy
     from swc_local.games.reversixt.mapfile import map_file
 
@@ -98,13 +97,8 @@ def search_rates(budget: float) -> tuple[float, float, int]:
             strategy.moves(here)
         generations += len(positions)
     generated = generations / (time.process_time() - start)
-    counting, searched = CountingStrategy(strategy), 0
-    start = time.process_time()
-    while time.process_time() - start < budget or not searched:
-        search.best_move(counting, positions[searched * 7 % len(positions)], random.Random(searched),
-                         strategy.SHORT_NODES)
-        searched += 1
-    return generated, counting.nodes / (time.process_time() - start), searched
+    nodes, searched = nodes_per_second(strategy, positions, budget)
+    return generated, nodes, searched
 
 
 async def _seat(port: int, game: ClientGame, clock: dict, samples: list[float]) -> None:
